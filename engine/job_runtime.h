@@ -1,0 +1,100 @@
+// The engine's type-erased view of a job's user code. Apps are typed templates (see
+// engine/typed_job.h); everything above the per-record path sees only this interface.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/count_min_sketch.h"
+#include "engine/partition_hash.h"
+#include "engine/status.h"
+#include "engine/task_context.h"
+
+namespace mrlocal {
+
+// One map task's input. `pieces` are runs of complete records (lines): each piece ends
+// right after a '\n', except the last piece of a file that has no trailing newline.
+// Pieces stay valid for the whole RunMap call (they point into mapped blocks or into a
+// buffer the caller owns). Jobs without input files (Pi) get no pieces, only the index.
+struct MapInput {
+  uint32_t task_index = 0;
+  std::vector<std::string_view> pieces;
+  std::string source;  // "PATH block N", for error messages
+
+  uint64_t bytes() const {
+    uint64_t n = 0;
+    for (auto p : pieces) n += p.size();
+    return n;
+  }
+};
+
+// A map task's combined output, held in memory until the reduce tasks have read it.
+// The sketch counts the output's size per partition under every partition function.
+class MapOutput {
+ public:
+  virtual ~MapOutput() = default;
+  const CountMinSketch& sketch() const { return sketch_; }
+  uint64_t records() const { return records_; }  // distinct keys after combining
+  uint64_t size_units() const { return size_units_; }  // the sizes summed in the sketch
+  virtual uint64_t memory_bytes() const = 0;
+
+ protected:
+  CountMinSketch sketch_;
+  uint64_t records_ = 0;
+  uint64_t size_units_ = 0;
+};
+
+// The partitioner's decision for a job: records go to partition route(hash), and
+// partition i is processed by reduce task owner[i].
+struct ReducePlan {
+  PartitionHash route;
+  std::vector<uint32_t> owner;
+};
+
+// Where a reduce task writes its formatted "key\tvalue\n" lines; null means discard.
+class OutputSink {
+ public:
+  virtual ~OutputSink() = default;
+  virtual Status Append(std::string_view bytes) = 0;
+};
+
+struct TopEntry {
+  std::string key;
+  std::string value;
+  double score = 0;  // higher first; ties by key
+};
+
+struct ReduceResult {
+  uint64_t records_in = 0;   // map-output records read
+  uint64_t keys_out = 0;     // lines written
+  uint64_t bytes_out = 0;
+  std::vector<TopEntry> top;  // this task's best `top_n` keys, best first
+};
+
+struct JobRuntimeOptions {
+  std::vector<PartitionHash> hashes;  // sketch rows; all share p = hashes[0].partitions
+  int top_n = 10;
+};
+
+class JobRuntime {
+ public:
+  virtual ~JobRuntime() = default;
+  virtual std::string_view app() const = 0;
+
+  // Runs the map and the combiner over `in`. Fails with Corruption/InvalidArgument for
+  // malformed input and Aborted when ctx.Checkpoint() returned false.
+  virtual Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in,
+                                                    TaskContext& ctx) const = 0;
+
+  // Gathers the records of the partitions that `plan` gives to `reduce_index` from every
+  // map output, groups and reduces them, and appends the output sorted by key to `sink`.
+  virtual Result<ReduceResult> RunReduce(std::span<const MapOutput* const> maps,
+                                         const ReducePlan& plan, uint32_t reduce_index,
+                                         OutputSink* sink, TaskContext& ctx) const = 0;
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,135 @@
+#include "tests/test_util.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+extern char** environ;
+
+namespace mrlocal::testing {
+
+namespace fs = std::filesystem;
+
+ScratchDir::ScratchDir() {
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    fs::path p = fs::temp_directory_path() /
+                 ("mrlocal-test-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
+    std::error_code ec;
+    if (fs::create_directory(p, ec)) {
+      path_ = p;
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a scratch directory");
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  // Restore permissions a test may have removed so that cleanup succeeds.
+  for (auto it = fs::recursive_directory_iterator(path_, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+  }
+  fs::remove_all(path_, ec);
+}
+
+void WriteFile(const fs::path& p, std::string_view bytes) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) throw std::runtime_error("cannot write " + p.string());
+}
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+CommandResult RunMrlocal(const std::vector<std::string>& args) {
+  ScratchDir tmp;
+  fs::path out = tmp / "stdout", err = tmp / "stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> argv_s = {MRLOCAL_BIN};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawn(&pid, MRLOCAL_BIN, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " MRLOCAL_BIN);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  return r;
+}
+
+fs::path SharedDatasets() {
+  fs::path p = MRLOCAL_SHARED_DATASETS;
+  std::error_code ec;
+  return fs::is_directory(p, ec) ? fs::canonical(p) : fs::path();
+}
+
+std::map<std::string, uint64_t> ReferenceWordCount(std::string_view text) {
+  std::map<std::string, uint64_t> counts;
+  std::string word;
+  auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : '\0';
+    if (is_letter(c) || (c == '\'' && !word.empty())) {
+      word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    } else if (!word.empty()) {
+      ++counts[word];
+      word.clear();
+    }
+  }
+  return counts;
+}
+
+std::map<std::string, std::string> ReadJobOutput(const fs::path& dir) {
+  std::map<std::string, std::string> all;
+  std::vector<fs::path> parts;
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("part-r-", 0) == 0) parts.push_back(e.path());
+  std::sort(parts.begin(), parts.end());
+  for (auto& p : parts) {
+    std::string text = ReadFile(p);
+    std::string prev;
+    bool first = true;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      EXPECT_NE(nl, std::string::npos) << p << ": last line has no newline";
+      if (nl == std::string::npos) nl = text.size();
+      std::string_view line(text.data() + pos, nl - pos);
+      size_t tab = line.find('\t');
+      EXPECT_NE(tab, std::string_view::npos) << p << ": line without a tab: " << line;
+      std::string key(line.substr(0, tab));
+      if (!first) EXPECT_LT(prev, key) << p << ": keys not strictly ascending";
+      EXPECT_TRUE(all.emplace(key, std::string(line.substr(tab + 1))).second)
+          << "key " << key << " in two parts";
+      prev = key;
+      first = false;
+      pos = nl + 1;
+    }
+  }
+  return all;
+}
+
+}  // namespace mrlocal::testing

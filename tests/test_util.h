@@ -1,0 +1,57 @@
+// Shared helpers for the tests: scratch directories, running the mrlocal binary, the
+// real datasets, and an independent reference word counter.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mrlocal::testing {
+
+// A fresh directory under the system temp dir, removed with everything in it on scope exit.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void WriteFile(const std::filesystem::path& p, std::string_view bytes);
+std::string ReadFile(const std::filesystem::path& p);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the built `mrlocal` binary with `args` (no shell), capturing both streams.
+CommandResult RunMrlocal(const std::vector<std::string>& args);
+
+// Path of ../shared/datasets next to the source tree, or empty when it is absent.
+std::filesystem::path SharedDatasets();
+
+// Skips the current test when ../shared/datasets is not there.
+#define MRLOCAL_REQUIRE_DATASETS()                                          \
+  do {                                                                      \
+    if (::mrlocal::testing::SharedDatasets().empty())                       \
+      GTEST_SKIP() << "../shared/datasets is absent; skipping";             \
+  } while (0)
+
+// Reference WordCount, written independently of apps/wordcount: a word is
+// [A-Za-z][A-Za-z']*, lower-cased; every other byte separates words.
+std::map<std::string, uint64_t> ReferenceWordCount(std::string_view text);
+
+// Reads every part-r-* file of a job output directory into one map, checking that each
+// part's keys are strictly ascending and every line is "key\tvalue".
+std::map<std::string, std::string> ReadJobOutput(const std::filesystem::path& dir);
+
+}  // namespace mrlocal::testing
