@@ -105,8 +105,9 @@ std::map<std::string, uint64_t> ReferenceWordCount(std::string_view text) {
 std::map<std::string, std::string> ReadJobOutput(const fs::path& dir) {
   std::map<std::string, std::string> all;
   std::vector<fs::path> parts;
-  for (auto& e : fs::directory_iterator(dir))
+  for (auto& e : fs::directory_iterator(dir)) {
     if (e.path().filename().string().rfind("part-r-", 0) == 0) parts.push_back(e.path());
+  }
   std::sort(parts.begin(), parts.end());
   for (auto& p : parts) {
     std::string text = ReadFile(p);

@@ -1,0 +1,20 @@
+// A subcommand of `mrlocal`. Each one lives in its own tools/cli/*_command.cc, registers
+// its options on the root CLI11 app, and runs after parsing.
+#pragma once
+
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+namespace mrlocal {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  // Executes the parsed command and returns the process exit code (tools/cli/exit_codes.h).
+  virtual int Run() = 0;
+  // The CLI11 subcommand this command registered.
+  CLI::App* app = nullptr;
+};
+
+}  // namespace mrlocal
