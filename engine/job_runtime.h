@@ -60,6 +60,8 @@ class OutputSink {
  public:
   virtual ~OutputSink() = default;
   virtual Status Append(std::string_view bytes) = 0;
+  // Flushes and closes; a sink destroyed without Close() leaves no complete output.
+  virtual Status Close() { return Status::OK(); }
 };
 
 struct TopEntry {

@@ -122,7 +122,9 @@ std::map<std::string, std::string> ReadJobOutput(const fs::path& dir) {
       size_t tab = line.find('\t');
       EXPECT_NE(tab, std::string_view::npos) << p << ": line without a tab: " << line;
       std::string key(line.substr(0, tab));
-      if (!first) EXPECT_LT(prev, key) << p << ": keys not strictly ascending";
+      if (!first) {
+        EXPECT_LT(prev, key) << p << ": keys not strictly ascending";
+      }
       EXPECT_TRUE(all.emplace(key, std::string(line.substr(tab + 1))).second)
           << "key " << key << " in two parts";
       prev = key;

@@ -1,0 +1,103 @@
+#include "engine/slot_worker.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <chrono>
+#include <vector>
+
+namespace mrlocal {
+
+class SlotWorker::Context final : public TaskContext {
+ public:
+  Context(SlotWorker& w, uint64_t token) : w_(w), token_(token) { throttle_.Start(); }
+
+  bool Checkpoint(double progress) override {
+    w_.progress_.store(progress, std::memory_order_relaxed);
+    throttle_.EndChunk(w_.speed());
+    return w_.cancelled_token_.load(std::memory_order_acquire) != token_;
+  }
+
+ private:
+  SlotWorker& w_;
+  uint64_t token_;
+  Throttle throttle_;
+};
+
+SlotWorker::SlotWorker(int id, int cpu, double speed) : id_(id), cpu_(cpu), speed_(speed) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+SlotWorker::~SlotWorker() {
+  {
+    std::lock_guard lock(mu_);
+    shutdown_ = true;
+  }
+  posted_.fetch_add(1, std::memory_order_release);
+  posted_.notify_one();
+  thread_.join();
+}
+
+void SlotWorker::Run(uint64_t token, Work work) {
+  {
+    std::lock_guard lock(mu_);
+    pending_ = std::move(work);
+    pending_token_ = token;
+  }
+  posted_.fetch_add(1, std::memory_order_release);
+  posted_.notify_one();
+}
+
+void SlotWorker::Cancel(uint64_t token) {
+  if (running_token_.load(std::memory_order_acquire) == token)
+    cancelled_token_.store(token, std::memory_order_release);
+}
+
+void SlotWorker::Loop() {
+  if (cpu_ >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu_, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);  // best effort
+  }
+  uint32_t seen = 0;
+  for (;;) {
+    // Spin briefly before sleeping: the controller usually answers a finished task with the
+    // next one within microseconds, and a futex wake-up costs more than that.
+    auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    while (posted_.load(std::memory_order_acquire) == seen &&
+           std::chrono::steady_clock::now() < spin_until) {
+    }
+    posted_.wait(seen, std::memory_order_acquire);
+    seen = posted_.load(std::memory_order_acquire);
+
+    Work work;
+    uint64_t token;
+    {
+      std::lock_guard lock(mu_);
+      if (shutdown_ && !pending_) return;
+      if (!pending_) continue;
+      work = std::move(pending_);
+      pending_ = nullptr;
+      token = pending_token_;
+    }
+    progress_.store(0, std::memory_order_relaxed);
+    running_token_.store(token, std::memory_order_release);
+    Context ctx(*this, token);
+    work(ctx);
+    running_token_.store(0, std::memory_order_release);
+  }
+}
+
+std::vector<int> AllowedCpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  if (cpus.empty()) cpus.push_back(0);
+  return cpus;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,50 @@
+// Slows a task down to a slot's speed s in (0, 1] (DESIGN.md §4).
+//
+// A task runs in chunks. After a chunk that took t seconds at full speed the slot sleeps
+// until the task's total elapsed time equals sum(t_i / s_i): the sleep target is absolute,
+// so an oversleep in one chunk is paid back in the next instead of accumulating, and s may
+// change between chunks (availability profiles, stragglers).
+#pragma once
+
+#include <time.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+
+namespace mrlocal {
+
+class Throttle {
+ public:
+  // Starts measuring a task's first chunk now.
+  void Start() {
+    chunk_start_ = NowNs();
+    target_ = chunk_start_;
+  }
+
+  // Ends the current chunk: sleeps as long as speed `s` requires and starts the next one.
+  void EndChunk(double s) {
+    int64_t now = NowNs();
+    int64_t worked = now - chunk_start_;
+    target_ += s >= 1.0 ? worked : static_cast<int64_t>(static_cast<double>(worked) / s);
+    if (target_ > now) {
+      timespec ts{static_cast<time_t>(target_ / 1000000000), static_cast<long>(target_ % 1000000000)};
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+      }
+      now = NowNs();
+    }
+    chunk_start_ = now;
+  }
+
+  static int64_t NowNs() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+  }
+
+ private:
+  int64_t chunk_start_ = 0;
+  int64_t target_ = 0;  // when the task should reach this point at its slot's speed
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,42 @@
+// The control plane's view of the cluster: slots and what runs on them, and the jobs.
+// Owned and mutated by the Controller on its thread; policies get it read-only.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "sched/job.h"
+#include "sched/slot_info.h"
+
+namespace mrlocal {
+
+struct SlotState {
+  SlotInfo info;
+  std::optional<TaskRef> task;  // the attempt running here, if any
+  uint64_t token = 0;           // that attempt's token
+  Time free_since{0};
+};
+
+struct ClusterState {
+  std::vector<SlotState> slots;
+  int nodes = 1;
+  std::map<JobId, JobState> jobs;  // every job submitted, by id (= arrival order)
+  std::vector<JobId> active;       // admitted and not finished, in arrival order
+
+  const JobState& job(JobId id) const { return jobs.at(id); }
+  JobState& job(JobId id) { return jobs.at(id); }
+
+  int free_slots(SlotKind k) const {
+    int n = 0;
+    for (auto& s : slots) n += (s.info.kind == k && !s.task);
+    return n;
+  }
+  int total_slots(SlotKind k) const {
+    int n = 0;
+    for (auto& s : slots) n += (s.info.kind == k);
+    return n;
+  }
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,64 @@
+// A scheduling policy: pure decision logic against a clock and a read-only view of the
+// cluster. No threads, no sleeps, no locks: the Controller calls it on its one thread,
+// and a simulation calls the very same code with a virtual clock.
+//
+// Extension points (each policy overrides what it needs):
+//   Admit          a job arrives: admit it, or reject it with a reason (RTMR, DC).
+//   PickTask       a slot is free: which pending task runs there, if any.
+//   OnTaskFinished feedback with measured times (estimators, RTMR's SATU, LLF's laxity).
+//   OnJobFinished  a job completed or failed.
+//   OnTick         periodic (every tick_interval()), may ask to preempt running tasks.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sched/clock.h"
+#include "sched/cluster_state.h"
+
+namespace mrlocal {
+
+struct Admission {
+  bool admitted = true;
+  std::string reason;  // shown to the user either way
+};
+
+// A finished task attempt, as measured.
+struct TaskRecord {
+  TaskRef task;
+  uint32_t attempt = 0;
+  SlotId slot = -1;
+  bool ok = true;       // false: failed or preempted
+  Time start{0};
+  Time end{0};
+  uint64_t input_bytes = 0;
+  uint64_t output_bytes = 0;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string_view name() const = 0;
+
+  // `job` is not yet in state.active. Called once per job.
+  virtual Admission Admit(const JobState& job, const ClusterState& state, Time now) = 0;
+
+  // Slot `slot` is free. Returns a pending task of an active job that may run on a slot
+  // of that kind (a map for a map slot, a planned reduce for a reduce slot), or nothing.
+  virtual std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
+                                          Time now) = 0;
+
+  virtual void OnTaskFinished(const TaskRecord& /*record*/, const ClusterState& /*state*/,
+                              Time /*now*/) {}
+  virtual void OnJobFinished(const JobState& /*job*/, const ClusterState& /*state*/,
+                             Time /*now*/) {}
+
+  // Tasks to preempt now (killed and requeued). Called every tick_interval() if non-zero.
+  virtual std::vector<TaskRef> OnTick(const ClusterState& /*state*/, Time /*now*/) { return {}; }
+  virtual Duration tick_interval() const { return Duration::zero(); }
+};
+
+}  // namespace mrlocal
