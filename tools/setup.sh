@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12, as root), builds mrlocal, then runs the demo or the
+# test suite. The README's Quick start and .ci/run call this script.
+#
+#   bash tools/setup.sh demo            build, then: mrlocal wordcount --deadline 30s
+#   bash tools/setup.sh test            build, then the whole test suite (ctest)
+#   bash tools/setup.sh test --asan     the suite under AddressSanitizer + UBSan
+#   bash tools/setup.sh test --tsan     the suite under ThreadSanitizer
+#   bash tools/setup.sh build           build only
+set -euo pipefail
+
+mode=${1:-demo}
+flavor=${2:-}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+packages=(cmake g++ make pkg-config xz-utils libboost-dev libxxhash-dev libmimalloc-dev
+          libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev coinor-libclp-dev zlib1g-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build="$root/build"
+cmake_flags=(-DCMAKE_BUILD_TYPE=Release)
+case "$flavor" in
+  "") ;;
+  --asan) build="$root/build-asan"; cmake_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMRLOCAL_ASAN=ON) ;;
+  --tsan) build="$root/build-tsan"; cmake_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMRLOCAL_TSAN=ON) ;;
+  *) echo "setup: unknown flavor '$flavor' (use --asan or --tsan)" >&2; exit 2 ;;
+esac
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S "$root" -B "$build" "${cmake_flags[@]}" >/dev/null
+cmake --build "$build" -j "$jobs"
+
+case "$mode" in
+  demo) exec "$build/mrlocal" wordcount --deadline 30s ;;
+  test) cd "$build" && exec ctest --output-on-failure -j "$jobs" ;;
+  build) ;;
+  *) echo "setup: unknown mode '$mode' (use demo, test or build)" >&2; exit 2 ;;
+esac
