@@ -1,0 +1,294 @@
+#include "sched/controller.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mrlocal {
+namespace {
+
+int64_t SteadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Keeps the best `n` entries: higher score first, then key ascending.
+void MergeTop(std::vector<TopEntry>& into, const std::vector<TopEntry>& more, size_t n) {
+  into.insert(into.end(), more.begin(), more.end());
+  std::sort(into.begin(), into.end(), [](const TopEntry& a, const TopEntry& b) {
+    return a.score != b.score ? a.score > b.score : a.key < b.key;
+  });
+  if (into.size() > n) into.resize(n);
+}
+
+}  // namespace
+
+Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
+                       std::vector<SlotInfo> slots, int nodes,
+                       std::unique_ptr<Partitioner> partitioner, ControllerOptions options)
+    : loop_(loop),
+      executor_(executor),
+      policy_(policy),
+      partitioner_(std::move(partitioner)),
+      options_(std::move(options)) {
+  for (auto& s : slots) state_.slots.push_back({s, std::nullopt, 0, Time{0}});
+  state_.nodes = nodes;
+  executor_.SetReportFn([this](TaskReport r) {
+    loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
+  });
+}
+
+JobId Controller::Submit(JobSpec spec) {
+  const Time now = loop_.Now();
+  const JobId id = next_job_++;
+  JobState job;
+  job.id = id;
+  job.arrival = now;
+  for (auto& split : spec.maps) {
+    TaskState t;
+    t.input_bytes = split.bytes;
+    t.local_nodes = split.nodes;
+    t.ready_since = now;
+    job.maps.push_back(std::move(t));
+  }
+  job.reduces.resize(spec.reduces);
+  job.spec = std::move(spec);
+  job.BuildMapIndex(state_.nodes);
+
+  int64_t t0 = SteadyNs();
+  Admission admission = policy_.Admit(job, state_, now);
+  int64_t cost = SteadyNs() - t0;
+  ++stats_.decisions;
+  stats_.decision_ns.Add(cost);
+
+  JobState& stored = state_.jobs.emplace(id, std::move(job)).first->second;
+  sketches_.emplace(id, CountMinSketch(stored.spec.partition_hashes));
+  outcomes_[id].admission = admission;
+  for (auto* o : observers_) o->OnAdmission(stored, admission, now);
+  if (!admission.admitted) {
+    stored.phase = JobPhase::kRejected;
+    stored.finish = now;
+    retired_[id] = true;
+    return id;
+  }
+  state_.active.push_back(id);
+  if (stored.M() == 0) FinishMapPhase(stored);
+  if (running_) Dispatch();
+  return id;
+}
+
+void Controller::RunUntilIdle() {
+  running_ = true;
+  ScheduleTicks();
+  Dispatch();
+  auto idle = [this] {
+    if (!state_.active.empty()) return false;
+    for (auto& s : state_.slots)
+      if (s.task) return false;
+    return true;
+  };
+  if (!idle()) {
+    idle_check_ = [this, idle] {
+      if (idle()) loop_.Stop();
+    };
+    loop_.Run();
+    idle_check_ = nullptr;
+  }
+  running_ = false;
+}
+
+void Controller::ScheduleTicks() {
+  loop_.After(options_.observer_tick, [this] {
+    if (!running_) return;
+    for (auto* o : observers_) o->OnTick(state_, executor_, loop_.Now());
+    ScheduleTicks();
+  });
+  if (policy_.tick_interval() > Duration::zero()) {
+    loop_.After(policy_.tick_interval(), [this] {
+      if (!running_) return;
+      const Time now = loop_.Now();
+      int64_t t0 = SteadyNs();
+      std::vector<TaskRef> preempt = policy_.OnTick(state_, now);
+      ++stats_.decisions;
+      stats_.decision_ns.Add(SteadyNs() - t0);
+      for (const TaskRef& t : preempt) {
+        for (auto& s : state_.slots) {
+          if (s.task && *s.task == t) {
+            executor_.Cancel(s.info.id, s.token);
+            ++stats_.preemptions;
+          }
+        }
+      }
+      Dispatch();
+    });
+  }
+}
+
+void Controller::Dispatch() {
+  for (SlotState& slot : state_.slots) {
+    if (state_.active.empty()) return;
+    if (slot.task) continue;
+    const Time now = loop_.Now();
+    int64_t t0 = SteadyNs();
+    std::optional<TaskRef> pick = policy_.PickTask(slot.info, state_, now);
+    int64_t cost = SteadyNs() - t0;
+    ++stats_.decisions;
+    stats_.decision_ns.Add(cost);
+    for (auto* o : observers_) o->OnDecision(slot.info.id, pick, now, Duration(cost));
+    if (pick) Launch(slot, *pick);
+  }
+}
+
+void Controller::Launch(SlotState& slot, const TaskRef& t) {
+  auto it = state_.jobs.find(t.job);
+  bool kind_ok = (t.kind == TaskKind::kMap) == (slot.info.kind == SlotKind::kMap);
+  if (it == state_.jobs.end() || it->second.finished() || !kind_ok ||
+      t.index >= (t.kind == TaskKind::kMap ? it->second.M() : it->second.R()) ||
+      it->second.task(t.kind, t.index).status != TaskStatus::kPending ||
+      (t.kind == TaskKind::kReduce && !it->second.reduces_planned)) {
+    throw std::logic_error("policy '" + std::string(policy_.name()) +
+                           "' picked a task that cannot run on slot " +
+                           std::to_string(slot.info.id));
+  }
+  JobState& job = it->second;
+  TaskState& ts = job.task(t.kind, t.index);
+  ts.status = TaskStatus::kRunning;
+  ts.slot = slot.info.id;
+  ++ts.attempts;
+  ++(t.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
+  slot.task = t;
+  slot.token = next_token_++;
+  TaskLaunch launch{t, slot.token, slot.info.id, std::max(slot.free_since, ts.ready_since)};
+  ts.start = loop_.Now();
+  ++stats_.launches;
+  for (auto* o : observers_) o->OnTaskStart(launch, ts.start);
+  executor_.Launch(launch);
+}
+
+void Controller::OnReport(TaskReport r) {
+  const Time now = loop_.Now();
+  SlotState& slot = state_.slots.at(r.slot);
+  slot.task.reset();
+  slot.token = 0;
+  slot.free_since = r.end;
+  stats_.dispatch_ns.Add(r.dispatch_latency.count());
+
+  JobState& job = state_.job(r.task.job);
+  TaskState& ts = job.task(r.task.kind, r.task.index);
+  --(r.task.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
+  ts.start = r.start;
+  ts.end = r.end;
+  for (auto* o : observers_) o->OnTaskReport(r);
+  JobOutcome& outcome = outcomes_[job.id];
+  for (auto& w : r.warnings) outcome.warnings.push_back(w);
+
+  TaskRecord record{r.task, ts.attempts, r.slot, r.status.ok(), r.start, r.end,
+                    r.input_bytes, r.output_bytes};
+  if (job.finished()) {
+    ts.status = TaskStatus::kPending;  // a cancelled straggler of a failed job
+    MaybeRetire(job);
+  } else if (r.status.ok()) {
+    ts.status = TaskStatus::kDone;
+    policy_.OnTaskFinished(record, state_, now);
+    if (r.task.kind == TaskKind::kMap) {
+      ++job.maps_done;
+      outcome.map_output_units += r.output_bytes;
+      if (r.sketch) sketches_.at(job.id).Merge(*r.sketch);
+      if (job.maps_done == job.M()) FinishMapPhase(job);
+    } else {
+      ++job.reduces_done;
+      outcome.output_bytes += r.output_bytes;
+      outcome.output_records += r.output_records;
+      MergeTop(outcome.top, r.top, std::max(outcome.top.size(), r.top.size()));
+      if (job.reduces_done == job.R()) {
+        job.phase = JobPhase::kDone;
+        job.finish = now;
+        Deactivate(job.id);
+        MaybeRetire(job);
+      }
+    }
+  } else if (r.status.code() == Status::Code::kAborted) {
+    // Preempted: back to pending, to run again from the start.
+    ts.status = TaskStatus::kPending;
+    ts.ready_since = now;
+    if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
+    policy_.OnTaskFinished(record, state_, now);
+  } else {
+    FailJob(job, r.status.message());
+  }
+  Dispatch();
+  if (idle_check_) idle_check_();
+}
+
+void Controller::FinishMapPhase(JobState& job) {
+  const Time now = loop_.Now();
+  job.phase = JobPhase::kShuffle;
+  job.map_phase_end = now;
+  // Reduce task r is planned for the r-th fastest reduce slot (cyclically when R exceeds
+  // the reduce slots), and the partitioner sizes it for that slot's speed.
+  std::vector<const SlotState*> lanes;
+  for (auto& s : state_.slots)
+    if (s.info.kind == SlotKind::kReduce) lanes.push_back(&s);
+  std::stable_sort(lanes.begin(), lanes.end(), [](const SlotState* a, const SlotState* b) {
+    return a->info.speed > b->info.speed;
+  });
+  std::vector<double> speeds(job.R());
+  for (uint32_t r = 0; r < job.R(); ++r) speeds[r] = lanes[r % lanes.size()]->info.speed;
+
+  Result<PartitionPlan> plan = partitioner_->Plan(sketches_.at(job.id), speeds);
+  if (!plan.ok()) {
+    FailJob(job, plan.status().message());
+    return;
+  }
+  executor_.SetPlan(job.id, plan->plan);
+  for (uint32_t r = 0; r < job.R(); ++r) {
+    TaskState& t = job.reduces[r];
+    t.planned_slot = lanes[r % lanes.size()]->info.id;
+    t.input_bytes = plan->reduce_load[r];
+    t.ready_since = now;
+  }
+  job.reduces_planned = true;
+  job.phase = JobPhase::kReduce;
+  for (auto* o : observers_) o->OnPlan(job, *plan, now);
+  outcomes_[job.id].plan = std::move(plan).value();
+}
+
+void Controller::FailJob(JobState& job, const std::string& why) {
+  if (job.finished()) return;
+  job.phase = JobPhase::kFailed;
+  job.failure = why;
+  job.finish = loop_.Now();
+  Deactivate(job.id);
+  for (auto& s : state_.slots)
+    if (s.task && s.task->job == job.id) executor_.Cancel(s.info.id, s.token);
+  MaybeRetire(job);
+}
+
+void Controller::AbortAll(const std::string& why) {
+  std::vector<JobId> active = state_.active;
+  for (JobId id : active) FailJob(state_.job(id), why);
+  if (idle_check_) idle_check_();
+}
+
+// Once no attempt of a finished job runs any more, the executor may commit or discard its
+// output and free its memory.
+void Controller::MaybeRetire(JobState& job) {
+  if (job.maps_running + job.reduces_running > 0 || retired_[job.id]) return;
+  retired_[job.id] = true;
+  const Time now = loop_.Now();
+  Status s = executor_.FinishJob(job.id, job.phase == JobPhase::kDone);
+  if (!s.ok() && job.phase == JobPhase::kDone) {
+    job.phase = JobPhase::kFailed;
+    job.failure = s.message();
+  }
+  sketches_.erase(job.id);
+  policy_.OnJobFinished(job, state_, now);
+  for (auto* o : observers_) o->OnJobFinished(job, outcomes_[job.id], now);
+}
+
+void Controller::Deactivate(JobId id) {
+  state_.active.erase(std::remove(state_.active.begin(), state_.active.end(), id),
+                      state_.active.end());
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,52 @@
+// The closing figures of one job run: what `mrlocal` prints at the end and writes to
+// metrics.json. Built from the controller's state, so real and simulated runs agree.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+#include "sched/controller.h"
+
+namespace mrlocal {
+
+struct RunSummary {
+  std::string app;
+  std::string status;  // succeeded | failed | rejected
+  std::string failure;
+  std::string admission;
+  std::string policy;
+  std::string partitioner;
+  std::string cluster;
+  uint64_t input_bytes = 0;
+  uint32_t maps = 0, reduces = 0, partitions = 0;
+  std::optional<double> deadline_s;
+  double elapsed_s = 0, map_phase_s = 0, reduce_phase_s = 0;
+  std::optional<bool> met_deadline;
+  std::optional<double> slack_s;  // deadline minus elapsed (negative: missed by)
+  double throughput_mb_s = 0;     // input MB (10^6 bytes) per second of elapsed time
+  // Shuffle plan.
+  double skewness = 0, balance = 0, plan_cost_us = 0;
+  int plan_row = 0;
+  std::vector<uint64_t> reduce_load;
+  uint64_t map_output_units = 0;
+  // Scheduler overhead.
+  uint64_t decisions = 0, launches = 0, preemptions = 0;
+  double decision_p50_us = 0, decision_p99_us = 0;
+  double dispatch_p50_us = 0, dispatch_p99_us = 0;
+  // Output.
+  uint64_t output_records = 0, output_bytes = 0;
+  std::vector<std::string> warnings;
+  std::vector<TopEntry> top;
+};
+
+RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const SchedulerStats& stats,
+                     std::string_view policy, std::string_view partitioner,
+                     std::string_view cluster);
+
+// Writes metrics.json atomically (a temporary file, then rename).
+Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s);
+
+}  // namespace mrlocal

@@ -1,0 +1,70 @@
+#include "tools/cli/progress_printer.h"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+#include "tools/cli/units.h"
+
+namespace mrlocal {
+
+void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time) {
+  out_ << "mrlocal: job " << job.id << " (" << job.spec.app << ", " << job.M() << " maps, "
+       << job.R() << " reduces) " << (a.admitted ? "admitted" : "REJECTED") << ": " << a.reason
+       << "\n";
+}
+
+void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan& plan, Time now) {
+  Print(job, 1.0, 0.0, now);
+  (void)plan;
+}
+
+std::pair<double, double> ProgressPrinter::Progress(const JobState& job,
+                                                    const ClusterState& state,
+                                                    const Executor& exec) {
+  double map = job.maps_done, reduce = job.reduces_done;
+  for (const SlotState& s : state.slots) {
+    if (!s.task || s.task->job != job.id) continue;
+    (s.task->kind == TaskKind::kMap ? map : reduce) += exec.Progress(s.info.id);
+  }
+  map = job.M() ? map / job.M() : 1.0;
+  reduce = job.R() ? reduce / job.R() : 1.0;
+  return {std::min(map, 1.0), std::min(reduce, 1.0)};
+}
+
+void ProgressPrinter::OnTick(const ClusterState& state, const Executor& exec, Time now) {
+  if (on_tick) on_tick();
+  for (JobId id : state.active) {
+    const JobState& job = state.job(id);
+    auto [map, reduce] = Progress(job, state, exec);
+    Print(job, map, reduce, now);
+  }
+}
+
+void ProgressPrinter::OnJobFinished(const JobState& job, const JobOutcome&, Time now) {
+  if (job.phase == JobPhase::kDone) Print(job, 1.0, 1.0, now);
+}
+
+void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time now) {
+  int m = static_cast<int>(std::floor(map * 100)), r = static_cast<int>(std::floor(reduce * 100));
+  auto it = last_.find(job.id);
+  if (it != last_.end() && it->second == std::make_pair(m, r)) return;
+  last_[job.id] = {m, r};
+  Duration elapsed = now - job.arrival;
+  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r
+       << "% | elapsed " << FormatDuration(elapsed);
+  // Work done so far, weighting the map phase 2/3 as Hadoop's progress does for jobs
+  // dominated by their maps; the ETA extrapolates the rate.
+  double done = (2 * map + reduce) / 3;
+  if (done > 0.02 && done < 1) {
+    out_ << " | eta " << FormatDuration(FromSeconds(Seconds(elapsed) * (1 - done) / done));
+  }
+  if (auto d = job.absolute_deadline()) {
+    Duration slack = *d - now;
+    out_ << " | slack " << (slack < Duration::zero() ? "-" : "")
+         << FormatDuration(slack < Duration::zero() ? -slack : slack);
+  }
+  out_ << "\n" << std::flush;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,38 @@
+// Hadoop-style progress on stderr: "map 45% reduce 0%", elapsed, slack to the deadline and
+// an ETA, printed whenever the percentages move (checked on the controller's ticks).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <string>
+
+#include "sched/controller.h"
+
+namespace mrlocal {
+
+class ProgressPrinter final : public ControllerObserver {
+ public:
+  explicit ProgressPrinter(std::ostream& out) : out_(out) {}
+
+  void OnAdmission(const JobState& job, const Admission& a, Time now) override;
+  void OnPlan(const JobState& job, const PartitionPlan& plan, Time now) override;
+  void OnTick(const ClusterState& state, const Executor& exec, Time now) override;
+  void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+
+  // Map and reduce progress of `job` in [0, 1], counting running attempts' own progress.
+  static std::pair<double, double> Progress(const JobState& job, const ClusterState& state,
+                                            const Executor& exec);
+
+  // Called on every tick; a job runner uses it to react to Ctrl-C on the loop thread.
+  std::function<void()> on_tick;
+
+ private:
+  void Print(const JobState& job, double map, double reduce, Time now);
+
+  std::ostream& out_;
+  std::map<JobId, std::pair<int, int>> last_;  // last printed percentages
+};
+
+}  // namespace mrlocal
