@@ -23,6 +23,7 @@ struct ClusterState {
   int nodes = 1;
   std::map<JobId, JobState> jobs;  // every job submitted, by id (= arrival order)
   std::vector<JobId> active;       // admitted and not finished, in arrival order
+  std::vector<JobId> reducing;     // the active jobs whose reduces are planned, same order
 
   const JobState& job(JobId id) const { return jobs.at(id); }
   JobState& job(JobId id) { return jobs.at(id); }

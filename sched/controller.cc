@@ -249,6 +249,7 @@ void Controller::FinishMapPhase(JobState& job) {
   }
   job.reduces_planned = true;
   job.phase = JobPhase::kReduce;
+  state_.reducing.push_back(job.id);
   for (auto* o : observers_) o->OnPlan(job, *plan, now);
   outcomes_[job.id].plan = std::move(plan).value();
 }
@@ -287,8 +288,8 @@ void Controller::MaybeRetire(JobState& job) {
 }
 
 void Controller::Deactivate(JobId id) {
-  state_.active.erase(std::remove(state_.active.begin(), state_.active.end(), id),
-                      state_.active.end());
+  for (auto* list : {&state_.active, &state_.reducing})
+    list->erase(std::remove(list->begin(), list->end(), id), list->end());
 }
 
 }  // namespace mrlocal

@@ -24,15 +24,16 @@ std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
 
 std::optional<TaskRef> FifoPolicy::PickTask(const SlotInfo& slot, const ClusterState& state,
                                             Time) {
-  for (JobId id : state.active) {
-    const JobState& job = state.job(id);
-    if (slot.kind == SlotKind::kMap) {
+  if (slot.kind == SlotKind::kMap) {
+    for (JobId id : state.active) {
+      const JobState& job = state.job(id);
       if (job.maps_pending() == 0) continue;
       if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
         return TaskRef{id, TaskKind::kMap, *i};
-    } else if (auto i = PickReduceFor(job, slot, state)) {
-      return TaskRef{id, TaskKind::kReduce, *i};
     }
+  } else {
+    for (JobId id : state.reducing)
+      if (auto i = PickReduceFor(state.job(id), slot, state)) return TaskRef{id, TaskKind::kReduce, *i};
   }
   return std::nullopt;
 }

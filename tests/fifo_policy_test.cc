@@ -80,6 +80,7 @@ TEST(FifoPolicy, ReducesOnlyOncePlannedAndOnTheirPlannedSlotWhenItIsFree) {
   EXPECT_FALSE(fifo.PickTask(r0, s, Time{0})) << "no reduce before the plan";
   JobState& j = s.job(1);
   j.reduces_planned = true;
+  s.reducing = {1};
   j.reduces[0].planned_slot = r1.id;
   j.reduces[1].planned_slot = r0.id;
   auto t = fifo.PickTask(r0, s, Time{0});
