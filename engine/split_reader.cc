@@ -1,0 +1,57 @@
+#include "engine/split_reader.h"
+
+namespace mrlocal {
+
+Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, uint32_t block,
+                            int node) {
+  auto info = store.Stat(path);
+  if (!info.ok()) return info.status();
+  auto first = store.ReadBlock(path, block, node);
+  if (!first.ok()) return first.status();
+  SplitData split;
+  split.input.source = "'" + path + "' block " + std::to_string(block);
+  split.warnings = std::move(first->warnings);
+  split.keepalive.push_back(first->keepalive);
+  split.bytes_read = first->data.size();
+  std::string_view d = first->data;
+
+  // Skip the line that started in an earlier split (it owns it, even if it starts exactly at
+  // our first byte).
+  size_t begin = 0;
+  if (block > 0) {
+    size_t nl = d.find('\n');
+    if (nl == std::string_view::npos) return split;  // inside a line that started earlier
+    begin = nl + 1;
+  }
+  // Our complete lines, as a view into the block.
+  size_t last_nl = d.rfind('\n');
+  size_t body_end = (last_nl == std::string_view::npos || last_nl + 1 < begin) ? begin : last_nl + 1;
+  if (body_end > begin) split.input.pieces.push_back(d.substr(begin, body_end - begin));
+
+  // The line that starts at or before our end and runs into the next blocks: copy its bytes
+  // up to and including the first '\n' (or the end of the file).
+  std::string_view head = d.substr(body_end);
+  uint32_t next = block + 1;
+  bool more = next < info->blocks.size();
+  if (head.empty() && !more) return split;
+  auto tail = std::make_shared<std::string>(head);
+  bool closed = false;
+  for (; more && !closed; ++next, more = next < info->blocks.size()) {
+    auto b = store.ReadBlock(path, next, node);
+    if (!b.ok()) return b.status();
+    for (auto& w : b->warnings) split.warnings.push_back(std::move(w));
+    std::string_view nd = b->data;
+    size_t nl = nd.find('\n');
+    closed = nl != std::string_view::npos;
+    size_t take = closed ? nl + 1 : nd.size();
+    tail->append(nd.substr(0, take));
+    split.bytes_read += take;
+  }
+  if (!tail->empty()) {
+    split.input.pieces.push_back(*tail);
+    split.tail = std::move(tail);
+  }
+  return split;
+}
+
+}  // namespace mrlocal
