@@ -88,7 +88,7 @@ void GenerateChunk(const TextOptions& o, const AliasTable& zipf, const std::vect
 
 TextOptions DefaultCorpusOptions() {
   TextOptions o;
-  o.bytes = 256ull << 20;
+  o.bytes = 512ull << 20;
   o.vocabulary = 100000;
   o.exponent = 1.0;
   o.seed = 2026;

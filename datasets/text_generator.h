@@ -16,7 +16,7 @@ struct TextOptions {
   uint32_t words_per_line = 12;  // on average
 };
 
-// The corpus `mrlocal wordcount` runs on when given no file: 256 MiB, 100,000 words,
+// The corpus `mrlocal wordcount` runs on when given no file: 512 MiB, 100,000 words,
 // Zipf s = 1.0 (natural language), seed 2026.
 TextOptions DefaultCorpusOptions();
 

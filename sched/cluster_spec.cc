@@ -100,8 +100,12 @@ ClusterSpec ClusterSpec::Default(int cpus) {
 std::string ClusterSpec::ToString() const {
   std::string s;
   for (auto& g : groups_) {
+    char speed[32];
+    std::snprintf(speed, sizeof speed, "%g", g.speed);
+    std::string sp = speed;
+    if (sp.find('.') == std::string::npos) sp += ".0";  // "1.0", as users write it
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%dx(%dm,%dr,%g)", g.count, g.map_slots, g.reduce_slots, g.speed);
+    std::snprintf(buf, sizeof buf, "%dx(%dm,%dr,%s)", g.count, g.map_slots, g.reduce_slots, sp.c_str());
     if (!s.empty()) s += "+";
     s += buf;
   }

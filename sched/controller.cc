@@ -214,7 +214,7 @@ void Controller::OnReport(TaskReport r) {
     if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
     policy_.OnTaskFinished(record, state_, now);
   } else {
-    FailJob(job, r.status.message());
+    FailJob(job, r.status);
   }
   Dispatch();
   if (idle_check_) idle_check_();
@@ -237,7 +237,7 @@ void Controller::FinishMapPhase(JobState& job) {
 
   Result<PartitionPlan> plan = partitioner_->Plan(sketches_.at(job.id), speeds);
   if (!plan.ok()) {
-    FailJob(job, plan.status().message());
+    FailJob(job, plan.status());
     return;
   }
   executor_.SetPlan(job.id, plan->plan);
@@ -254,10 +254,11 @@ void Controller::FinishMapPhase(JobState& job) {
   outcomes_[job.id].plan = std::move(plan).value();
 }
 
-void Controller::FailJob(JobState& job, const std::string& why) {
+void Controller::FailJob(JobState& job, const Status& why) {
   if (job.finished()) return;
   job.phase = JobPhase::kFailed;
-  job.failure = why;
+  job.failure = why.message();
+  outcomes_[job.id].failure = why;
   job.finish = loop_.Now();
   Deactivate(job.id);
   for (auto& s : state_.slots)
@@ -265,7 +266,7 @@ void Controller::FailJob(JobState& job, const std::string& why) {
   MaybeRetire(job);
 }
 
-void Controller::AbortAll(const std::string& why) {
+void Controller::AbortAll(const Status& why) {
   std::vector<JobId> active = state_.active;
   for (JobId id : active) FailJob(state_.job(id), why);
   if (idle_check_) idle_check_();
@@ -281,6 +282,7 @@ void Controller::MaybeRetire(JobState& job) {
   if (!s.ok() && job.phase == JobPhase::kDone) {
     job.phase = JobPhase::kFailed;
     job.failure = s.message();
+    outcomes_[job.id].failure = s;
   }
   sketches_.erase(job.id);
   policy_.OnJobFinished(job, state_, now);

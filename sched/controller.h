@@ -28,6 +28,7 @@ struct JobOutcome {
   std::optional<PartitionPlan> plan;
   std::vector<TopEntry> top;  // best keys over all reduce tasks, best first
   std::vector<std::string> warnings;
+  Status failure;  // why the job failed, with the code that decides the exit code
   uint64_t map_output_units = 0;
   uint64_t output_bytes = 0;
   uint64_t output_records = 0;
@@ -66,7 +67,7 @@ class Controller {
 
   // Stops every unfinished job (e.g. on Ctrl-C): running attempts are cancelled and the
   // jobs fail with `why`. Thread: loop.
-  void AbortAll(const std::string& why);
+  void AbortAll(const Status& why);
 
   const ClusterState& state() const { return state_; }
   const JobOutcome& outcome(JobId id) const { return outcomes_.at(id); }
@@ -78,7 +79,7 @@ class Controller {
   void Launch(SlotState& slot, const TaskRef& t);
   void OnReport(TaskReport report);
   void FinishMapPhase(JobState& job);
-  void FailJob(JobState& job, const std::string& why);
+  void FailJob(JobState& job, const Status& why);
   void MaybeRetire(JobState& job);
   void Deactivate(JobId id);
   void ScheduleTicks();

@@ -2,8 +2,10 @@
 
 namespace mrlocal {
 
-std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& /*root*/) {
+std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root) {
   std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(AddWordCountCommand(root));
+  commands.push_back(AddFsCommand(root));
   return commands;
 }
 

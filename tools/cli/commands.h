@@ -10,4 +10,8 @@ namespace mrlocal {
 
 std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root);
 
+// One per tools/cli/*_command.cc.
+std::unique_ptr<Command> AddWordCountCommand(CLI::App& root);
+std::unique_ptr<Command> AddFsCommand(CLI::App& root);
+
 }  // namespace mrlocal

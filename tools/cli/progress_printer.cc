@@ -9,6 +9,7 @@
 namespace mrlocal {
 
 void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time) {
+  if (quiet_) return;
   out_ << "mrlocal: job " << job.id << " (" << job.spec.app << ", " << job.M() << " maps, "
        << job.R() << " reduces) " << (a.admitted ? "admitted" : "REJECTED") << ": " << a.reason
        << "\n";
@@ -46,6 +47,7 @@ void ProgressPrinter::OnJobFinished(const JobState& job, const JobOutcome&, Time
 }
 
 void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time now) {
+  if (quiet_) return;
   int m = static_cast<int>(std::floor(map * 100)), r = static_cast<int>(std::floor(reduce * 100));
   auto it = last_.find(job.id);
   if (it != last_.end() && it->second == std::make_pair(m, r)) return;

@@ -27,11 +27,14 @@ class ProgressPrinter final : public ControllerObserver {
 
   // Called on every tick; a job runner uses it to react to Ctrl-C on the loop thread.
   std::function<void()> on_tick;
+  // Quiet: only on_tick runs, nothing is printed.
+  void set_quiet(bool q) { quiet_ = q; }
 
  private:
   void Print(const JobState& job, double map, double reduce, Time now);
 
   std::ostream& out_;
+  bool quiet_ = false;
   std::map<JobId, std::pair<int, int>> last_;  // last printed percentages
 };
 

@@ -1,0 +1,68 @@
+#include "tools/cli/closing_report.h"
+
+#include <cstdio>
+#include <iomanip>
+
+#include "tools/cli/units.h"
+
+namespace mrlocal {
+namespace {
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+void PrintTop(std::ostream& out, const RunSummary& s) {
+  if (s.top.empty()) return;
+  size_t width = 0;
+  for (auto& t : s.top) width = std::max(width, t.key.size());
+  width = std::min<size_t>(width, 40);
+  out << "top " << s.top.size() << ":\n";
+  for (auto& t : s.top)
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << t.key << std::right << "  "
+        << t.value << "\n";
+}
+
+void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::string& output_dir) {
+  out << "job " << s.app << ": " << (s.status == "succeeded" ? "SUCCEEDED" : s.status == "rejected" ? "REJECTED" : "FAILED");
+  if (s.status != "rejected") out << " in " << FormatDuration(FromSeconds(s.elapsed_s));
+  if (s.deadline_s) {
+    out << ", deadline " << FormatDuration(FromSeconds(*s.deadline_s));
+    if (s.met_deadline && *s.met_deadline)
+      out << " MET with " << FormatDuration(FromSeconds(*s.slack_s)) << " to spare";
+    else if (s.slack_s && *s.slack_s < 0)
+      out << " MISSED by " << FormatDuration(FromSeconds(-*s.slack_s));
+    else if (s.status != "succeeded")
+      out << " not met (the job did not finish)";
+  }
+  out << "\n";
+  if (s.status == "rejected") {
+    out << "  admission " << s.admission << "\n";
+    return;
+  }
+  out << "  input     " << FormatBytes(s.input_bytes) << " in " << s.maps << " map tasks on "
+      << s.cluster << ", policy " << s.policy << "\n";
+  out << "  phases    map " << FormatDuration(FromSeconds(s.map_phase_s)) << ", reduce "
+      << FormatDuration(FromSeconds(s.reduce_phase_s)) << ", throughput "
+      << Fixed(s.throughput_mb_s, 1) << " MB/s\n";
+  out << "  shuffle   " << s.partitions << " partitions -> " << s.reduces << " reduces by "
+      << s.partitioner << " (row " << s.plan_row << "): skewness " << Fixed(s.skewness, 1)
+      << ", balance " << Fixed(s.balance, 1) << ", planned in " << Fixed(s.plan_cost_us, 1)
+      << " us\n";
+  out << "  scheduler " << s.decisions << " decisions, decision p50 " << Fixed(s.decision_p50_us, 2)
+      << " us p99 " << Fixed(s.decision_p99_us, 2) << " us, dispatch p50 "
+      << Fixed(s.dispatch_p50_us, 1) << " us p99 " << Fixed(s.dispatch_p99_us, 1) << " us\n";
+  if (s.status == "succeeded") {
+    out << "  output    " << s.output_records << " keys, " << FormatBytes(s.output_bytes);
+    out << (output_dir.empty() ? " (not written: no -o DIR)" : " in " + output_dir) << "\n";
+  } else {
+    out << "  failure   " << s.failure << "\n";
+  }
+  if (!s.warnings.empty()) out << "  warnings  " << s.warnings.size() << " (see stderr)\n";
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,52 @@
+// Running one MapReduce job from the command line: the options every job subcommand takes,
+// and the glue that builds the block store, the slots, the controller and the reports.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/job_runtime.h"
+#include "tools/cli/command.h"
+
+namespace mrlocal {
+
+struct JobOptions {
+  std::vector<std::string> inputs;
+  std::string output;          // -o DIR; empty: the output is computed, then discarded
+  std::string deadline;        // e.g. "30s"; empty: best effort
+  std::string policy = "fifo";
+  std::string cluster;         // empty: one node per allowed CPU, (1m,1r,1.0) each
+  int reduces = 0;             // 0: one per reduce slot
+  int partitions = 0;          // 0: R for hash, 4R otherwise
+  std::string partitioner = "dp-sketch";
+  int sketch_rows = 4;
+  std::string block_size = "32MiB";
+  std::string store;           // --store DIR: read inputs from a persistent block store
+  std::string report_dir;
+  int top = 10;
+  bool overwrite = false;
+  bool no_pin = false;
+  bool quiet = false;
+  // Set by AddJobOptions; used to tell "--reduces 0" from "not given".
+  CLI::Option* reduces_opt = nullptr;
+  CLI::Option* partitions_opt = nullptr;
+};
+
+// Registers the common job options on `cmd`.
+void AddJobOptions(CLI::App* cmd, JobOptions& o);
+
+// What the subcommand supplies: its app, and its input when the user gives none.
+struct JobApp {
+  std::string name;  // "wordcount"
+  std::function<std::shared_ptr<const JobRuntime>(JobRuntimeOptions)> make_runtime;
+  // The built-in input used when no FILE is given (e.g. WordCount's default corpus).
+  std::string default_input_name;
+  std::function<std::shared_ptr<const std::string>()> make_default_input;
+};
+
+// Runs the job and prints its progress, top keys and closing report; returns the exit code.
+int RunJob(const JobOptions& o, const JobApp& app);
+
+}  // namespace mrlocal

@@ -1,0 +1,44 @@
+// mrlocal wordcount [FILE...] [job options]
+#include "apps/wordcount.h"
+#include "datasets/text_generator.h"
+#include "engine/typed_job.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/job_runner.h"
+
+namespace mrlocal {
+namespace {
+
+class WordCountCommand final : public Command {
+ public:
+  explicit WordCountCommand(CLI::App& root) {
+    app = root.add_subcommand("wordcount",
+                              "Count words ([A-Za-z][A-Za-z']*, lower-cased) in FILEs, or in the "
+                              "built-in 512 MiB corpus when no FILE is given");
+    app->add_option("FILE", options_.inputs, "Input files (or store paths with --store)");
+    AddJobOptions(app, options_);
+  }
+
+  int Run() override {
+    JobApp job;
+    job.name = "wordcount";
+    job.make_runtime = [](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+      return std::make_shared<TypedJobRuntime<apps::WordCount>>(std::move(o));
+    };
+    job.default_input_name = "default-corpus.txt";
+    job.make_default_input = [] {
+      return std::make_shared<const std::string>(GenerateText(DefaultCorpusOptions()));
+    };
+    return RunJob(options_, job);
+  }
+
+ private:
+  JobOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> AddWordCountCommand(CLI::App& root) {
+  return std::make_unique<WordCountCommand>(root);
+}
+
+}  // namespace mrlocal
