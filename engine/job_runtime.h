@@ -40,12 +40,14 @@ class MapOutput {
   const CountMinSketch& sketch() const { return sketch_; }
   uint64_t records() const { return records_; }  // distinct keys after combining
   uint64_t size_units() const { return size_units_; }  // the sizes summed in the sketch
+  uint64_t sketch_ns() const { return sketch_ns_; }    // time spent filling the sketch
   virtual uint64_t memory_bytes() const = 0;
 
  protected:
   CountMinSketch sketch_;
   uint64_t records_ = 0;
   uint64_t size_units_ = 0;
+  uint64_t sketch_ns_ = 0;
 };
 
 // The partitioner's decision for a job: records go to partition route(hash), and

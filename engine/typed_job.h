@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -38,12 +39,16 @@ class TypedJobRuntime final : public JobRuntime {
    public:
     Output(const std::vector<PartitionHash>& hashes, Table& table) {
       table.Release(&entries_, &arena_);
+      auto t0 = std::chrono::steady_clock::now();
       sketch_ = CountMinSketch(hashes);
       for (const Entry& e : entries_) {
         uint64_t units = App::SizeUnits(key(e), e.value);
         sketch_.Add(e.hash, units);
         size_units_ += units;
       }
+      sketch_ns_ = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::steady_clock::now() - t0)
+                                             .count());
       records_ = entries_.size();
     }
     const std::vector<Entry>& entries() const { return entries_; }

@@ -35,6 +35,7 @@ struct TaskReport {
   uint64_t output_records = 0;
   std::vector<std::string> warnings;    // e.g. a replica that failed its checksum
   std::optional<CountMinSketch> sketch;  // map: its output's partition sizes
+  Duration sketch_time{0};               // map: spent filling the sketch
   std::vector<TopEntry> top;             // reduce: its best keys
 };
 

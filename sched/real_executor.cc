@@ -68,6 +68,7 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node,
   report.output_bytes = (*out)->size_units();
   report.output_records = (*out)->records();
   report.sketch = (*out)->sketch();
+  report.sketch_time = Duration((*out)->sketch_ns());
   data.map_outputs[launch.task.index] = std::move(out).value();
 }
 

@@ -45,6 +45,7 @@ RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const Sched
     s.reduce_load = outcome.plan->reduce_load;
   }
   s.map_output_units = outcome.map_output_units;
+  s.sketch_us = Seconds(outcome.sketch_time) * 1e6;
   s.decisions = stats.decisions;
   s.launches = stats.launches;
   s.preemptions = stats.preemptions;
@@ -95,6 +96,7 @@ Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) 
     w.Key("plan").BeginObject();
     w.Key("row").Int(s.plan_row);
     w.Key("cost_us").Double(s.plan_cost_us);
+    w.Key("sketch_fill_us").Double(s.sketch_us);
     w.Key("reduce_load").BeginArray();
     for (auto v : s.reduce_load) w.Int(static_cast<int64_t>(v));
     w.EndArray();

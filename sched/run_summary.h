@@ -29,6 +29,7 @@ struct RunSummary {
   double throughput_mb_s = 0;     // input MB (10^6 bytes) per second of elapsed time
   // Shuffle plan.
   double skewness = 0, balance = 0, plan_cost_us = 0;
+  double sketch_us = 0;  // map tasks filling their sketches, summed
   int plan_row = 0;
   std::vector<uint64_t> reduce_load;
   uint64_t map_output_units = 0;

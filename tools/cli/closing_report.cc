@@ -51,8 +51,8 @@ void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::strin
       << Fixed(s.throughput_mb_s, 1) << " MB/s\n";
   out << "  shuffle   " << s.partitions << " partitions -> " << s.reduces << " reduces by "
       << s.partitioner << " (row " << s.plan_row << "): skewness " << Fixed(s.skewness, 1)
-      << ", balance " << Fixed(s.balance, 1) << ", planned in " << Fixed(s.plan_cost_us, 1)
-      << " us\n";
+      << ", balance " << Fixed(s.balance, 1) << "; sketches " << Fixed(s.sketch_us, 0)
+      << " us in maps, plan " << Fixed(s.plan_cost_us, 1) << " us\n";
   out << "  scheduler " << s.decisions << " decisions, decision p50 " << Fixed(s.decision_p50_us, 2)
       << " us p99 " << Fixed(s.decision_p99_us, 2) << " us, dispatch p50 "
       << Fixed(s.dispatch_p50_us, 1) << " us p99 " << Fixed(s.dispatch_p99_us, 1) << " us\n";
