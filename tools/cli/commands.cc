@@ -6,6 +6,7 @@ std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root) {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(AddWordCountCommand(root));
   commands.push_back(AddFsCommand(root));
+  commands.push_back(AddGenerateCommand(root));
   return commands;
 }
 

@@ -13,5 +13,6 @@ std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root);
 // One per tools/cli/*_command.cc.
 std::unique_ptr<Command> AddWordCountCommand(CLI::App& root);
 std::unique_ptr<Command> AddFsCommand(CLI::App& root);
+std::unique_ptr<Command> AddGenerateCommand(CLI::App& root);
 
 }  // namespace mrlocal
