@@ -9,10 +9,10 @@
 namespace mrlocal {
 
 struct BlockInfo {
-  uint64_t id = 0;      // unique within a store; names the replica files (blk_<id>)
-  uint64_t offset = 0;  // within the file
-  uint64_t length = 0;  // block_size, except for the file's last block
-  uint32_t crc = 0;     // CRC32C of the block's bytes, computed when the file was put
+  uint64_t id = 0;                 // unique within a store; names the replica files (blk_<id>)
+  uint64_t offset = 0;             // within the file
+  uint64_t length = 0;             // block_size, except for the file's last block
+  uint32_t crc = 0;                // CRC32C of the block's bytes, computed when the file was put
   std::vector<int> replica_nodes;  // distinct virtual nodes, in placement order
 };
 

@@ -1,238 +1,305 @@
 #include "engine/block_store.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <xxhash.h>
 
-#include <cctype>
+#include <algorithm>
 #include <cerrno>
-#include <cstdlib>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <limits>
+#include <mutex>
+#include <ostream>
 
 #include "engine/crc32c.h"
 #include "engine/mapped_file.h"
+#include "engine/store_namespace.h"
 
 namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Escape(std::string_view path) {
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '.' || c == '_' || c == '-' || c == '/') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
-}
-
-std::string Unescape(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
-
 std::string BlockName(const std::string& path, uint32_t index) {
-  return "'" + path + "' block " + std::to_string(index);
+  return path + " block " + std::to_string(index);
 }
 
-Status WriteFileAtomically(const fs::path& file, std::string_view bytes) {
-  fs::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) return Status::IoError("cannot write '" + tmp.string() + "': " + std::strerror(errno));
+Status NoSuchFile(const std::string& path) {
+  return Status::NotFound("'" + path + "': no such file in the store");
+}
+
+Status ErrnoStatus(const std::string& what, const std::string& file, int err) {
+  return Status::IoError(what + " '" + file + "': " + std::strerror(err));
+}
+
+// Writes `bytes` to `file` through a temporary name and a rename, so that a crash never
+// leaves a half-written file under the final name. `sync` also makes it durable.
+Status WriteFileAtomically(const std::string& file, std::string_view bytes, bool sync) {
+  const std::string tmp = file + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("cannot create", tmp, errno);
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return ErrnoStatus("cannot write", tmp, e);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
   }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) return Status::IoError("cannot rename '" + tmp.string() + "': " + ec.message());
+  if ((sync && ::fsync(fd) != 0) || ::close(fd) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    return ErrnoStatus("cannot write", tmp, e);
+  }
+  if (::rename(tmp.c_str(), file.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    return ErrnoStatus("cannot rename into", file, e);
+  }
+  return Status::OK();
+}
+
+Status ValidateOptions(const BlockStoreOptions& o) {
+  if (o.block_size == 0) return Status::InvalidArgument("block size must be positive");
+  if (o.nodes < 1) return Status::InvalidArgument("a block store needs at least one node");
+  if (o.replication < 0 || o.replication > o.nodes)
+    return Status::InvalidArgument("replication " + std::to_string(o.replication) +
+                                   " must be between 1 and the " + std::to_string(o.nodes) +
+                                   " nodes");
   return Status::OK();
 }
 
 }  // namespace
+
+std::string ReplicaProblem::ToString() const {
+  return BlockName(path, block) + ": replica on node " + std::to_string(node) + " " + what;
+}
 
 BlockStore::BlockStore(BlockStoreOptions options, std::string dir)
     : options_(options), dir_(std::move(dir)) {}
 BlockStore::~BlockStore() = default;
 
 Result<std::unique_ptr<BlockStore>> BlockStore::InMemory(BlockStoreOptions options) {
-  if (options.block_size == 0) return Status::InvalidArgument("block size must be positive");
-  if (options.nodes < 1) return Status::InvalidArgument("a block store needs at least one node");
-  if (options.replication < 0 || options.replication > options.nodes)
-    return Status::InvalidArgument("replication " + std::to_string(options.replication) +
-                                   " exceeds the " + std::to_string(options.nodes) + " nodes");
+  MRLOCAL_RETURN_IF_ERROR(ValidateOptions(options));
   return std::unique_ptr<BlockStore>(new BlockStore(options, ""));
 }
 
 Result<std::unique_ptr<BlockStore>> BlockStore::Open(const std::string& dir,
-                                                     BlockStoreOptions options) {
-  auto mem = InMemory(options);
-  if (!mem.ok()) return mem.status();
+                                                     BlockStoreOptions options, OpenMode mode) {
+  if (dir.empty()) return Status::InvalidArgument("the store directory cannot be empty");
   std::unique_ptr<BlockStore> store(new BlockStore(options, dir));
   std::error_code ec;
-  if (fs::exists(fs::path(dir) / "namespace", ec)) {
+  const bool exists = fs::exists(dir, ec);
+  if (exists && !fs::is_directory(dir, ec))
+    return Status::InvalidArgument("store '" + dir + "' is not a directory");
+  if (exists && fs::exists(fs::path(dir) / "namespace", ec)) {
     MRLOCAL_RETURN_IF_ERROR(store->LoadNamespace());
     return store;
   }
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    return Status::InvalidArgument("--store '" + dir + "' is not a directory");
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    return Status::InvalidArgument("--store '" + dir +
+  if (mode == OpenMode::kMustExist) return Status::NotFound("no mrlocal store in '" + dir + "'");
+  MRLOCAL_RETURN_IF_ERROR(ValidateOptions(options));
+  if (exists && !fs::is_empty(dir, ec))
+    return Status::InvalidArgument("store '" + dir +
                                    "' is a non-empty directory that holds no mrlocal store");
-  fs::create_directories(dir, ec);
-  if (ec) return Status::IoError("cannot create store '" + dir + "': " + ec.message());
   for (int n = 0; n < options.nodes; ++n) {
     fs::create_directories(fs::path(dir) / ("node-" + std::to_string(n)), ec);
     if (ec) return Status::IoError("cannot create store '" + dir + "': " + ec.message());
   }
-  MRLOCAL_RETURN_IF_ERROR(store->SaveNamespace());
+  std::unique_lock lock(store->mu_);
+  MRLOCAL_RETURN_IF_ERROR(store->SaveNamespaceLocked());
+  lock.unlock();
   return store;
 }
 
-int BlockStore::replication() const {
+int BlockStore::default_replication() const {
   return options_.replication > 0 ? options_.replication : std::min(3, options_.nodes);
 }
 
-std::vector<int> BlockStore::PlaceReplicas(const std::string& path, uint32_t block) const {
-  // Like HDFS spreading blocks over datanodes: consecutive nodes from a per-file offset.
-  uint64_t base = XXH64(path.data(), path.size(), 0) + block;
+std::vector<int> BlockStore::PlaceReplicas(const std::string& path, uint32_t block,
+                                           int replication) const {
+  // Like HDFS spreading blocks over datanodes: consecutive nodes from an offset derived
+  // from the path, so files start on different nodes and blocks rotate over all of them.
+  const uint64_t base = XXH64(path.data(), path.size(), 0) % options_.nodes + block;
   std::vector<int> nodes;
-  for (int k = 0; k < replication(); ++k)
+  for (int k = 0; k < replication; ++k)
     nodes.push_back(static_cast<int>((base + static_cast<uint64_t>(k)) % options_.nodes));
   return nodes;
 }
 
 std::string BlockStore::ReplicaPath(int node, uint64_t block_id) const {
-  return (fs::path(dir_) / ("node-" + std::to_string(node)) / ("blk_" + std::to_string(block_id)))
-      .string();
+  return dir_ + "/node-" + std::to_string(node) + "/blk_" + std::to_string(block_id);
 }
 
 Status BlockStore::AddFile(const std::string& path, std::string_view bytes,
-                           std::shared_ptr<const void> owner) {
+                           std::shared_ptr<const void> owner, PutOptions put) {
   if (path.empty()) return Status::InvalidArgument("a store path cannot be empty");
-  if (files_.count(path)) return Status::InvalidArgument("'" + path + "' already exists in the store");
-  File f;
-  f.info.path = path;
-  f.info.size = bytes.size();
-  f.info.block_size = options_.block_size;
-  f.info.replication = replication();
+  const uint64_t block_size = put.block_size ? put.block_size : options_.block_size;
+  const int replication = put.replication ? put.replication : default_replication();
+  if (put.replication < 0 || replication > options_.nodes)
+    return Status::InvalidArgument("replication " + std::to_string(replication) +
+                                   " must be between 1 and the store's " +
+                                   std::to_string(options_.nodes) + " nodes");
+  const uint64_t nblocks = (bytes.size() + block_size - 1) / block_size;
+  if (nblocks > std::numeric_limits<uint32_t>::max())
+    return Status::InvalidArgument("'" + path + "' would have " + std::to_string(nblocks) +
+                                   " blocks; use a larger block size");
+
+  uint64_t first_id = 0;
+  {
+    std::unique_lock lock(mu_);
+    if (files_.count(path))
+      return Status::InvalidArgument("'" + path + "' already exists in the store");
+    first_id = next_block_id_;
+    next_block_id_ += nblocks;  // reserved even if the put fails: ids are never reused
+  }
+
+  // Checksums (and replica files) outside the lock: readers of other files go on.
+  auto file = std::make_shared<File>();
+  file->info.path = path;
+  file->info.size = bytes.size();
+  file->info.block_size = block_size;
+  file->info.replication = replication;
   std::vector<std::string> written;
-  for (uint64_t off = 0; off < bytes.size(); off += options_.block_size) {
+  auto undo = [&written] {
+    for (auto& w : written) ::unlink(w.c_str());
+  };
+  for (uint32_t index = 0; index < nblocks; ++index) {
     BlockInfo b;
-    b.id = next_block_id_++;
-    b.offset = off;
-    b.length = std::min<uint64_t>(options_.block_size, bytes.size() - off);
-    std::string_view data = bytes.substr(off, b.length);
+    b.id = first_id + index;
+    b.offset = index * block_size;
+    b.length = std::min<uint64_t>(block_size, bytes.size() - b.offset);
+    std::string_view data = bytes.substr(b.offset, b.length);
     b.crc = Crc32c(data);
-    b.replica_nodes = PlaceReplicas(path, static_cast<uint32_t>(f.info.blocks.size()));
+    b.replica_nodes = PlaceReplicas(path, index, replication);
     if (persistent()) {
       for (int node : b.replica_nodes) {
         std::string replica = ReplicaPath(node, b.id);
-        Status st = WriteFileAtomically(replica, data);
+        std::error_code ec;
+        fs::create_directories(fs::path(replica).parent_path(), ec);  // a node dir lost?
+        Status st = WriteFileAtomically(replica, data, /*sync=*/false);
         if (!st.ok()) {
-          for (auto& w : written) std::remove(w.c_str());
+          undo();
           return st;
         }
         written.push_back(replica);
       }
     }
-    f.info.blocks.push_back(std::move(b));
+    file->info.blocks.push_back(std::move(b));
   }
   if (!persistent()) {
-    f.owner = std::move(owner);
-    f.bytes = bytes;
+    file->owner = std::move(owner);
+    file->bytes = bytes;
   }
-  files_.emplace(path, std::move(f));
+
+  std::unique_lock lock(mu_);
+  if (!files_.emplace(path, file).second) {  // another thread put the same path meanwhile
+    undo();
+    return Status::InvalidArgument("'" + path + "' already exists in the store");
+  }
   if (persistent()) {
-    Status st = SaveNamespace();
+    Status st = SaveNamespaceLocked();
     if (!st.ok()) {
       files_.erase(path);
-      for (auto& w : written) std::remove(w.c_str());
+      undo();
       return st;
     }
   }
   return Status::OK();
 }
 
-Status BlockStore::Put(const std::string& local, const std::string& path) {
+Status BlockStore::Put(const std::string& local, const std::string& path, PutOptions put) {
   auto file = MappedFile::Open(local);
   if (!file.ok()) return file.status();
   std::string_view bytes = (*file)->data();
-  return AddFile(path, bytes, *file);
+  return AddFile(path, bytes, std::move(file).value(), put);
 }
 
-Status BlockStore::PutBuffer(const std::string& path, std::shared_ptr<const std::string> bytes) {
+Status BlockStore::PutBuffer(const std::string& path, std::shared_ptr<const std::string> bytes,
+                             PutOptions put) {
+  if (!bytes) return Status::InvalidArgument("no bytes given for '" + path + "'");
   std::string_view view = *bytes;
-  return AddFile(path, view, std::move(bytes));
+  return AddFile(path, view, std::move(bytes), put);
 }
 
 Result<FileInfo> BlockStore::Stat(const std::string& path) const {
+  std::shared_lock lock(mu_);
   auto it = files_.find(path);
-  if (it == files_.end()) return Status::NotFound("'" + path + "' does not exist in the store");
-  return it->second.info;
+  if (it == files_.end()) return NoSuchFile(path);
+  return it->second->info;
+}
+
+Result<uint32_t> BlockStore::BlockCount(const std::string& path) const {
+  std::shared_lock lock(mu_);
+  auto it = files_.find(path);
+  if (it == files_.end()) return NoSuchFile(path);
+  return static_cast<uint32_t>(it->second->info.blocks.size());
 }
 
 std::vector<FileInfo> BlockStore::List() const {
+  std::shared_lock lock(mu_);
   std::vector<FileInfo> out;
-  for (auto& [p, f] : files_) out.push_back(f.info);
+  for (auto& [p, f] : files_) out.push_back(f->info);
   return out;
 }
 
 Status BlockStore::Remove(const std::string& path) {
-  auto it = files_.find(path);
-  if (it == files_.end()) return Status::NotFound("'" + path + "' does not exist in the store");
-  File f = std::move(it->second);
-  files_.erase(it);
+  std::shared_ptr<const File> removed;
+  {
+    std::unique_lock lock(mu_);
+    auto it = files_.find(path);
+    if (it == files_.end()) return NoSuchFile(path);
+    removed = it->second;
+    files_.erase(it);
+    if (persistent()) {
+      // The namespace first: a crash in between leaves orphan replica files, never a
+      // file whose replicas are gone.
+      Status st = SaveNamespaceLocked();
+      if (!st.ok()) {
+        files_.emplace(path, removed);
+        return st;
+      }
+    }
+  }
   if (persistent()) {
-    MRLOCAL_RETURN_IF_ERROR(SaveNamespace());
-    for (auto& b : f.info.blocks)
-      for (int node : b.replica_nodes) std::remove(ReplicaPath(node, b.id).c_str());
+    for (auto& b : removed->info.blocks)
+      for (int node : b.replica_nodes) ::unlink(ReplicaPath(node, b.id).c_str());
   }
   return Status::OK();
 }
 
-bool BlockStore::ReadReplica(const File& f, const BlockInfo& b, int node, BlockRead* out) const {
-  uint32_t index = static_cast<uint32_t>(&b - f.info.blocks.data());
-  std::string where = BlockName(f.info.path, index) + ": replica on node " + std::to_string(node);
+bool BlockStore::ReadReplica(const File& f, uint32_t index, int node, BlockRead* out,
+                             ReplicaProblem* problem) const {
+  const BlockInfo& b = f.info.blocks[index];
+  *problem = {f.info.path, index, node, ""};
   std::string_view data;
   std::shared_ptr<const void> keep;
   if (persistent()) {
     auto m = MappedFile::Open(ReplicaPath(node, b.id));
     if (!m.ok()) {
-      out->warnings.push_back(where + " is missing");
+      problem->what =
+          m.status().code() == Status::Code::kNotFound ? "is missing" : "cannot be read";
       return false;
     }
     data = (*m)->data();
-    keep = *m;
+    keep = std::move(m).value();
     if (data.size() != b.length) {
-      out->warnings.push_back(where + " has " + std::to_string(data.size()) + " bytes, not " +
-                              std::to_string(b.length));
+      problem->what =
+          "has " + std::to_string(data.size()) + " bytes, not " + std::to_string(b.length);
       return false;
     }
   } else {
     data = f.bytes.substr(b.offset, b.length);
     keep = f.owner;
   }
-  bool corrupt = Crc32c(data) != b.crc || test_corrupt_.count({f.info.path, index, node});
-  if (corrupt) {
-    out->warnings.push_back(where + " failed its checksum");
+  if (Crc32c(data) != b.crc) {
+    problem->what = "failed its checksum";
     return false;
   }
   out->data = data;
@@ -243,24 +310,38 @@ bool BlockStore::ReadReplica(const File& f, const BlockInfo& b, int node, BlockR
 
 Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
                                         int preferred_node) const {
-  auto it = files_.find(path);
-  if (it == files_.end()) return Status::NotFound("'" + path + "' does not exist in the store");
-  const File& f = it->second;
-  if (index >= f.info.blocks.size())
-    return Status::InvalidArgument(BlockName(path, index) + " does not exist");
-  const BlockInfo& b = f.info.blocks[index];
-  std::vector<int> order;
+  std::shared_ptr<const File> f;
+  std::vector<int> order, forced_bad;
+  {
+    std::shared_lock lock(mu_);
+    auto it = files_.find(path);
+    if (it == files_.end()) return NoSuchFile(path);
+    f = it->second;
+    if (index >= f->info.blocks.size())
+      return Status::InvalidArgument(BlockName(path, index) + " does not exist (the file has " +
+                                     std::to_string(f->info.blocks.size()) + " blocks)");
+    for (int n : f->info.blocks[index].replica_nodes)
+      if (test_corrupt_.count({path, index, n})) forced_bad.push_back(n);
+  }
+  const BlockInfo& b = f->info.blocks[index];
   for (int n : b.replica_nodes)
     if (n == preferred_node) order.push_back(n);
   for (int n : b.replica_nodes)
     if (n != preferred_node) order.push_back(n);
+
   BlockRead read;
+  std::vector<ReplicaProblem> problems;
   for (int node : order) {
-    if (ReadReplica(f, b, node, &read)) {
-      if (!read.warnings.empty())
-        read.warnings.back() += "; read the replica on node " + std::to_string(node);
+    ReplicaProblem problem;
+    bool forced = std::find(forced_bad.begin(), forced_bad.end(), node) != forced_bad.end();
+    if (forced) problem = {path, index, node, "failed its checksum"};
+    if (!forced && ReadReplica(*f, index, node, &read, &problem)) {
+      for (auto& p : problems)
+        read.warnings.push_back(p.ToString() + "; read the replica on node " +
+                                std::to_string(node));
       return read;
     }
+    problems.push_back(std::move(problem));
   }
   return Status::Corruption(BlockName(path, index) + ": all " +
                             std::to_string(b.replica_nodes.size()) +
@@ -268,106 +349,93 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
 }
 
 FsckReport BlockStore::Fsck() const {
+  std::vector<std::shared_ptr<const File>> files;
+  std::set<std::tuple<std::string, uint32_t, int>> forced_bad;
+  {
+    std::shared_lock lock(mu_);
+    for (auto& [path, f] : files_) files.push_back(f);
+    forced_bad = test_corrupt_;
+  }
   FsckReport r;
-  for (auto& [path, f] : files_) {
+  for (const auto& f : files) {
     ++r.files;
-    for (const BlockInfo& b : f.info.blocks) {
+    r.bytes += f->info.size;
+    for (uint32_t index = 0; index < f->info.blocks.size(); ++index) {
       ++r.blocks;
       size_t bad = 0;
-      for (int node : b.replica_nodes) {
+      for (int node : f->info.blocks[index].replica_nodes) {
         ++r.replicas;
-        BlockRead tmp;
-        if (!ReadReplica(f, b, node, &tmp)) {
+        BlockRead ignored;
+        ReplicaProblem problem;
+        bool ok = !forced_bad.count({f->info.path, index, node});
+        if (!ok) problem = {f->info.path, index, node, "failed its checksum"};
+        if (ok) ok = ReadReplica(*f, index, node, &ignored, &problem);
+        if (ok) {
+          ++r.healthy_replicas;
+        } else {
           ++bad;
-          for (auto& w : tmp.warnings) r.problems.push_back(w);
+          r.problems.push_back(std::move(problem));
         }
       }
-      r.bad_replicas += bad;
-      if (bad == b.replica_nodes.size()) ++r.bad_blocks;
+      if (bad > 0) ++r.degraded_blocks;
+      if (bad == f->info.blocks[index].replica_nodes.size()) ++r.corrupt_blocks;
     }
   }
   return r;
 }
 
-Status BlockStore::Cat(const std::string& path, std::string* out) const {
-  auto info = Stat(path);
-  if (!info.ok()) return info.status();
-  for (uint32_t i = 0; i < info->blocks.size(); ++i) {
+Status BlockStore::Cat(const std::string& path, std::ostream& out) const {
+  auto count = BlockCount(path);
+  if (!count.ok()) return count.status();
+  for (uint32_t i = 0; i < *count; ++i) {
     auto b = ReadBlock(path, i, -1);
     if (!b.ok()) return b.status();
-    out->append(b->data);
+    out.write(b->data.data(), static_cast<std::streamsize>(b->data.size()));
+    if (!out) return Status::IoError("cannot write '" + path + "' to the output stream");
   }
   return Status::OK();
 }
 
 void BlockStore::TEST_CorruptReplica(const std::string& path, uint32_t block, int node) {
+  std::unique_lock lock(mu_);
   test_corrupt_.insert({path, block, node});
 }
 
-Status BlockStore::SaveNamespace() const {
-  std::ostringstream out;
-  out << "mrlocal-store 1\nnodes " << options_.nodes << "\nblock_size " << options_.block_size
-      << "\nreplication " << options_.replication << "\nnext_block_id " << next_block_id_ << "\n";
-  for (auto& [path, f] : files_) {
-    out << "file " << Escape(path) << " " << f.info.size << " " << f.info.block_size << " "
-        << f.info.replication << "\n";
-    for (auto& b : f.info.blocks) {
-      out << "block " << b.id << " " << b.offset << " " << b.length << " " << b.crc << " ";
-      for (size_t k = 0; k < b.replica_nodes.size(); ++k)
-        out << (k ? "," : "") << b.replica_nodes[k];
-      out << "\n";
-    }
-  }
-  return WriteFileAtomically(fs::path(dir_) / "namespace", out.str());
+Result<std::string> BlockStore::TEST_ReplicaFile(const std::string& path, uint32_t block,
+                                                 int node) const {
+  auto info = Stat(path);
+  if (!info.ok()) return info.status();
+  if (!persistent() || block >= info->blocks.size())
+    return Status::InvalidArgument("no replica file for " + BlockName(path, block));
+  return ReplicaPath(node, info->blocks[block].id);
+}
+
+Status BlockStore::SaveNamespaceLocked() const {
+  StoreNamespace ns;
+  ns.nodes = options_.nodes;
+  ns.block_size = options_.block_size;
+  ns.replication = options_.replication;
+  ns.next_block_id = next_block_id_;
+  for (auto& [path, f] : files_) ns.files.push_back(f->info);
+  return WriteFileAtomically(dir_ + "/namespace", EncodeNamespace(ns), /*sync=*/true);
 }
 
 Status BlockStore::LoadNamespace() {
-  fs::path file = fs::path(dir_) / "namespace";
-  std::ifstream in(file);
-  if (!in) return Status::IoError("cannot read '" + file.string() + "'");
-  auto bad = [&](const std::string& what) {
-    return Status::Corruption("store namespace '" + file.string() + "' is damaged: " + what);
-  };
-  std::string word;
-  int version = 0;
-  if (!(in >> word >> version) || word != "mrlocal-store" || version != 1)
-    return bad("unknown header");
-  File* current = nullptr;
-  while (in >> word) {
-    if (word == "nodes") {
-      in >> options_.nodes;
-    } else if (word == "block_size") {
-      in >> options_.block_size;
-    } else if (word == "replication") {
-      in >> options_.replication;
-    } else if (word == "next_block_id") {
-      in >> next_block_id_;
-    } else if (word == "file") {
-      std::string path;
-      File f;
-      in >> path >> f.info.size >> f.info.block_size >> f.info.replication;
-      f.info.path = Unescape(path);
-      current = &files_[f.info.path];
-      *current = std::move(f);
-    } else if (word == "block") {
-      if (!current) return bad("a block before any file");
-      BlockInfo b;
-      std::string nodes;
-      in >> b.id >> b.offset >> b.length >> b.crc >> nodes;
-      std::stringstream ns(nodes);
-      for (std::string n; std::getline(ns, n, ',');) {
-        char* end = nullptr;
-        long node = std::strtol(n.c_str(), &end, 10);
-        if (*end || node < 0 || node >= options_.nodes) return bad("bad replica node '" + n + "'");
-        b.replica_nodes.push_back(static_cast<int>(node));
-      }
-      current->info.blocks.push_back(std::move(b));
-    } else {
-      return bad("unexpected '" + word + "'");
-    }
-    if (!in) return bad("truncated");
+  const std::string file = dir_ + "/namespace";
+  auto text = MappedFile::Open(file);
+  if (!text.ok()) return text.status();
+  auto ns = DecodeNamespace((*text)->data(), file);
+  if (!ns.ok()) return ns.status();
+  options_.nodes = ns->nodes;
+  options_.block_size = ns->block_size;
+  options_.replication = ns->replication;
+  std::unique_lock lock(mu_);
+  next_block_id_ = ns->next_block_id;
+  for (FileInfo& info : ns->files) {
+    auto f = std::make_shared<File>();
+    f->info = std::move(info);
+    files_.emplace(f->info.path, std::move(f));
   }
-  if (options_.nodes < 1 || options_.block_size == 0) return bad("bad header values");
   return Status::OK();
 }
 

@@ -58,8 +58,7 @@ struct ZerosTable {
   }
 
   uint32_t Shift(uint32_t crc) const {
-    return t[0][crc & 0xFF] ^ t[1][(crc >> 8) & 0xFF] ^ t[2][(crc >> 16) & 0xFF] ^
-           t[3][crc >> 24];
+    return t[0][crc & 0xFF] ^ t[1][(crc >> 8) & 0xFF] ^ t[2][(crc >> 16) & 0xFF] ^ t[3][crc >> 24];
   }
 };
 
@@ -81,9 +80,9 @@ uint64_t Load64(const unsigned char* p) {
 
 // Runs three streams of `stride` bytes each, while at least 3 * stride bytes remain.
 __attribute__((target("sse4.2"))) inline uint64_t ThreeStreams(uint64_t crc0,
-                                                                const unsigned char*& p,
-                                                                size_t& n, size_t stride,
-                                                                const ZerosTable& shift) {
+                                                               const unsigned char*& p, size_t& n,
+                                                               size_t stride,
+                                                               const ZerosTable& shift) {
   while (n >= 3 * stride) {
     uint64_t crc1 = 0, crc2 = 0;
     const unsigned char* end = p + stride;

@@ -10,9 +10,15 @@
 
 namespace mrlocal {
 
+// Immutable once opened, so any number of threads may read data() concurrently. Shared
+// ownership (shared_ptr) is how views into the mapping are kept valid. The mapping is
+// advised MADV_SEQUENTIAL (aggressive read-ahead). REQUIRES: nobody truncates the file
+// while it is mapped (reading a page past the new end raises SIGBUS).
 class MappedFile {
  public:
-  // Errors name the file: missing, a directory, unreadable, not a regular file.
+  // Errors name the file and the OS's reason: NotFound for a missing file, InvalidArgument
+  // for a directory or anything but a regular file, IoError otherwise (e.g. permissions).
+  // An empty file is fine: data() is empty and nothing is mapped.
   static Result<std::shared_ptr<const MappedFile>> Open(const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;

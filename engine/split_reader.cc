@@ -3,41 +3,41 @@
 namespace mrlocal {
 
 Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, uint32_t block,
-                            int node) {
-  auto info = store.Stat(path);
-  if (!info.ok()) return info.status();
-  auto first = store.ReadBlock(path, block, node);
+                            int preferred_node) {
+  auto count = store.BlockCount(path);
+  if (!count.ok()) return count.status();
+  auto first = store.ReadBlock(path, block, preferred_node);
   if (!first.ok()) return first.status();
   SplitData split;
-  split.input.source = "'" + path + "' block " + std::to_string(block);
+  split.input.source = path + " block " + std::to_string(block);
   split.warnings = std::move(first->warnings);
-  split.keepalive.push_back(first->keepalive);
+  split.keepalive.push_back(std::move(first->keepalive));
   split.bytes_read = first->data.size();
-  std::string_view d = first->data;
+  const std::string_view d = first->data;
 
-  // Skip the line that started in an earlier split (it owns it, even if it starts exactly at
-  // our first byte).
+  // Lines start at 0 and after each '\n'. Skip the line that started in an earlier split:
+  // the earlier split owns it, even when it starts exactly at our first byte.
   size_t begin = 0;
   if (block > 0) {
     size_t nl = d.find('\n');
-    if (nl == std::string_view::npos) return split;  // inside a line that started earlier
+    if (nl == std::string_view::npos) return split;  // all inside a line begun earlier
     begin = nl + 1;
   }
   // Our complete lines, as a view into the block.
   size_t last_nl = d.rfind('\n');
-  size_t body_end = (last_nl == std::string_view::npos || last_nl + 1 < begin) ? begin : last_nl + 1;
+  size_t body_end =
+      (last_nl == std::string_view::npos || last_nl + 1 < begin) ? begin : last_nl + 1;
   if (body_end > begin) split.input.pieces.push_back(d.substr(begin, body_end - begin));
 
-  // The line that starts at or before our end and runs into the next blocks: copy its bytes
-  // up to and including the first '\n' (or the end of the file).
+  // The line that starts at body_end <= end (it may start exactly at our end, when the
+  // block ends with '\n') and runs into the following blocks: copy its bytes up to and
+  // including the first '\n', or to the end of the file.
   std::string_view head = d.substr(body_end);
   uint32_t next = block + 1;
-  bool more = next < info->blocks.size();
-  if (head.empty() && !more) return split;
+  if (head.empty() && next >= *count) return split;
   auto tail = std::make_shared<std::string>(head);
-  bool closed = false;
-  for (; more && !closed; ++next, more = next < info->blocks.size()) {
-    auto b = store.ReadBlock(path, next, node);
+  for (bool closed = false; !closed && next < *count; ++next) {
+    auto b = store.ReadBlock(path, next, preferred_node);
     if (!b.ok()) return b.status();
     for (auto& w : b->warnings) split.warnings.push_back(std::move(w));
     std::string_view nd = b->data;

@@ -1,10 +1,12 @@
-// Input splits: one per block, with lines assigned exactly as Hadoop's LineRecordReader
-// does. A line that starts at byte s belongs to the split [start, end) with
-// start < s <= end (the first line of the file to the first split): a record that crosses a
-// block boundary belongs to the split where it starts, none is lost or read twice, and a
-// split inside one long line has no line at all.
+// Input splits: one per block (Hadoop with split size = block size), with lines assigned
+// exactly as Hadoop's LineRecordReader does. A line that starts at byte s belongs to the
+// split [start, end) with start < s <= end, and the line at s = 0 to the first split. So a
+// record that crosses block boundaries belongs to the split where it starts, none is lost
+// or read twice, and a split inside one long line has no line at all. An empty file has
+// no blocks and hence no splits.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,17 +16,23 @@
 
 namespace mrlocal {
 
+// One map task's input, and what keeps it valid. Movable; the pieces stay valid across
+// moves because they point into mappings and a heap buffer that SplitData co-owns.
 struct SplitData {
-  MapInput input;  // pieces: the block's complete lines (a view), then the straddling line
-  std::vector<std::string> warnings;
-  uint64_t bytes_read = 0;  // block bytes read, including the following blocks' heads
-  // What keeps the pieces valid.
+  // pieces[0]: the block's complete lines, a zero-copy view into the verified block;
+  // pieces[1] (if any): the line that starts in this block and runs into the following
+  // ones, copied. Either may be absent.
+  MapInput input;
+  std::vector<std::string> warnings;  // replicas that failed their checksum on the way
+  uint64_t bytes_read = 0;            // this block plus the heads read from later blocks
   std::vector<std::shared_ptr<const void>> keepalive;
-  std::shared_ptr<std::string> tail;  // the straddling line, copied from following blocks
+  std::shared_ptr<const std::string> tail;  // owns pieces[1]
 };
 
-// Reads split `block` of `path` (its line-aligned records), preferring replicas on `node`.
+// Reads split `block` of `path`, preferring the replicas on `preferred_node` (-1: none).
+// Every block read (this one and the following ones the last line runs into) is
+// checksum-verified with replica fallback. Thread-safe (see BlockStore).
 Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, uint32_t block,
-                            int node);
+                            int preferred_node);
 
 }  // namespace mrlocal

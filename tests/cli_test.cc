@@ -219,7 +219,7 @@ TEST_F(Cli, StoreShellAndJobsReadingFromTheStore) {
   auto ls = RunMrlocal({"fs", "--store", store, "ls"});
   EXPECT_EQ(ls.exit_code, 0);
   EXPECT_NE(ls.out.find("/in.txt"), std::string::npos);
-  EXPECT_NE(ls.out.find("r=3"), std::string::npos);
+  EXPECT_NE(ls.out.find("-r--r--r--   3 "), std::string::npos) << ls.out;
   auto cat = RunMrlocal({"fs", "--store", store, "cat", "/in.txt"});
   EXPECT_EQ(cat.out, text);
   EXPECT_EQ(RunMrlocal({"fs", "--store", store, "fsck"}).exit_code, 0);

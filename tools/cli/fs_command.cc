@@ -1,10 +1,10 @@
-// mrlocal fs --store DIR <put LOCAL PATH | ls [PATH] | cat PATH | rm PATH | fsck>
-// The HDFS-like shell of the persistent block store.
+#include "tools/cli/fs_command.h"
+
+#include <cinttypes>
 #include <cstdio>
 #include <iostream>
 
 #include "engine/block_store.h"
-#include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/units.h"
 
@@ -20,79 +20,115 @@ class FsCommand final : public Command {
     put_ = app->add_subcommand("put", "Copy a local file into the store");
     put_->add_option("LOCAL", local_, "Local file")->required();
     put_->add_option("PATH", path_, "Path in the store")->required();
-    put_->add_option("--block-size", block_size_, "Block size of a new store")->capture_default_str();
-    put_->add_option("--nodes", nodes_, "Virtual nodes of a new store")->capture_default_str();
-    put_->add_option("--replication", replication_, "Replicas per block (default min(3, nodes))");
+    put_->add_option("--block-size", block_size_,
+                     "Block size of this file, e.g. 64MiB (default: the store's; 32MiB for a "
+                     "new store)");
+    put_->add_option("--replication", replication_, "Replicas per block (default: min(3, nodes))");
+    nodes_opt_ =
+        put_->add_option("--nodes", nodes_, "Virtual nodes of a new store")->capture_default_str();
     ls_ = app->add_subcommand("ls", "List files: size, replication, blocks, path");
-    ls_->add_option("PATH", path_, "Only this path");
+    ls_->add_option("PATH", path_, "A file, or a directory prefix such as /data");
     cat_ = app->add_subcommand("cat", "Print a file (checksums verified)");
     cat_->add_option("PATH", path_, "Path in the store")->required();
     rm_ = app->add_subcommand("rm", "Remove a file and its replicas");
     rm_->add_option("PATH", path_, "Path in the store")->required();
-    fsck_ = app->add_subcommand("fsck", "Check every replica; exit 2 if any is corrupt or missing");
+    CLI::App* fsck =
+        app->add_subcommand("fsck", "Verify every replica; exit 2 if any is corrupt or missing");
+    // `--store DIR` may also follow the action, as in `mrlocal fs ls --store DIR`.
+    for (CLI::App* sub : {put_, ls_, cat_, rm_, fsck}) sub->fallthrough();
   }
 
   int Run() override {
-    BlockStoreOptions options;
-    auto bs = ParseSize(block_size_);
-    if (!bs.ok()) return ReportError(Status::InvalidArgument("--block-size: " + bs.status().message()));
-    if (*bs == 0) return ReportError(Status::InvalidArgument("--block-size must be positive"));
-    if (nodes_ < 1) return ReportError(Status::InvalidArgument("--nodes must be at least 1"));
-    options.block_size = *bs;
-    options.nodes = nodes_;
-    options.replication = replication_;
-    if (!put_->parsed() && !std::filesystem::exists(std::filesystem::path(dir_) / "namespace"))
-      return ReportError(Status::NotFound("no mrlocal store in '" + dir_ + "'"));
-    auto store = BlockStore::Open(dir_, options);
+    if (put_->parsed()) return Put();
+    auto store = BlockStore::Open(dir_, {}, BlockStore::OpenMode::kMustExist);
     if (!store.ok()) return ReportError(store.status());
-    BlockStore& s = **store;
-    if (put_->parsed()) {
-      if (replication_ > s.options().nodes)
-        return ReportError(Status::InvalidArgument("--replication exceeds the store's " +
-                                                   std::to_string(s.options().nodes) + " nodes"));
-      return ExitCodeFor(Check(s.Put(local_, path_)));
-    }
-    if (ls_->parsed()) {
-      if (!path_.empty()) {
-        auto info = s.Stat(path_);
-        if (!info.ok()) return ReportError(info.status());
-        PrintLs(*info);
-        return kExitOk;
-      }
-      for (auto& f : s.List()) PrintLs(f);
-      return kExitOk;
-    }
-    if (cat_->parsed()) {
-      std::string bytes;
-      if (Status st = s.Cat(path_, &bytes); !st.ok()) return ReportError(st);
-      std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-      return kExitOk;
-    }
-    if (rm_->parsed()) return ExitCodeFor(Check(s.Remove(path_)));
-    FsckReport r = s.Fsck();
-    for (auto& p : r.problems) std::cout << p << "\n";
-    std::cout << "Total files: " << r.files << ", blocks: " << r.blocks
-              << ", replicas: " << r.replicas << ", corrupt or missing replicas: "
-              << r.bad_replicas << ", blocks with no good replica: " << r.bad_blocks << "\n";
-    std::cout << "Status: " << (r.healthy() ? "HEALTHY" : "CORRUPT") << "\n";
-    return r.healthy() ? kExitOk : kExitUsage;
+    if (ls_->parsed()) return Ls(**store);
+    if (cat_->parsed()) return Cat(**store);
+    if (rm_->parsed()) return Rm(**store);
+    return Fsck(**store);
   }
 
  private:
-  static Status Check(Status s) {
-    if (!s.ok()) ReportError(s);
-    return s;
-  }
-  static void PrintLs(const FileInfo& f) {
-    std::printf("%12llu  r=%d  %5zu blocks  %s\n", static_cast<unsigned long long>(f.size),
-                f.replication, f.blocks.size(), f.path.c_str());
+  int Put() {
+    BlockStoreOptions create;  // used only if the store does not exist yet
+    PutOptions put;
+    if (!block_size_.empty()) {
+      auto bs = ParseSize(block_size_);
+      if (!bs.ok())
+        return ReportError(Status::InvalidArgument("--block-size: " + bs.status().message()));
+      if (*bs == 0) return ReportError(Status::InvalidArgument("--block-size must be positive"));
+      create.block_size = put.block_size = *bs;
+    }
+    if (nodes_ < 1) return ReportError(Status::InvalidArgument("--nodes must be at least 1"));
+    if (replication_ < 0)
+      return ReportError(Status::InvalidArgument("--replication must be at least 1"));
+    create.nodes = nodes_;
+    auto store = BlockStore::Open(dir_, create);
+    if (!store.ok()) return ReportError(store.status());
+    BlockStore& s = **store;
+    if (nodes_opt_->count() > 0 && s.options().nodes != nodes_) {
+      return ReportError(Status::InvalidArgument("--nodes applies only when creating a store; '" +
+                                                 dir_ + "' has " +
+                                                 std::to_string(s.options().nodes) + " nodes"));
+    }
+    put.replication = replication_;
+    Status st = s.Put(local_, path_, put);
+    return st.ok() ? kExitOk : ReportError(st);
   }
 
-  std::string dir_, local_, path_;
-  std::string block_size_ = "32MiB";
-  int nodes_ = 3;
+  int Ls(const BlockStore& s) {
+    std::vector<FileInfo> shown;
+    if (path_.empty()) {
+      shown = s.List();
+    } else if (auto one = s.Stat(path_); one.ok()) {
+      shown.push_back(std::move(one).value());
+    } else {
+      // A directory prefix, as in `hdfs dfs -ls /data`.
+      std::string prefix = path_.back() == '/' ? path_ : path_ + "/";
+      for (auto& f : s.List())
+        if (f.path.compare(0, prefix.size(), prefix) == 0) shown.push_back(std::move(f));
+      if (shown.empty()) return ReportError(one.status());
+    }
+    std::printf("Found %zu item%s\n", shown.size(), shown.size() == 1 ? "" : "s");
+    for (const FileInfo& f : shown) {
+      // hdfs dfs -ls: permissions, replication, size, path; plus the block count.
+      std::printf("-r--r--r-- %3d %14" PRIu64 " %7zu block%s  %s\n", f.replication, f.size,
+                  f.blocks.size(), f.blocks.size() == 1 ? " " : "s", f.path.c_str());
+    }
+    return kExitOk;
+  }
+
+  int Cat(const BlockStore& s) {
+    Status st = s.Cat(path_, std::cout);
+    std::cout.flush();
+    return st.ok() ? kExitOk : ReportError(st);
+  }
+
+  int Rm(BlockStore& s) {
+    Status st = s.Remove(path_);
+    if (!st.ok()) return ReportError(st);
+    std::printf("Deleted %s\n", path_.c_str());
+    return kExitOk;
+  }
+
+  int Fsck(const BlockStore& s) {
+    FsckReport r = s.Fsck();
+    for (const ReplicaProblem& p : r.problems) std::printf("%s\n", p.ToString().c_str());
+    std::printf(" Total size:\t%" PRIu64 " B\n Total files:\t%" PRIu64 "\n Total blocks:\t%" PRIu64
+                " (%" PRIu64 " replicas, %" PRIu64 " healthy)\n Under-replicated blocks:\t%" PRIu64
+                "\n Corrupt blocks:\t%" PRIu64 " (no good replica left)\n Nodes:\t%d\n",
+                r.bytes, r.files, r.blocks, r.replicas, r.healthy_replicas, r.degraded_blocks,
+                r.corrupt_blocks, s.options().nodes);
+    std::printf("Status: %s\n", r.healthy() ? "HEALTHY" : "CORRUPT");
+    std::fflush(stdout);
+    return r.healthy() ? kExitOk : kExitUsage;
+  }
+
+  std::string dir_, local_, path_, block_size_;
+  int nodes_ = 3;  // a new store: like a 3-datanode HDFS, so replication defaults to 3
   int replication_ = 0;
-  CLI::App *put_, *ls_, *cat_, *rm_, *fsck_;
+  CLI::Option* nodes_opt_ = nullptr;
+  CLI::App *put_ = nullptr, *ls_ = nullptr, *cat_ = nullptr, *rm_ = nullptr;
 };
 
 }  // namespace

@@ -142,7 +142,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   std::unique_ptr<BlockStore> store;
   std::vector<std::string> paths = o.inputs;
   if (!o.store.empty()) {
-    auto s = BlockStore::Open(o.store, store_opts);
+    auto s = BlockStore::Open(o.store, store_opts, BlockStore::OpenMode::kMustExist);
     if (!s.ok()) return ReportError(s.status());
     store = std::move(s).value();
     if (paths.empty()) return ReportError(Status::InvalidArgument("--store needs at least one PATH"));
