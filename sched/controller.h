@@ -60,8 +60,10 @@ class Controller {
 
   void AddObserver(ControllerObserver* o) { observers_.push_back(o); }
 
-  // Submits a job now: asks the policy for admission, and queues it if admitted.
+  // Submits a job now: asks the policy for admission, and queues it if admitted. Returns
+  // next_job_id(): executors that need the job's data register it under that id first.
   JobId Submit(JobSpec spec);
+  JobId next_job_id() const { return next_job_; }
 
   // Runs the loop until every submitted job has finished (or failed, or was rejected).
   void RunUntilIdle();

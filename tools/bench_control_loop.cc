@@ -64,7 +64,7 @@ double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, SchedulerStats* st
   job.runtime = std::make_shared<NoopRuntime>(spec.partition_hashes);
   job.maps = tasks;
   job.reduces = 1;
-  exec.AddJob(1, std::move(job));
+  exec.AddJob(controller.next_job_id(), std::move(job));
   auto t0 = std::chrono::steady_clock::now();
   controller.Submit(std::move(spec));
   controller.RunUntilIdle();

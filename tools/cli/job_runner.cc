@@ -183,6 +183,10 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     }
   }
 
+  // From here on something may be written: Ctrl-C must go through the controller, which
+  // cancels the tasks and discards the output.
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
   std::shared_ptr<JobOutput> output;
   if (!o.output.empty()) {
     auto c = OutputCommitter::Begin(o.output, o.overwrite);
@@ -234,12 +238,9 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   TraceRecorder trace(plan.slots);
   if (!o.report_dir.empty()) controller.AddObserver(&trace);
 
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  JobId id = 1;
+  const JobId id = controller.next_job_id();
   executor.AddJob(id, std::move(real));
-  JobId submitted = controller.Submit(std::move(spec));
-  (void)submitted;
+  controller.Submit(std::move(spec));
   controller.RunUntilIdle();
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
