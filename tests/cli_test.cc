@@ -1,6 +1,7 @@
 // The mrlocal binary as a user runs it: output against the reference counter, exit codes,
 // one-line errors, nothing written for bad input, the block store shell, reports.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -270,6 +271,32 @@ TEST_F(Cli, VersionNamesTheAllocator) {
   EXPECT_NE(r.out.find("mimalloc 2."), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("serving malloc and new"), std::string::npos) << r.out;
 #endif
+}
+
+}  // namespace
+}  // namespace mrlocal
+
+namespace mrlocal {
+namespace {
+
+TEST(CliInterrupt, CtrlCCancelsTheJobAndLeavesNoOutput) {
+  testing::ScratchDir dir;
+  TextOptions o;
+  o.bytes = 16 << 20;
+  o.vocabulary = 5000;
+  testing::WriteFile(dir / "in.txt", GenerateText(o));
+  // A slow cluster, so that the job is surely running when SIGINT arrives after 0.5 s.
+  std::string cmd = "timeout --preserve-status -s INT 0.5 " MRLOCAL_BIN " wordcount " +
+                    (dir / "in.txt").string() + " -q --block-size 1MiB --cluster '1x(1m,1r,0.1)' -o " +
+                    (dir / "out").string() + " >/dev/null 2>" + (dir / "err").string();
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130) << testing::ReadFile(dir / "err");
+  EXPECT_NE(testing::ReadFile(dir / "err").find("interrupted"), std::string::npos);
+  std::set<std::string> names;
+  for (auto& e : std::filesystem::directory_iterator(dir.path()))
+    names.insert(e.path().filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{"err", "in.txt"})) << "no output, no temporary";
 }
 
 }  // namespace
