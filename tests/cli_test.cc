@@ -1,6 +1,7 @@
 // The mrlocal binary as a user runs it: output against the reference counter, exit codes,
 // one-line errors, nothing written for bad input, the block store shell, reports.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -133,6 +134,7 @@ TEST_F(Cli, BadUsageIsOneLineExitTwoAndWritesNothing) {
   WriteFile(dir_ / "in.txt", "some words\n");
   fs::create_directory(dir_ / "full");
   WriteFile(dir_ / "full" / "x", "x");
+  ASSERT_EQ(mkfifo(P("fifo").c_str(), 0644), 0);
   struct Case {
     std::vector<std::string> args;
     std::string says;
@@ -140,6 +142,7 @@ TEST_F(Cli, BadUsageIsOneLineExitTwoAndWritesNothing) {
   std::vector<Case> cases = {
       {{"wordcount", P("missing.txt")}, "missing.txt"},
       {{"wordcount", dir_.path().string()}, "directory"},
+      {{"wordcount", P("fifo")}, "not a regular file"},
       {{"wordcount", P("in.txt"), "-o", P("full")}, "already exists"},
       {{"wordcount", P("in.txt"), "--cluster", "2x(4m,1r)"}, "--cluster"},
       {{"wordcount", P("in.txt"), "--cluster", "0x(1m,1r,1.0)"}, "--cluster"},
@@ -169,7 +172,7 @@ TEST_F(Cli, BadUsageIsOneLineExitTwoAndWritesNothing) {
   // Nothing was left beside the outputs either (no temporary directories).
   std::set<std::string> names;
   for (auto& e : fs::directory_iterator(dir_.path())) names.insert(e.path().filename().string());
-  EXPECT_EQ(names, (std::set<std::string>{"full", "in.txt"}));
+  EXPECT_EQ(names, (std::set<std::string>{"fifo", "full", "in.txt"}));
 }
 
 TEST_F(Cli, AMissedDeadlineExitsThreeAndSaysByHowMuch) {
