@@ -96,20 +96,20 @@ TextOptions DefaultCorpusOptions() {
 }
 
 std::string WordOfRank(uint32_t rank) {
-  static const char* kOnsets[] = {"",  "b", "c",  "d",  "f",  "g",  "h",  "j", "k",  "l",
-                                  "m", "n", "p",  "r",  "s",  "t",  "v",  "w", "th", "st",
-                                  "br", "ch", "sh", "tr", "pl", "gr", "fl", "sp"};
-  static const char* kVowels[] = {"a", "e", "i", "o", "u", "ea", "ou", "ai", "y"};
-  constexpr uint32_t kSyllables = std::size(kOnsets) * std::size(kVowels);
+  // Consonant-vowel syllables, base 100: every syllable is two letters, so a word splits
+  // into syllables one way only and distinct ranks give distinct words. Every third rank
+  // ends in 'n' (odd length, so it cannot collide with a word of whole syllables).
+  static constexpr char kConsonants[] = "bcdfghjklmnprstvwxyz";
+  static constexpr char kVowels[] = "aeiou";
   std::string w;
   uint32_t r = rank - 1;
   do {
-    uint32_t s = r % kSyllables;
-    w += kOnsets[s / std::size(kVowels)];
-    w += kVowels[s % std::size(kVowels)];
-    r /= kSyllables;
+    uint32_t s = r % 100;
+    w += kConsonants[s / 5];
+    w += kVowels[s % 5];
+    r /= 100;
   } while (r > 0);
-  if (rank % 3 == 0) w += "n";
+  if (rank % 3 == 0) w += 'n';
   return w;
 }
 
