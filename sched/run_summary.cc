@@ -1,6 +1,8 @@
 #include "sched/run_summary.h"
 
-#include <fstream>
+#include <sstream>
+
+#include "engine/atomic_file.h"
 
 #include "sched/json_writer.h"
 
@@ -61,11 +63,8 @@ RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const Sched
 }
 
 Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) {
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
+  std::ostringstream out;
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IoError("cannot write '" + tmp.string() + "'");
     JsonWriter w(out, /*pretty=*/true);
     auto opt = [&w](const char* key, const auto& v) {
       w.Key(key);
@@ -123,12 +122,8 @@ Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) 
     w.EndArray();
     w.EndObject();
     out << "\n";
-    if (!out.flush()) return Status::IoError("cannot write '" + tmp.string() + "'");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) return Status::IoError("cannot rename '" + tmp.string() + "': " + ec.message());
-  return Status::OK();
+  return WriteFileAtomically(file.string(), out.str());
 }
 
 }  // namespace mrlocal

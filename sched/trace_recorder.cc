@@ -1,6 +1,8 @@
 #include "sched/trace_recorder.h"
 
-#include <fstream>
+#include <sstream>
+
+#include "engine/atomic_file.h"
 
 #include "sched/json_writer.h"
 
@@ -47,11 +49,8 @@ void TraceRecorder::OnJobFinished(const JobState& job, const JobOutcome&, Time n
 }
 
 Status TraceRecorder::Write(const std::filesystem::path& file) const {
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
+  std::ostringstream out;
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IoError("cannot write '" + tmp.string() + "'");
     JsonWriter w(out);
     w.BeginObject();
     w.Key("displayTimeUnit").String("ms");
@@ -100,12 +99,8 @@ Status TraceRecorder::Write(const std::filesystem::path& file) const {
     w.EndArray();
     w.EndObject();
     out << "\n";
-    if (!out.flush()) return Status::IoError("cannot write '" + tmp.string() + "'");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) return Status::IoError("cannot rename '" + tmp.string() + "': " + ec.message());
-  return Status::OK();
+  return WriteFileAtomically(file.string(), out.str());
 }
 
 }  // namespace mrlocal

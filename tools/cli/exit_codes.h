@@ -26,4 +26,10 @@ inline int ReportError(const Status& s) {
   return ExitCodeFor(s);
 }
 
+// ReportError when `s` failed; `s` either way.
+inline Status ReportIfError(Status s) {
+  if (!s.ok()) ReportError(s);
+  return s;
+}
+
 }  // namespace mrlocal

@@ -1,10 +1,8 @@
 // mrlocal generate text -o FILE [--size SIZE] [--vocabulary N] [--exponent S] [--seed N]
 // Writes the deterministic Zipf text of datasets/text_generator.h (the default corpus's
 // generator) to a file, for benchmarks and skew experiments.
-#include <cstdio>
-#include <filesystem>
-
 #include "datasets/text_generator.h"
+#include "engine/atomic_file.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/units.h"
@@ -33,18 +31,7 @@ class GenerateCommand final : public Command {
       return ReportError(Status::InvalidArgument("--exponent must be in [0, 10]"));
     options_.bytes = *bytes;
     std::string text = GenerateText(options_);
-    // Written beside the target, then renamed: never a half-written file.
-    std::string tmp = file_ + ".mrlocal-tmp";
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f && std::fclose(f) != 0) ok = false;
-    std::error_code ec;
-    if (ok) std::filesystem::rename(tmp, file_, ec);
-    if (!ok || ec) {
-      std::filesystem::remove(tmp, ec);
-      return ReportError(Status::IoError("cannot write '" + file_ + "'"));
-    }
-    return kExitOk;
+    return ExitCodeFor(ReportIfError(WriteFileAtomically(file_, text)));
   }
 
  private:
