@@ -30,10 +30,6 @@ Status NoSuchFile(const std::string& path) {
   return Status::NotFound("'" + path + "': no such file in the store");
 }
 
-Status ErrnoStatus(const std::string& what, const std::string& file, int err) {
-  return Status::IoError(what + " '" + file + "': " + std::strerror(err));
-}
-
 Status ValidateOptions(const BlockStoreOptions& o) {
   if (o.block_size == 0) return Status::InvalidArgument("block size must be positive");
   if (o.nodes < 1) return Status::InvalidArgument("a block store needs at least one node");
