@@ -1,14 +1,76 @@
 #include "sched/json_writer.h"
 
+#include <cassert>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace mrlocal {
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlongs, no
+// surrogates, nothing above U+10FFFF), or 0 if there is none.
+size_t Utf8Length(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  const size_t n = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  if (c == 0xE0 && b(i + 1) < 0xA0) return 0;  // overlong
+  if (c == 0xED && b(i + 1) > 0x9F) return 0;  // UTF-16 surrogates
+  if (c == 0xF0 && b(i + 1) < 0x90) return 0;  // overlong
+  if (c == 0xF4 && b(i + 1) > 0x8F) return 0;  // above U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+void JsonWriter::WriteString(std::ostream& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.put('"');
+  size_t run = 0;  // start of the pending run of bytes that need no escaping
+  auto flush = [&](size_t end) {
+    out.write(s.data() + run, static_cast<std::streamsize>(end - run));
+  };
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      if (size_t n = Utf8Length(s, i)) {
+        i += n;
+        continue;
+      }
+    }
+    flush(i);
+    switch (c) {
+      case '"': out << "\\\""; break;
+      case '\\': out << "\\\\"; break;
+      case '\n': out << "\\n"; break;
+      case '\r': out << "\\r"; break;
+      case '\t': out << "\\t"; break;
+      case '\b': out << "\\b"; break;
+      case '\f': out << "\\f"; break;
+      default:
+        if (c < 0x20) {
+          const char esc[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+          out.write(esc, sizeof esc);
+        } else {
+          out << "\\ufffd";  // a byte that starts no valid UTF-8 sequence
+        }
+    }
+    run = ++i;
+  }
+  flush(s.size());
+  out.put('"');
+}
 
 void JsonWriter::Newline() {
   if (!pretty_) return;
-  out_ << '\n';
-  for (size_t i = 0; i < has_items_.size(); ++i) out_ << "  ";
+  out_.put('\n');
+  for (size_t i = 0; i < open_.size(); ++i) out_ << "  ";
 }
 
 void JsonWriter::BeforeValue() {
@@ -16,31 +78,36 @@ void JsonWriter::BeforeValue() {
     after_key_ = false;
     return;
   }
-  if (!has_items_.empty()) {
-    if (has_items_.back()) out_ << ',';
-    has_items_.back() = true;
+  assert(open_.empty() || !open_.back().object);  // a value in an object needs a Key
+  if (!open_.empty()) {
+    if (open_.back().has_items) out_.put(',');
+    open_.back().has_items = true;
     Newline();
   }
 }
 
 JsonWriter& JsonWriter::Open(char c) {
   BeforeValue();
-  out_ << c;
-  has_items_.push_back(false);
+  out_.put(c);
+  open_.push_back({c == '{'});
   return *this;
 }
 
 JsonWriter& JsonWriter::Close(char c) {
-  bool had = has_items_.back();
-  has_items_.pop_back();
-  if (had) Newline();
-  out_ << c;
+  assert(!open_.empty() && open_.back().object == (c == '}') && !after_key_);
+  const bool had_items = open_.back().has_items;
+  open_.pop_back();
+  if (had_items) Newline();
+  out_.put(c);
   return *this;
 }
 
 JsonWriter& JsonWriter::Key(std::string_view k) {
-  BeforeValue();
-  Escaped(k);
+  assert(!open_.empty() && open_.back().object && !after_key_);
+  if (open_.back().has_items) out_.put(',');
+  open_.back().has_items = true;
+  Newline();
+  WriteString(out_, k);
   out_ << (pretty_ ? ": " : ":");
   after_key_ = true;
   return *this;
@@ -48,34 +115,36 @@ JsonWriter& JsonWriter::Key(std::string_view k) {
 
 JsonWriter& JsonWriter::String(std::string_view s) {
   BeforeValue();
-  Escaped(s);
+  WriteString(out_, s);
   return *this;
 }
 
 JsonWriter& JsonWriter::Int(int64_t v) {
   BeforeValue();
-  out_ << v;
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out_.write(buf, end - buf);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Uint(uint64_t v) {
+  BeforeValue();
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out_.write(buf, end - buf);
   return *this;
 }
 
 JsonWriter& JsonWriter::Double(double v) {
   BeforeValue();
   if (!std::isfinite(v)) {
-    out_ << "null";
+    out_ << "null";  // JSON has no NaN or infinity
     return *this;
   }
+  // Shortest round-trip text, e.g. "0.1", "1e+300", "-0"; always a valid JSON number.
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // Prefer the shortest form that reads back to the same double.
-  for (int prec = 6; prec < 17; ++prec) {
-    char b2[32];
-    std::snprintf(b2, sizeof b2, "%.*g", prec, v);
-    if (std::strtod(b2, nullptr) == v) {
-      out_ << b2;
-      return *this;
-    }
-  }
-  out_ << buf;
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out_.write(buf, end - buf);
   return *this;
 }
 
@@ -89,53 +158,6 @@ JsonWriter& JsonWriter::Null() {
   BeforeValue();
   out_ << "null";
   return *this;
-}
-
-// Length of the valid UTF-8 sequence at s[i], or 0 if it is not one.
-static size_t Utf8Length(std::string_view s, size_t i) {
-  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = b(i);
-  size_t n = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k)
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  if (c == 0xE0 && b(i + 1) < 0xA0) return 0;  // overlong
-  if (c == 0xED && b(i + 1) > 0x9F) return 0;  // surrogates
-  if (c == 0xF0 && b(i + 1) < 0x90) return 0;  // overlong
-  if (c == 0xF4 && b(i + 1) > 0x8F) return 0;  // > U+10FFFF
-  return n;
-}
-
-void JsonWriter::Escaped(std::string_view s) {
-  out_ << '"';
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '"': out_ << "\\\""; break;
-        case '\\': out_ << "\\\\"; break;
-        case '\n': out_ << "\\n"; break;
-        case '\r': out_ << "\\r"; break;
-        case '\t': out_ << "\\t"; break;
-        default:
-          if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out_ << buf;
-          } else {
-            out_ << static_cast<char>(c);
-          }
-      }
-      ++i;
-    } else if (size_t n = Utf8Length(s, i)) {
-      out_.write(s.data() + i, static_cast<std::streamsize>(n));
-      i += n;
-    } else {
-      out_ << "\\ufffd";
-      ++i;
-    }
-  }
-  out_ << '"';
 }
 
 }  // namespace mrlocal
