@@ -82,8 +82,8 @@ Status TraceRecorder::Write(const std::filesystem::path& file) const {
       w.Key("ts").Double(Us(s.start)).Key("dur").Double(Us(s.end - s.start));
       w.Key("args").BeginObject();
       w.Key("job").Int(s.task.job).Key("ok").Bool(s.ok);
-      w.Key("input_bytes").Int(static_cast<int64_t>(s.input_bytes));
-      w.Key("output").Int(static_cast<int64_t>(s.output_bytes));
+      w.Key("input_bytes").Uint(s.input_bytes);
+      w.Key("output").Uint(s.output_bytes);
       if (!s.failure.empty()) w.Key("error").String(s.failure);
       w.EndObject();
       w.EndObject();

@@ -62,7 +62,7 @@ Result<Plan> Validate(const JobOptions& o) {
   Plan p;
   if (!o.deadline.empty()) {
     auto d = ParseDuration(o.deadline);
-    if (!d.ok()) return Status::InvalidArgument("--deadline " + o.deadline + ": " + d.status().message());
+    if (!d.ok()) return Status::InvalidArgument("--deadline: " + d.status().message());
     p.deadline = *d;
   }
   if (o.cluster.empty()) {
@@ -88,7 +88,7 @@ Result<Plan> Validate(const JobOptions& o) {
   if (o.sketch_rows < 1 || o.sketch_rows > 64)
     return Status::InvalidArgument("--sketch-rows must be between 1 and 64");
   auto bs = ParseSize(o.block_size);
-  if (!bs.ok()) return Status::InvalidArgument("--block-size " + o.block_size + ": " + bs.status().message());
+  if (!bs.ok()) return Status::InvalidArgument("--block-size: " + bs.status().message());
   if (*bs == 0) return Status::InvalidArgument("--block-size must be positive");
   p.block_size = *bs;
   auto policy = MakePolicy(o.policy);
@@ -108,14 +108,20 @@ Result<Plan> Validate(const JobOptions& o) {
 void AddJobOptions(CLI::App* cmd, JobOptions& o) {
   cmd->add_option("-o,--output", o.output, "Output directory (part-r-NNNNN + _SUCCESS)");
   cmd->add_option("--deadline", o.deadline, "Relative deadline, e.g. 30s, 1500ms, 2m, 1h");
-  cmd->add_option("--policy", o.policy, "Scheduling policy")->capture_default_str();
+  auto join = [](const std::vector<std::string>& names) {
+    std::string all;
+    for (auto& n : names) all += (all.empty() ? "" : " | ") + n;
+    return all;
+  };
+  cmd->add_option("--policy", o.policy, "Scheduling policy: " + join(PolicyNames()))
+      ->capture_default_str();
   cmd->add_option("--cluster", o.cluster,
                   "Cluster: groups of N x (map slots, reduce slots, speed), e.g. "
                   "'2x(4m,1r,1.0)+1x(2m,1r,0.5)' (default: one node per CPU, each (1m,1r,1.0))");
   o.reduces_opt = cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)");
   o.partitions_opt = cmd->add_option("--partitions", o.partitions,
                                      "Partitions p >= R (default: R for hash, 4R otherwise)");
-  cmd->add_option("--partitioner", o.partitioner, "hash | lb | dp | dp-sketch")
+  cmd->add_option("--partitioner", o.partitioner, join(PartitionerNames()))
       ->capture_default_str();
   cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch")
       ->capture_default_str();
