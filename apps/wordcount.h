@@ -15,6 +15,8 @@ namespace mrlocal::apps {
 
 struct WordCount {
   static constexpr std::string_view kName = "wordcount";
+  static constexpr bool kTextInput = true;  // Map reads lines of the input files
+  using Key = std::string_view;
   using Value = uint64_t;
 
   // Byte classes: kLetter for [A-Za-z], kWordByte for letters and the apostrophe.
@@ -31,14 +33,14 @@ struct WordCount {
     return t;
   }();
 
-  // Calls emit(word, 1) for every word of `text` (complete lines). `word` points into a
-  // buffer that is only valid during the call.
+  // Calls out.Emit(word, 1) for every word of `text` (complete lines). `word` points into
+  // a buffer that is only valid during the call.
   //
   // 64 bytes at a time, SSE2 classifies bytes into two bit masks (letters, word bytes);
   // runs of word bytes are then found with bit scans, so the per-byte cost is a fraction
   // of an instruction and the work is per word. The tail (< 64 bytes) goes byte by byte.
-  template <class Emit>
-  static void Map(std::string_view text, std::string& scratch, Emit&& emit) {
+  template <class Out>
+  static void Map(std::string_view text, Out& out) {
     const char* const begin = text.data();
     const char* const end = begin + text.size();
     const char* run = nullptr;  // start of the open run of word bytes, if any
@@ -56,7 +58,7 @@ struct WordCount {
           starts &= starts - 1;
         }
         if (!stops) break;  // the run goes on into the next block
-        EmitRun(run, p + __builtin_ctzll(stops), end, scratch, emit);
+        EmitRun(run, p + __builtin_ctzll(stops), end, out);
         stops &= stops - 1;
         run = nullptr;
       }
@@ -66,29 +68,32 @@ struct WordCount {
       bool w = kWordByte[static_cast<unsigned char>(*p)];
       if (w && !run) run = p;
       if (!w && run) {
-        EmitRun(run, p, end, scratch, emit);
+        EmitRun(run, p, end, out);
         run = nullptr;
       }
     }
-    if (run) EmitRun(run, end, end, scratch, emit);
+    if (run) EmitRun(run, end, end, out);
   }
 
-  static void Combine(Value& into, Value v) { into += v; }
+  static void Combine(Value& into, Value n) { into += n; }  // Phoenix++'s sum_combiner
+  static void Merge(Value& into, const Value& other) { into += other; }
+  static void Reduce(Key, Value&) {}
 
   // Shuffle bytes of one (word, count) record: the partition statistics' size unit.
-  static uint64_t SizeUnits(std::string_view word, Value) { return word.size() + sizeof(Value); }
+  static uint64_t SizeUnits(Key word, const Value&) { return word.size() + sizeof(Value); }
 
-  static void Format(std::string& out, std::string_view word, Value count) {
-    out.append(word);
-    out.push_back('\t');
+  static void FormatKey(std::string& out, Key word) { out.append(word); }
+  static void FormatValue(std::string& out, const Value& count) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, count);
     out.append(buf, r.ptr);
-    out.push_back('\n');
   }
 
   // Top-N order: most frequent first.
-  static double Score(Value count) { return static_cast<double>(count); }
+  static double Score(Key, const Value& count) { return static_cast<double>(count); }
+
+  // A line longer than a map chunk may be cut at any byte that is not part of a word.
+  static bool IsSeparator(char c) { return !kWordByte[static_cast<unsigned char>(c)]; }
 
  private:
   // Bit i set when p[i] is a letter or an apostrophe.
@@ -107,27 +112,27 @@ struct WordCount {
   }
 
   // A run of word bytes [s, e): the word is the run without its leading apostrophes.
-  template <class Emit>
-  [[gnu::always_inline]] static void EmitRun(const char* s, const char* e, const char* text_end, std::string& scratch,
-                      Emit& emit) {
+  template <class Out>
+  [[gnu::always_inline]] static void EmitRun(const char* s, const char* e, const char* text_end,
+                                             Out& out) {
     while (s < e && *s == '\'') ++s;
     if (s == e) return;
     const size_t n = static_cast<size_t>(e - s);
     alignas(16) char buf[64];
-    char* out = buf;
+    char* dst = buf;
     if (n > sizeof buf) {  // a long "word" (a 10 MB one is valid input)
-      scratch.resize(n + 16);
-      out = scratch.data();
+      out.scratch().resize(n + 16);
+      dst = out.scratch().data();
     }
     const __m128i k20 = _mm_set1_epi8(0x20);
     size_t i = 0;
     // 16 bytes at a time while the source has them; the bytes past the word are ignored.
     for (; i < n && text_end - (s + i) >= 16; i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_or_si128(v, k20));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_or_si128(v, k20));
     }
-    for (; i < n; ++i) out[i] = static_cast<char>(s[i] | 0x20);
-    emit(std::string_view(out, n), Value{1});
+    for (; i < n; ++i) dst[i] = static_cast<char>(s[i] | 0x20);
+    out.Emit(std::string_view(dst, n), Value{1});
   }
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -47,10 +49,11 @@ class AliasTable {
     for (uint32_t k : large) prob_[k] = 1;
     for (uint32_t k : small) prob_[k] = 1;
   }
-  uint32_t Sample(SplitMix& rng) const {
-    uint64_t r = rng.Next();
-    uint32_t k = static_cast<uint32_t>((r >> 32) % prob_.size());
-    double u = static_cast<double>(r & 0xffffffffu) * 0x1.0p-32;
+  // One 64-bit draw: the high 32 bits pick a column (multiply-shift, no division), the
+  // next 24 bits decide between it and its alias; the low 8 bits are left to the caller.
+  uint32_t Sample(uint64_t r) const {
+    uint32_t k = static_cast<uint32_t>(((r >> 32) * prob_.size()) >> 32);
+    double u = static_cast<double>((r >> 8) & 0xffffff) * 0x1.0p-24;
     return u < prob_[k] ? k : alias_[k];
   }
 
@@ -59,28 +62,57 @@ class AliasTable {
   std::vector<uint32_t> alias_;
 };
 
-void GenerateChunk(const TextOptions& o, const AliasTable& zipf, const std::vector<std::string>& words,
+// The vocabulary, flat: word k is pool[off[k], off[k] + len[k]), followed by at least
+// 16 bytes of padding so that a word of up to 16 letters is copied with one fixed move.
+struct Vocabulary {
+  std::string pool;
+  std::vector<uint32_t> off;
+  std::vector<uint8_t> len;
+};
+
+// Decorations exercise a tokenizer: capitals, ALL CAPS, quotes, numbers and punctuation
+// leave the lower-cased word as it is; "'s" (1 word in 64) makes a distinct word "w's".
+void GenerateChunk(const TextOptions& o, const AliasTable& zipf, const Vocabulary& v,
                    uint64_t index, char* out, uint64_t size) {
   SplitMix rng{o.seed * 0x2545F4914F6CDD1Dull + index};
-  std::string buf;
-  buf.reserve(size + 256);
-  while (buf.size() < size) {
-    uint32_t n = 1 + static_cast<uint32_t>(rng.Next() % (2 * o.words_per_line));
+  std::string buf(size + 4096, '\0');
+  char* p = buf.data();
+  char* const stop = buf.data() + size;
+  const uint64_t per_line = 2 * std::max<uint64_t>(o.words_per_line, 1);
+  auto put = [&p](std::string_view s) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+  };
+  while (p < stop) {
+    uint32_t n = 1 + static_cast<uint32_t>(((rng.Next() >> 32) * per_line) >> 32);
     for (uint32_t i = 0; i < n; ++i) {
-      const std::string& w = words[zipf.Sample(rng)];
       uint64_t r = rng.Next();
-      if (i == 0) {
-        buf.push_back(static_cast<char>(w[0] - 'a' + 'A'));
-        buf.append(w, 1);
-      } else {
-        buf.append(w);
+      uint32_t k = zipf.Sample(r);
+      const char* w = v.pool.data() + v.off[k];
+      const size_t len = v.len[k];
+      uint32_t d = static_cast<uint32_t>(r & 0xff);  // decoration dice
+      if (d == 1) put("1999 ");
+      if (d == 2) *p++ = '"';
+      std::memcpy(p, w, 16);
+      if (len > 16) std::memcpy(p, w, len);
+      if (d == 3) {
+        for (size_t c = 0; c < len; ++c) p[c] = static_cast<char>(p[c] - 'a' + 'A');
+      } else if (i == 0) {
+        p[0] = static_cast<char>(p[0] - 'a' + 'A');
       }
-      if ((r & 63) == 0) buf.append("'s");
-      if (i + 1 < n) buf.append((r >> 8) % 16 == 0 ? ", " : " ");
+      p += len;
+      if (d == 2) *p++ = '"';
+      if (d >= 252) put("'s");
+      if (i + 1 < n) {
+        if (d >= 16 && d < 32) put(", ");
+        else if (d == 4) put(" -- ");
+        else *p++ = ' ';
+      }
+      if (p >= stop) break;  // the buffer's slack holds at most one more word
     }
-    buf.append((rng.Next() & 7) == 0 ? "!\n" : ".\n");
+    put(rng.Next() % 8 == 0 ? "!\n" : ".\n");
   }
-  std::copy(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(size), out);
+  std::memcpy(out, buf.data(), size);
   if (size) out[size - 1] = '\n';
 }
 
@@ -114,9 +146,18 @@ std::string WordOfRank(uint32_t rank) {
 }
 
 std::string GenerateText(const TextOptions& o) {
-  std::vector<std::string> words(std::max<uint32_t>(o.vocabulary, 1));
-  for (uint32_t k = 0; k < words.size(); ++k) words[k] = WordOfRank(k + 1);
-  AliasTable zipf(static_cast<uint32_t>(words.size()), o.exponent);
+  const uint32_t n = std::max<uint32_t>(o.vocabulary, 1);
+  Vocabulary words;
+  words.off.resize(n);
+  words.len.resize(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    std::string w = WordOfRank(k + 1);  // at most 11 letters for 32-bit ranks
+    words.off[k] = static_cast<uint32_t>(words.pool.size());
+    words.len[k] = static_cast<uint8_t>(w.size());
+    words.pool += w;
+  }
+  words.pool.append(16, '\0');
+  AliasTable zipf(n, o.exponent);
   std::string text(o.bytes, '\0');
   uint64_t chunks = (o.bytes + kChunk - 1) / kChunk;
   unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), chunks));

@@ -23,8 +23,9 @@ TextOptions DefaultCorpusOptions();
 // The word of rank `rank` (1-based): pronounceable, lower case, shorter for frequent ranks.
 std::string WordOfRank(uint32_t rank);
 
-// Generates the text, in 4 MiB chunks on every core; lines end with '\n'. Words sometimes
-// start with a capital (line starts), carry "'s", or are followed by punctuation.
+// Generates the text, in 4 MiB chunks on every core (each chunk seeded by its index, so
+// the bytes do not depend on the thread count); lines end with '\n'. Words sometimes come
+// capitalized, in capitals, quoted, with "'s", or with numbers and punctuation around.
 std::string GenerateText(const TextOptions& options);
 
 }  // namespace mrlocal

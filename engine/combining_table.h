@@ -1,27 +1,54 @@
-// The map side's intermediate container (Phoenix++'s hash container + sum_combiner idea):
-// an open-addressing hash table from string keys to values that combines on insert, so a
-// word seen a million times costs one entry, never a million (word, 1) pairs.
+// The map side's intermediate container (Phoenix++'s hash container + combiner idea): an
+// open-addressing hash table that combines on insert, so a word seen a million times
+// costs one entry, never a million (word, 1) pairs.
 //
-// Keys live in one arena; entries hold the key's 64-bit hash (computed once, reused for
-// partitioning and sketches), its place in the arena and the value. Linear probing over a
-// power-of-two table kept at most 1/2 full.
+// Keys are either strings (`std::string_view`: the bytes are copied into one arena the
+// table owns) or integers (stored inline; never turned into strings). Every entry keeps
+// the key's 64-bit hash, computed once by the caller and reused for partitioning and
+// sketches. Linear probing over a power-of-two table kept at most 1/2 full.
+//
+// Not thread-safe: one table per task.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace mrlocal {
 
-template <class Value>
+template <class Key>
+concept TableKey = std::is_same_v<Key, std::string_view> || std::is_integral_v<Key>;
+
+namespace internal {
+
+// Where an entry's key lives. Strings: a slice of the arena (length 0 = empty slot, so
+// string keys must not be empty). Integers: the key itself and an occupied flag.
+template <class Key>
+struct KeySlot {
+  Key key{};
+  bool used = false;
+  bool empty() const { return !used; }
+};
+template <>
+struct KeySlot<std::string_view> {
+  uint32_t offset = 0;
+  uint32_t length = 0;
+  bool empty() const { return length == 0; }
+};
+
+}  // namespace internal
+
+template <TableKey Key, class Value>
 class CombiningTable {
  public:
+  static constexpr bool kStringKey = std::is_same_v<Key, std::string_view>;
+
   struct Entry {
     uint64_t hash = 0;
-    uint32_t key_offset = 0;
-    uint32_t key_length = 0;  // 0 marks an empty slot (keys are never empty)
+    internal::KeySlot<Key> slot;
     Value value{};
   };
 
@@ -32,57 +59,91 @@ class CombiningTable {
     mask_ = cap - 1;
   }
 
-  // Finds the entry of `key` (with hash `h`), inserting a default value if absent, and
-  // returns its value for the caller to combine into. REQUIRES: !key.empty().
-  [[gnu::always_inline]] Value& FindOrInsert(std::string_view key, uint64_t h) {
+  // Finds the entry of `key` (whose hash is `h`), inserting a default Value if absent,
+  // and returns its value for the caller to combine into. REQUIRES: a string key is not
+  // empty.
+  [[gnu::always_inline]] Value& FindOrInsert(Key key, uint64_t h) {
     size_t i = h & mask_;
     for (;;) {
       Entry& e = slots_[i];
-      if (e.key_length == 0) return Insert(key, h, i);
-      if (e.hash == h && e.key_length == key.size() &&
-          SameBytes(arena_.data() + e.key_offset, key.data(), key.size()))
-        return e.value;
+      if (e.slot.empty()) return Insert(key, h, i);
+      if (e.hash == h && Matches(e.slot, key)) return e.value;
       i = (i + 1) & mask_;
     }
   }
 
   size_t size() const { return size_; }
-  std::string_view key(const Entry& e) const { return {arena_.data() + e.key_offset, e.key_length}; }
 
-  // Moves the entries out (dense, table order) and the key arena with them.
+  // True once string keys outgrew the arena's 32-bit offsets (4 GiB of distinct keys in
+  // one task); values inserted after that went to a scratch entry. Callers check this
+  // once per chunk and fail the task.
+  bool overflowed() const { return overflowed_; }
+
+  // Moves the entries out (dense, table order) and the key arena with them (string keys
+  // only; read a key with KeyOf). The table is left empty.
   void Release(std::vector<Entry>* entries, std::string* arena) {
     entries->clear();
     entries->reserve(size_);
     for (Entry& e : slots_)
-      if (e.key_length) entries->push_back(std::move(e));
-    *arena = std::move(arena_);
+      if (!e.slot.empty()) entries->push_back(std::move(e));
+    if (arena) *arena = std::move(arena_);
     slots_.assign(16, Entry{});
     mask_ = 15;
     size_ = 0;
     arena_.clear();
   }
 
+  // The key of an entry released with `arena`.
+  static Key KeyOf(const Entry& e, const std::string& arena) {
+    if constexpr (kStringKey) {
+      return {arena.data() + e.slot.offset, e.slot.length};
+    } else {
+      (void)arena;
+      return e.slot.key;
+    }
+  }
+
   size_t memory_bytes() const { return slots_.capacity() * sizeof(Entry) + arena_.capacity(); }
 
  private:
+  bool Matches(const internal::KeySlot<Key>& s, Key key) const {
+    if constexpr (kStringKey) {
+      return s.length == key.size() && SameBytes(arena_.data() + s.offset, key.data(), key.size());
+    } else {
+      return s.key == key;
+    }
+  }
+
   // The miss path, out of line: `key` is new and slot i is the empty slot it probed to.
-  [[gnu::noinline]] Value& Insert(std::string_view key, uint64_t h, size_t i) {
+  [[gnu::noinline]] Value& Insert(Key key, uint64_t h, size_t i) {
+    if constexpr (kStringKey) {
+      if (arena_.size() + key.size() > UINT32_MAX) {
+        overflowed_ = true;
+        overflow_value_ = Value{};
+        return overflow_value_;
+      }
+    }
     if ((size_ + 1) * 2 > slots_.size()) {
       Grow();
       i = h & mask_;
-      while (slots_[i].key_length) i = (i + 1) & mask_;
+      while (!slots_[i].slot.empty()) i = (i + 1) & mask_;
     }
     Entry& e = slots_[i];
     e.hash = h;
-    e.key_offset = static_cast<uint32_t>(arena_.size());
-    e.key_length = static_cast<uint32_t>(key.size());
-    arena_.append(key);
+    if constexpr (kStringKey) {
+      e.slot.offset = static_cast<uint32_t>(arena_.size());
+      e.slot.length = static_cast<uint32_t>(key.size());
+      arena_.append(key);
+    } else {
+      e.slot.key = key;
+      e.slot.used = true;
+    }
     ++size_;
     return e.value;
   }
 
   // memcmp(a, b, n) == 0 without a call for the short keys that dominate (words): a
-  // couple of possibly overlapping loads, never past either key's end.
+  // couple of possibly overlapping loads, never past either key's end. REQUIRES: n > 0.
   static bool SameBytes(const char* a, const char* b, size_t n) {
     auto load64 = [](const char* p) {
       uint64_t v;
@@ -107,9 +168,9 @@ class CombiningTable {
     old.swap(slots_);
     mask_ = slots_.size() - 1;
     for (Entry& e : old) {
-      if (!e.key_length) continue;
+      if (e.slot.empty()) continue;
       size_t i = e.hash & mask_;
-      while (slots_[i].key_length) i = (i + 1) & mask_;
+      while (!slots_[i].slot.empty()) i = (i + 1) & mask_;
       slots_[i] = std::move(e);
     }
   }
@@ -117,7 +178,9 @@ class CombiningTable {
   std::vector<Entry> slots_;
   size_t mask_ = 0;
   size_t size_ = 0;
-  std::string arena_;
+  std::string arena_;  // string keys only
+  bool overflowed_ = false;
+  Value overflow_value_{};
 };
 
 }  // namespace mrlocal

@@ -6,21 +6,43 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <random>
+#include <set>
 
 namespace mrlocal {
-namespace {
 
 namespace fs = std::filesystem;
 
-// A part file written with plain write(2) into the temporary directory.
-class PartWriter final : public OutputSink {
+struct OutputCommitter::State {
+  State(fs::path d, fs::path t, bool o) : dir(std::move(d)), tmp(std::move(t)), overwrite(o) {}
+
+  // Called by a Writer: publishes its attempt file as the part, or forgets it.
+  Status Publish(uint32_t reduce_index, const fs::path& attempt);
+  void Forget(const fs::path& attempt);
+
+  const fs::path dir, tmp;
+  const bool overwrite;
+  std::mutex mu;
+  bool done = false;          // GUARDED_BY(mu): committed or aborted
+  uint64_t attempts = 0;      // GUARDED_BY(mu)
+  int open_writers = 0;       // GUARDED_BY(mu)
+  std::set<uint32_t> closed;  // GUARDED_BY(mu): parts published
+};
+
+// One task attempt's part file, written with plain write(2).
+class OutputCommitter::Writer final : public OutputSink {
  public:
-  PartWriter(fs::path path, int fd) : path_(std::move(path)), fd_(fd) {}
-  ~PartWriter() override {
-    if (fd_ >= 0) ::close(fd_);
+  Writer(std::shared_ptr<State> owner, uint32_t index, fs::path path, int fd)
+      : owner_(std::move(owner)), index_(index), path_(std::move(path)), fd_(fd) {}
+  ~Writer() override {
+    if (fd_ >= 0) {  // never closed: this attempt leaves nothing
+      ::close(fd_);
+      owner_->Forget(path_);
+    }
   }
   Status Append(std::string_view bytes) override {
+    if (fd_ < 0) return Status::Internal("append to closed part '" + path_.string() + "'");
     while (!bytes.empty()) {
       ssize_t n = ::write(fd_, bytes.data(), bytes.size());
       if (n < 0) {
@@ -32,19 +54,22 @@ class PartWriter final : public OutputSink {
     return Status::OK();
   }
   Status Close() override {
-    int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0)
-      return Status::IoError("cannot close '" + path_.string() + "': " + std::strerror(errno));
-    return Status::OK();
+    if (fd_ < 0) return Status::Internal("part '" + path_.string() + "' closed twice");
+    int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) {
+      Status s = Status::IoError("cannot close '" + path_.string() + "': " + std::strerror(errno));
+      owner_->Forget(path_);
+      return s;
+    }
+    return owner_->Publish(index_, path_);
   }
 
  private:
-  fs::path path_;
+  const std::shared_ptr<State> owner_;
+  const uint32_t index_;
+  const fs::path path_;
   int fd_;
 };
-
-}  // namespace
 
 std::string PartName(uint32_t reduce_index) {
   char buf[32];
@@ -54,74 +79,127 @@ std::string PartName(uint32_t reduce_index) {
 
 Result<std::unique_ptr<OutputCommitter>> OutputCommitter::Begin(const fs::path& dir_in,
                                                                 bool overwrite) {
+  if (dir_in.empty()) return Status::InvalidArgument("output directory name is empty");
   fs::path dir = dir_in.lexically_normal();
   if (dir.filename().empty()) dir = dir.parent_path();  // "out/" -> "out"
+  if (dir.empty() || dir.filename() == "." || dir.filename() == "..")
+    return Status::InvalidArgument("output directory '" + dir_in.string() +
+                                   "' must name a directory (not '.' or '..')");
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec))
       return Status::InvalidArgument("output '" + dir.string() + "' exists and is not a directory");
     if (!fs::is_empty(dir, ec) && !overwrite)
-      return Status::InvalidArgument("output directory '" + dir.string() +
-                                     "' already exists (use --overwrite to replace it)");
+      return Status::InvalidArgument("Output directory " + dir.string() +
+                                     " already exists (use --overwrite to replace it)");
   }
   fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) return Status::IoError("cannot create '" + parent.string() + "': " + ec.message());
   std::random_device rd;
-  std::string name = ".";  // hidden, beside DIR, on the same file system
-  name += dir.filename().string();
-  name += ".mrlocal-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd() % 100000);
-  fs::path tmp = parent / name;
-  fs::create_directory(tmp, ec);
-  if (ec) return Status::IoError("cannot create '" + tmp.string() + "': " + ec.message());
-  return std::unique_ptr<OutputCommitter>(new OutputCommitter(dir, tmp, overwrite));
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    // Hidden, beside DIR, on the same file system, so the final rename is atomic.
+    std::string name = ".";  // appended piecewise: g++ 12 warns on "." + string (-Wrestrict)
+    name += dir.filename().string();
+    name += ".mrlocal-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+    fs::path tmp = parent / name;
+    if (fs::create_directory(tmp, ec))
+      return std::unique_ptr<OutputCommitter>(
+          new OutputCommitter(std::make_shared<State>(dir, tmp, overwrite)));
+    if (ec) return Status::IoError("cannot create '" + tmp.string() + "': " + ec.message());
+  }
+  return Status::IoError("cannot create a temporary directory beside '" + dir.string() + "'");
 }
 
-OutputCommitter::~OutputCommitter() {
-  if (!done_) Abort();
-}
+OutputCommitter::~OutputCommitter() { Abort(); }
+
+const fs::path& OutputCommitter::dir() const { return state_->dir; }
+const fs::path& OutputCommitter::temporary_dir() const { return state_->tmp; }
 
 Result<std::unique_ptr<OutputSink>> OutputCommitter::OpenPart(uint32_t reduce_index) {
-  fs::path path = tmp_ / PartName(reduce_index);
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  State& st = *state_;
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (st.done) return Status::Internal("output '" + st.dir.string() + "' is already finished");
+  fs::path path =
+      st.tmp / ("_attempt-" + PartName(reduce_index) + "-" + std::to_string(st.attempts++));
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Status::IoError("cannot create '" + path.string() + "': " + std::strerror(errno));
-  return std::unique_ptr<OutputSink>(std::make_unique<PartWriter>(path, fd));
+  ++st.open_writers;
+  return std::unique_ptr<OutputSink>(std::make_unique<Writer>(state_, reduce_index, path, fd));
+}
+
+Status OutputCommitter::State::Publish(uint32_t reduce_index, const fs::path& attempt) {
+  std::lock_guard<std::mutex> lock(mu);
+  --open_writers;
+  std::error_code ec;
+  if (done) {
+    fs::remove(attempt, ec);
+    return Status::Aborted("output '" + dir.string() + "' was already finished");
+  }
+  fs::rename(attempt, tmp / PartName(reduce_index), ec);  // replaces an earlier attempt
+  if (ec) {
+    fs::remove(attempt, ec);
+    return Status::IoError("cannot publish " + PartName(reduce_index) + ": " + ec.message());
+  }
+  closed.insert(reduce_index);
+  return Status::OK();
+}
+
+void OutputCommitter::State::Forget(const fs::path& attempt) {
+  std::lock_guard<std::mutex> lock(mu);
+  --open_writers;
+  std::error_code ec;
+  fs::remove(attempt, ec);
 }
 
 Status OutputCommitter::Commit(uint32_t parts) {
-  std::error_code ec;
+  State& st = *state_;
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (st.done) return Status::Internal("output '" + st.dir.string() + "' is already finished");
+  if (st.open_writers > 0)
+    return Status::Internal("cannot commit '" + st.dir.string() + "': " +
+                            std::to_string(st.open_writers) + " part writer(s) still open");
   for (uint32_t r = 0; r < parts; ++r) {
-    if (!fs::exists(tmp_ / PartName(r), ec))
-      return Status::Internal("cannot commit: " + PartName(r) + " was never written");
+    if (!st.closed.count(r))
+      return Status::Internal("cannot commit '" + st.dir.string() + "': " + PartName(r) +
+                              " was never completed");
   }
-  {
-    FILE* f = std::fopen((tmp_ / "_SUCCESS").c_str(), "w");
-    if (!f || std::fclose(f) != 0)
-      return Status::IoError("cannot write '" + (tmp_ / "_SUCCESS").string() + "'");
-  }
+  if (!st.closed.empty() && *st.closed.rbegin() >= parts)
+    return Status::Internal("cannot commit '" + st.dir.string() + "': unexpected " +
+                            PartName(*st.closed.rbegin()));
+  std::error_code ec;
+  const fs::path success = st.tmp / "_SUCCESS";
+  if (FILE* f = std::fopen(success.c_str(), "wx"); !f || std::fclose(f) != 0)
+    return Status::IoError("cannot write '" + success.string() + "'");
   // Move an existing (empty, or --overwrite) directory aside, put ours in its place, then
   // drop the old one: DIR is never seen half-written.
   fs::path old;
-  if (fs::exists(dir_, ec)) {
-    old = tmp_;
+  if (fs::exists(st.dir, ec)) {
+    if (!st.overwrite && !fs::is_empty(st.dir, ec))  // appeared while the job ran
+      return Status::InvalidArgument("Output directory " + st.dir.string() + " already exists");
+    old = st.tmp;
     old += ".old";
-    fs::rename(dir_, old, ec);
-    if (ec) return Status::IoError("cannot replace '" + dir_.string() + "': " + ec.message());
+    fs::rename(st.dir, old, ec);
+    if (ec) return Status::IoError("cannot replace '" + st.dir.string() + "': " + ec.message());
   }
-  fs::rename(tmp_, dir_, ec);
+  fs::rename(st.tmp, st.dir, ec);
   if (ec) {
-    if (!old.empty()) fs::rename(old, dir_, ec);
-    return Status::IoError("cannot rename output into '" + dir_.string() + "': " + ec.message());
+    std::error_code ignored;
+    if (!old.empty()) fs::rename(old, st.dir, ignored);
+    return Status::IoError("cannot rename output into '" + st.dir.string() + "': " + ec.message());
   }
-  done_ = true;
+  st.done = true;
   if (!old.empty()) fs::remove_all(old, ec);
   return Status::OK();
 }
 
 void OutputCommitter::Abort() {
+  State& st = *state_;
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (st.done) return;
+  st.done = true;
   std::error_code ec;
-  fs::remove_all(tmp_, ec);
-  done_ = true;
+  fs::remove_all(st.tmp, ec);
 }
 
 }  // namespace mrlocal

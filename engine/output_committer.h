@@ -1,14 +1,20 @@
 // A job's output directory, committed atomically like Hadoop's FileOutputCommitter but
-// stricter: every part is written into a hidden temporary directory beside DIR, `_SUCCESS`
-// is written last there, and the whole directory is renamed into place at Commit. A job
-// that fails or is interrupted (Abort, or destruction without Commit) removes the
-// temporary directory: it never leaves a `_SUCCESS` or a partial part file.
+// stricter: every part is written into a hidden temporary directory beside DIR (same file
+// system), `_SUCCESS` is written last there, and the whole directory is renamed into place
+// at Commit. A job that fails or is interrupted (Abort, or destruction without Commit)
+// removes the temporary directory: it never leaves a `_SUCCESS` or a partial part file.
+//
+// Each OpenPart is a task attempt: it writes a hidden attempt file that becomes
+// `part-r-NNNNN` only when the writer is closed, so a preempted attempt (writer destroyed
+// without Close) leaves nothing, and a re-run attempt replaces an earlier closed one.
+//
+// Not durable against power loss (no fsync, like Hadoop on a local file system): atomic
+// against failed, cancelled and interrupted jobs.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "engine/job_runtime.h"
@@ -18,31 +24,38 @@ namespace mrlocal {
 
 class OutputCommitter {
  public:
-  // Refuses an existing non-empty DIR ("already exists", as Hadoop does) unless
-  // `overwrite`, in which case the old directory is replaced only at Commit. Creates
-  // missing parent directories, as Hadoop does.
+  // Refuses an existing non-empty DIR ("Output directory DIR already exists", as Hadoop
+  // says) unless `overwrite`, in which case the old directory is replaced only at Commit.
+  // An existing empty DIR is fine. Missing parent directories are created, as Hadoop does.
   static Result<std::unique_ptr<OutputCommitter>> Begin(const std::filesystem::path& dir,
                                                          bool overwrite);
   ~OutputCommitter();  // aborts unless committed
+  OutputCommitter(const OutputCommitter&) = delete;
+  OutputCommitter& operator=(const OutputCommitter&) = delete;
 
-  // part-r-NNNNN in the temporary directory. Thread-safe for different indexes. Opening an
-  // index again replaces the earlier attempt's file.
+  // A writer for part-r-NNNNN (an OutputSink: Append, then Close to publish the part).
+  // Thread-safe: different threads may write different parts (or attempts) at once. A
+  // writer may outlive the committer (its Close then fails and it leaves nothing).
   Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce_index);
 
-  // REQUIRES: parts 0..parts-1 were written and closed. Writes _SUCCESS, renames into place.
+  // Writes _SUCCESS and renames the directory into place. Fails (and commits nothing)
+  // unless parts 0..parts-1 were all closed, no other part exists, and no writer is still
+  // open. After a failed Commit the job should Abort.
   Status Commit(uint32_t parts);
+
+  // Removes the temporary directory. Idempotent; writers still open fail on Close.
   void Abort();
 
-  const std::filesystem::path& dir() const { return dir_; }
-  const std::filesystem::path& temporary_dir() const { return tmp_; }
+  const std::filesystem::path& dir() const;
+  const std::filesystem::path& temporary_dir() const;
 
  private:
-  OutputCommitter(std::filesystem::path dir, std::filesystem::path tmp, bool overwrite)
-      : dir_(std::move(dir)), tmp_(std::move(tmp)), overwrite_(overwrite) {}
+  class Writer;
+  struct State;  // shared with the writers, so a late writer never dangles
 
-  std::filesystem::path dir_, tmp_;
-  bool overwrite_;
-  bool done_ = false;
+  explicit OutputCommitter(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+  std::shared_ptr<State> state_;
 };
 
 // "part-r-00003".

@@ -2,14 +2,34 @@
 // JobRuntime. Everything per record is inlined here (the app's tokenizer, XXH3, the
 // combining table); virtual calls happen once per task.
 //
-// The App concept (see apps/wordcount.h):
+// The App concept. Apps are plain structs that include no engine header; the runtime
+// holds one `const App` (so a job can carry parameters, e.g. Pi's samples per task).
+//
 //   static constexpr std::string_view kName;
-//   using Value = ...;                         // combined in place
-//   template <class Emit> static void Map(std::string_view lines, std::string& scratch, Emit&&);
-//   static void Combine(Value& into, Value v);
-//   static uint64_t SizeUnits(std::string_view key, const Value&);   // partition statistics
-//   static void Format(std::string& out, std::string_view key, const Value&);  // "k\tv\n"
-//   static double Score(const Value&);         // top-N order, higher first
+//   static constexpr bool kTextInput;       // false: no input data, the map is driven by
+//                                           // its task index (Pi)
+//   using Key = std::string_view | an integer type;  // integers are never turned into text
+//   using Value = ...;                      // the combined state of one key
+//
+//   text:    template <class Out> void Map(std::string_view lines, Out& out) const;
+//              `lines` is a chunk of complete lines (~1 MiB).
+//   index:   uint64_t MapChunks(uint32_t task_index) const;
+//            template <class Out> void Map(uint32_t task_index, uint64_t chunk, Out& out) const;
+//              called for chunk = 0 .. MapChunks-1, with a checkpoint after each.
+//   In Map, `out.Emit(key, x)` combines x into the key's value in place through
+//   `void Combine(Value&, X) const` (the app picks X: WordCount emits uint64_t 1,
+//   friend-count a friend id); `out.scratch()` is a buffer for keys built on the fly.
+//   A string key must stay valid only during Emit and must not be empty.
+//
+//   void Merge(Value& into, const Value& other) const;   // reduce side: map outputs
+//   void Reduce(Key, Value&) const;          // finalizes before output (sort+dedup a list)
+//   uint64_t SizeUnits(Key, const Value&) const;   // partition statistics (shuffle bytes..)
+//   void FormatKey(std::string& out, Key) const;
+//   void FormatValue(std::string& out, const Value&) const;  // lines are "key\tvalue\n"
+//   double Score(Key, const Value&) const;   // top-N order: higher first, ties by key
+//
+// Optional: `static bool IsSeparator(char)`: bytes at which a line longer than a chunk
+// may be cut (a line with no such byte stays whole).
 #pragma once
 
 #define XXH_INLINE_ALL
@@ -17,9 +37,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <concepts>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/combining_table.h"
@@ -27,22 +49,75 @@
 
 namespace mrlocal {
 
+// The 64-bit key hash every partition function and sketch works from.
+inline uint64_t KeyHash(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+template <std::integral K>
+inline uint64_t KeyHash(K key) {
+  uint64_t v = static_cast<uint64_t>(key);  // same hash for the same value in any width
+  return XXH3_64bits(&v, sizeof v);
+}
+
+// What an app's Map writes into: combines in place, stores no (key, value) pairs.
 template <class App>
+class MapEmitter {
+ public:
+  using Key = typename App::Key;
+  using Table = CombiningTable<Key, typename App::Value>;
+
+  MapEmitter(const App& app, Table& table) : app_(app), table_(table) {}
+
+  template <class X>
+  [[gnu::always_inline]] void Emit(Key key, X&& x) {
+    app_.Combine(table_.FindOrInsert(key, KeyHash(key)), std::forward<X>(x));
+  }
+  std::string& scratch() { return scratch_; }
+
+ private:
+  const App& app_;
+  Table& table_;
+  std::string scratch_;
+};
+
+template <class A>
+concept TypedApp =
+    TableKey<typename A::Key> &&
+    requires(const A& app, typename A::Key k, typename A::Value& v, const typename A::Value& cv,
+             std::string& out, MapEmitter<A>& emitter, std::string_view lines) {
+      { A::kName } -> std::convertible_to<std::string_view>;
+      { A::kTextInput } -> std::convertible_to<bool>;
+      app.Merge(v, cv);
+      app.Reduce(k, v);
+      { app.SizeUnits(k, cv) } -> std::convertible_to<uint64_t>;
+      app.FormatKey(out, k);
+      app.FormatValue(out, cv);
+      { app.Score(k, cv) } -> std::convertible_to<double>;
+    } &&
+    (!A::kTextInput ||
+     requires(const A& app, MapEmitter<A>& e, std::string_view lines) { app.Map(lines, e); }) &&
+    (A::kTextInput ||
+     requires(const A& app, MapEmitter<A>& e, uint32_t task, uint64_t chunk) {
+       { app.MapChunks(task) } -> std::convertible_to<uint64_t>;
+       app.Map(task, chunk, e);
+     });
+
+template <TypedApp App>
 class TypedJobRuntime final : public JobRuntime {
  public:
+  using Key = typename App::Key;
   using Value = typename App::Value;
-  using Table = CombiningTable<Value>;
+  using Table = CombiningTable<Key, Value>;
   using Entry = typename Table::Entry;
 
-  // A map task's output: its combined entries, their keys, and the partition sketch.
+  // A map task's output: its combined entries (key, value, key hash), the key arena
+  // (string keys), and the partition sketch.
   class Output final : public MapOutput {
    public:
-    Output(const std::vector<PartitionHash>& hashes, Table& table) {
+    Output(const App& app, const std::vector<PartitionHash>& hashes, Table& table) {
       table.Release(&entries_, &arena_);
       auto t0 = std::chrono::steady_clock::now();
       sketch_ = CountMinSketch(hashes);
       for (const Entry& e : entries_) {
-        uint64_t units = App::SizeUnits(key(e), e.value);
+        uint64_t units = app.SizeUnits(key(e), e.value);
         sketch_.Add(e.hash, units);
         size_units_ += units;
       }
@@ -52,7 +127,7 @@ class TypedJobRuntime final : public JobRuntime {
       records_ = entries_.size();
     }
     const std::vector<Entry>& entries() const { return entries_; }
-    std::string_view key(const Entry& e) const { return {arena_.data() + e.key_offset, e.key_length}; }
+    Key key(const Entry& e) const { return Table::KeyOf(e, arena_); }
     uint64_t memory_bytes() const override {
       return entries_.capacity() * sizeof(Entry) + arena_.capacity();
     }
@@ -62,48 +137,59 @@ class TypedJobRuntime final : public JobRuntime {
     std::string arena_;
   };
 
-  explicit TypedJobRuntime(JobRuntimeOptions options) : options_(std::move(options)) {}
+  explicit TypedJobRuntime(JobRuntimeOptions options, App app = App())
+      : options_(std::move(options)), app_(std::move(app)) {}
 
   std::string_view app() const override { return App::kName; }
 
   // About this much input between checkpoints (throttling and preemption granularity).
   static constexpr size_t kMapChunk = 1 << 20;
-  static constexpr size_t kReduceChunk = 1 << 15;  // records
-  static constexpr size_t kOutputBuffer = 1 << 20;
+  static constexpr size_t kReduceGatherChunk = 1 << 15;  // records between checkpoints
+  static constexpr size_t kReduceWriteChunk = 4096;      // keys between checkpoints
+  static constexpr size_t kOutputBuffer = 1 << 20;       // bytes per sink->Append
 
   Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in, TaskContext& ctx) const override {
     Table table(1 << 14);
-    std::string scratch;
-    auto emit = [&table](std::string_view key, Value v) {
-      App::Combine(table.FindOrInsert(key, XXH3_64bits(key.data(), key.size())), v);
-    };
-    const uint64_t total = in.bytes();
-    uint64_t done = 0;
-    for (std::string_view piece : in.pieces) {
-      size_t pos = 0;
-      while (pos < piece.size()) {
-        size_t end = std::min(pos + kMapChunk, piece.size());
-        if (end < piece.size()) {  // cut at a line end so no record is split
-          const void* nl = std::memchr(piece.data() + end, '\n', piece.size() - end);
-          end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - piece.data()) + 1
-                   : piece.size();
-        }
-        App::Map(piece.substr(pos, end - pos), scratch, emit);
-        done += end - pos;
-        pos = end;
-        if (!ctx.Checkpoint(static_cast<double>(done) / static_cast<double>(total)))
-          return Status::Aborted(in.source + ": map task preempted");
+    MapEmitter<App> emitter(app_, table);
+    const Status aborted = Status::Aborted(in.source + ": map task preempted");
+    if constexpr (!App::kTextInput) {
+      const uint64_t chunks = app_.MapChunks(in.task_index);
+      for (uint64_t c = 0; c < chunks; ++c) {
+        app_.Map(in.task_index, c, emitter);
+        if (!ctx.Checkpoint(static_cast<double>(c + 1) / static_cast<double>(chunks)))
+          return aborted;
       }
+      if (chunks == 0 && !ctx.Checkpoint(1.0)) return aborted;
+    } else {
+      const uint64_t total = in.bytes();
+      if (total > UINT32_MAX)  // key offsets are 32-bit; splits are far smaller
+        return Status::InvalidArgument(in.source + ": a map task's input exceeds 4 GiB");
+      uint64_t done = 0;
+      for (std::string_view piece : in.pieces) {
+        size_t pos = 0;
+        while (pos < piece.size()) {
+          size_t end = CutPoint(piece, pos + kMapChunk);
+          app_.Map(piece.substr(pos, end - pos), emitter);
+          done += end - pos;
+          pos = end;
+          if (!ctx.Checkpoint(static_cast<double>(done) / static_cast<double>(total)))
+            return aborted;
+        }
+      }
+      if (total == 0 && !ctx.Checkpoint(1.0)) return aborted;
     }
-    if (total == 0 && !ctx.Checkpoint(1.0)) return Status::Aborted(in.source + ": map task preempted");
-    return std::unique_ptr<MapOutput>(std::make_unique<Output>(options_.hashes, table));
+    if (table.overflowed())
+      return Status::InvalidArgument(in.source + ": more than 4 GiB of distinct keys in one task");
+    return std::unique_ptr<MapOutput>(std::make_unique<Output>(app_, options_.hashes, table));
   }
 
   Result<ReduceResult> RunReduce(std::span<const MapOutput* const> maps, const ReducePlan& plan,
                                  uint32_t reduce_index, OutputSink* sink,
                                  TaskContext& ctx) const override {
     ReduceResult result;
-    // Gather: every record of every map output whose partition this reduce task owns.
+    const Status aborted = Status::Aborted("reduce task " + std::to_string(reduce_index) +
+                                           " preempted");
+    // Gather every record of the partitions this task owns, merging equal keys in place.
     uint64_t total = 0;
     for (const MapOutput* m : maps) total += m ? m->records() : 0;
     Table table(1 << 12);
@@ -115,68 +201,99 @@ class TypedJobRuntime final : public JobRuntime {
       for (size_t i = 0; i < entries.size(); ++i) {
         const Entry& e = entries[i];
         if (plan.owner[plan.route(e.hash)] == reduce_index) {
-          App::Combine(table.FindOrInsert(m.key(e), e.hash), e.value);
+          app_.Merge(table.FindOrInsert(m.key(e), e.hash), e.value);
           ++result.records_in;
         }
-        if ((++seen % kReduceChunk) == 0 &&
+        if ((++seen % kReduceGatherChunk) == 0 &&
             !ctx.Checkpoint(0.5 * static_cast<double>(seen) / static_cast<double>(total)))
-          return Status::Aborted("reduce task preempted");
+          return aborted;
       }
     }
-    // Group is done (combined in place); sort by key and write.
+    if (table.overflowed())
+      return Status::InvalidArgument("reduce task " + std::to_string(reduce_index) +
+                                     ": more than 4 GiB of distinct keys");
+
+    // Sort by key (bytes, or numerically for integer keys), finalize, format, write.
     std::vector<Entry> entries;
     std::string arena;
     table.Release(&entries, &arena);
-    auto key = [&arena](const Entry& e) {
-      return std::string_view(arena.data() + e.key_offset, e.key_length);
-    };
+    auto key = [&arena](const Entry& e) { return Table::KeyOf(e, arena); };
     std::sort(entries.begin(), entries.end(),
               [&key](const Entry& a, const Entry& b) { return key(a) < key(b); });
     std::string buffer;
     buffer.reserve(kOutputBuffer + 4096);
+    auto flush = [&]() -> Status {
+      result.bytes_out += buffer.size();
+      Status s = sink ? sink->Append(buffer) : Status::OK();
+      buffer.clear();
+      return s;
+    };
     for (size_t i = 0; i < entries.size(); ++i) {
-      App::Format(buffer, key(entries[i]), entries[i].value);
-      if (buffer.size() >= kOutputBuffer || i + 1 == entries.size()) {
-        result.bytes_out += buffer.size();
-        if (sink) MRLOCAL_RETURN_IF_ERROR(sink->Append(buffer));
-        buffer.clear();
-        if (!ctx.Checkpoint(0.5 + 0.5 * static_cast<double>(i + 1) /
-                                      static_cast<double>(entries.size())))
-          return Status::Aborted("reduce task preempted");
-      }
+      Entry& e = entries[i];
+      app_.Reduce(key(e), e.value);
+      app_.FormatKey(buffer, key(e));
+      buffer.push_back('\t');
+      app_.FormatValue(buffer, e.value);
+      buffer.push_back('\n');
+      if (buffer.size() >= kOutputBuffer) MRLOCAL_RETURN_IF_ERROR(flush());
+      if ((i + 1) % kReduceWriteChunk == 0 &&
+          !ctx.Checkpoint(0.5 + 0.5 * static_cast<double>(i + 1) /
+                                    static_cast<double>(entries.size())))
+        return aborted;
     }
-    if (entries.empty() && !ctx.Checkpoint(1.0)) return Status::Aborted("reduce task preempted");
+    if (!buffer.empty()) MRLOCAL_RETURN_IF_ERROR(flush());
+    if (!ctx.Checkpoint(1.0)) return aborted;
     result.keys_out = entries.size();
     result.top = Top(entries, key);
     return result;
   }
 
  private:
+  // Where a chunk that should end near `target` ends: after the next '\n', else (a line
+  // longer than a chunk) after the next separator byte if the app names them.
+  static size_t CutPoint(std::string_view piece, size_t target) {
+    if (target >= piece.size()) return piece.size();
+    const char* base = piece.data();
+    const size_t rest = piece.size() - target;
+    if constexpr (requires(char c) { { App::IsSeparator(c) } -> std::convertible_to<bool>; }) {
+      constexpr size_t kLook = 1 << 16;  // prefer a line end if one is near
+      if (const void* nl = std::memchr(base + target, '\n', std::min(rest, kLook)))
+        return static_cast<size_t>(static_cast<const char*>(nl) - base) + 1;
+      for (size_t i = target; i < piece.size(); ++i)
+        if (App::IsSeparator(base[i])) return i + 1;
+      return piece.size();
+    } else {
+      const void* nl = std::memchr(base + target, '\n', rest);
+      return nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) + 1 : piece.size();
+    }
+  }
+
   template <class KeyOf>
   std::vector<TopEntry> Top(const std::vector<Entry>& entries, KeyOf&& key) const {
-    size_t n = std::min<size_t>(options_.top_n, entries.size());
-    std::vector<const Entry*> order(entries.size());
-    for (size_t i = 0; i < entries.size(); ++i) order[i] = &entries[i];
-    // Entries are sorted by key, so a stable order by score keeps ties in key order.
-    std::partial_sort(order.begin(), order.begin() + n, order.end(),
-                      [&key](const Entry* a, const Entry* b) {
-                        double sa = App::Score(a->value), sb = App::Score(b->value);
-                        return sa != sb ? sa > sb : key(*a) < key(*b);
+    const size_t n = std::min<size_t>(std::max(options_.top_n, 0), entries.size());
+    std::vector<std::pair<double, uint32_t>> order;  // (score, index); index = key order
+    order.reserve(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i)
+      order.emplace_back(app_.Score(key(entries[i]), entries[i].value), static_cast<uint32_t>(i));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                      [](const auto& a, const auto& b) {
+                        return a.first != b.first ? a.first > b.first : a.second < b.second;
                       });
     std::vector<TopEntry> top;
-    std::string line;
+    top.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-      line.clear();
-      App::Format(line, key(*order[i]), order[i]->value);
-      size_t tab = line.find('\t');
-      std::string value = line.substr(tab + 1);
-      if (!value.empty() && value.back() == '\n') value.pop_back();
-      top.push_back({std::string(key(*order[i])), std::move(value), App::Score(order[i]->value)});
+      const Entry& e = entries[order[i].second];
+      TopEntry t;
+      app_.FormatKey(t.key, key(e));
+      app_.FormatValue(t.value, e.value);
+      t.score = order[i].first;
+      top.push_back(std::move(t));
     }
     return top;
   }
 
   JobRuntimeOptions options_;
+  App app_;
 };
 
 }  // namespace mrlocal

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "tests/test_util.h"
 
 namespace mrlocal {
@@ -78,6 +80,89 @@ TEST(OutputCommitter, CommitNeedsEveryPart) {
   ASSERT_TRUE((*(*c)->OpenPart(0))->Close().ok());
   EXPECT_FALSE((*c)->Commit(2).ok());
   EXPECT_FALSE(fs::exists(d / "out"));
+}
+
+TEST(OutputCommitter, ARerunAttemptReplacesTheEarlierOne) {
+  ScratchDir d;
+  auto c = OutputCommitter::Begin(d / "out", false);
+  ASSERT_TRUE(c.ok());
+  {
+    auto preempted = (*c)->OpenPart(0);  // destroyed without Close: leaves nothing
+    ASSERT_TRUE((*preempted)->Append("partial").ok());
+  }
+  EXPECT_FALSE((*c)->Commit(1).ok()) << "a part never closed";
+  for (std::string text : {"first\n", "second\n"}) {
+    auto part = (*c)->OpenPart(0);
+    ASSERT_TRUE((*part)->Append(text).ok());
+    ASSERT_TRUE((*part)->Close().ok());
+  }
+  ASSERT_TRUE((*c)->Commit(1).ok());
+  EXPECT_EQ(Names(d / "out"), (std::vector<std::string>{"_SUCCESS", "part-r-00000"}));
+  EXPECT_EQ(ReadFile(d / "out" / "part-r-00000"), "second\n");
+}
+
+TEST(OutputCommitter, CommitRefusesWhileAWriterIsOpen) {
+  ScratchDir d;
+  auto c = OutputCommitter::Begin(d / "out", false);
+  auto done = (*c)->OpenPart(0);
+  ASSERT_TRUE((*done)->Close().ok());
+  auto open = (*c)->OpenPart(0);
+  EXPECT_FALSE((*c)->Commit(1).ok());
+  EXPECT_FALSE(fs::exists(d / "out"));
+  open->reset();
+  EXPECT_TRUE((*c)->Commit(1).ok());
+}
+
+TEST(OutputCommitter, CommitRefusesUnexpectedParts) {
+  ScratchDir d;
+  auto c = OutputCommitter::Begin(d / "out", false);
+  for (uint32_t r : {0u, 5u}) ASSERT_TRUE((*(*c)->OpenPart(r))->Close().ok());
+  EXPECT_FALSE((*c)->Commit(1).ok());
+  EXPECT_FALSE(fs::exists(d / "out"));
+}
+
+TEST(OutputCommitter, ParallelWritersOfDifferentParts) {
+  ScratchDir d;
+  auto c = OutputCommitter::Begin(d / "out", false);
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 8; ++r) {
+    threads.emplace_back([&, r] {
+      for (int attempt = 0; attempt < 3; ++attempt) {
+        auto part = (*c)->OpenPart(r);
+        ASSERT_TRUE(part.ok());
+        for (int i = 0; i < 100; ++i) ASSERT_TRUE((*part)->Append(std::to_string(r) + "\n").ok());
+        if (attempt == 2) {
+          ASSERT_TRUE((*part)->Close().ok());
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_TRUE((*c)->Commit(8).ok());
+  EXPECT_EQ(Names(d / "out").size(), 9u);
+  EXPECT_EQ(ReadFile(d / "out" / "part-r-00007").size(), 200u);
+}
+
+TEST(OutputCommitter, AWriterMayOutliveAnAbortedCommitter) {
+  ScratchDir d;
+  std::unique_ptr<OutputSink> late;
+  {
+    auto c = OutputCommitter::Begin(d / "out", false);
+    late = std::move((*c)->OpenPart(0)).value();
+  }
+  EXPECT_FALSE(late->Close().ok());
+  EXPECT_TRUE(fs::is_empty(d.path()));
+}
+
+TEST(OutputCommitter, CreatesMissingParentsAndRefusesAFile) {
+  ScratchDir d;
+  auto c = OutputCommitter::Begin(d / "a" / "b" / "out", false);
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE((*(*c)->OpenPart(0))->Close().ok());
+  ASSERT_TRUE((*c)->Commit(1).ok());
+  EXPECT_TRUE(fs::exists(d / "a" / "b" / "out" / "_SUCCESS"));
+  WriteFile(d / "file", "x");
+  EXPECT_FALSE(OutputCommitter::Begin(d / "file", true).ok());
 }
 
 }  // namespace

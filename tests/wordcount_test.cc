@@ -1,9 +1,11 @@
 // WordCount through TypedJobRuntime, against the independent reference counter.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 #include "apps/wordcount.h"
+#include "datasets/text_generator.h"
 #include "engine/typed_job.h"
 #include "tests/test_util.h"
 
@@ -84,6 +86,14 @@ TEST(WordCount, TokenizerEdgeCases) {
       {"line one\r\nline two\r\n", {{"line", 2}, {"one", 1}, {"two", 1}}},
       {"no trailing newline", {{"no", 1}, {"trailing", 1}, {"newline", 1}}},
       {"''a''", {{"a''", 1}}},
+      {"'tis o' 'twas", {{"tis", 1}, {"o'", 1}, {"twas", 1}}},
+      {"'' ' '", {}},
+      {"\r\n\r\n", {}},
+      {"A\x80"
+       "B\xff\x7f"
+       "c",
+       {{"a", 1}, {"b", 1}, {"c", 1}}},
+      {"x", {{"x", 1}}},
   };
   for (auto& c : cases) {
     EXPECT_EQ(RunWordCount({c.text}, 4, 2, 1), c.want) << c.text;
@@ -132,6 +142,51 @@ TEST(WordCount, SketchRowsSumToTheOutputSize) {
     for (auto v : (*out)->sketch().Row(r)) sum += v;
     EXPECT_EQ(sum, units) << "row " << r;
   }
+}
+
+// Cuts `text` into about `n` splits at line ends (the block store's splits are too).
+std::vector<std::string> SplitLines(std::string_view text, size_t n) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  for (size_t i = 1; i <= n && pos < text.size(); ++i) {
+    size_t end = text.size();
+    if (i < n) {
+      size_t nl = text.find('\n', std::max(pos, text.size() * i / n));
+      if (nl != std::string_view::npos) end = nl + 1;
+    }
+    out.emplace_back(text.substr(pos, end - pos));
+    pos = end;
+  }
+  return out;
+}
+
+TEST(WordCount, GeneratedZipfTextMatchesTheReference) {
+  TextOptions o;
+  o.bytes = 6 << 20;
+  o.vocabulary = 20000;
+  o.seed = 11;
+  std::string text = GenerateText(o);
+  auto want = ReferenceWordCount(text);
+  EXPECT_EQ(RunWordCount(SplitLines(text, 3), 16, 3, 2), want);
+  EXPECT_EQ(RunWordCount({text}, 1, 1, 0), want);
+}
+
+TEST(WordCount, RealTextsMatchTheReference) {
+  MRLOCAL_REQUIRE_DATASETS();
+  const std::string dir = (testing::SharedDatasets() / "text").string() + "/";
+  std::string text;
+  const std::string cmd = "xz -dc '" + dir + "gcide.dict.xz' 2>/dev/null; cat '" + dir +
+                          "kjv-bible.txt' '" + dir + "'gutenberg/*.txt '" + dir +
+                          "'wikipedia/*.txt 2>/dev/null";
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    pclose(f);
+  }
+  if (text.empty()) GTEST_SKIP() << "no texts under " << dir;
+  auto want = ReferenceWordCount(text);
+  EXPECT_EQ(RunWordCount(SplitLines(text, 4), 8, 2, 1), want);
 }
 
 class StopAfter final : public TaskContext {
