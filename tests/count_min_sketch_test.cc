@@ -1,3 +1,4 @@
+// The count-min sketch of partition sizes: rows are partition functions, Merge adds.
 #include <gtest/gtest.h>
 
 #include "engine/count_min_sketch.h"
