@@ -104,9 +104,12 @@ void GenerateChunk(const TextOptions& o, const AliasTable& zipf, const Vocabular
       if (d == 2) *p++ = '"';
       if (d >= 252) put("'s");
       if (i + 1 < n) {
-        if (d >= 16 && d < 32) put(", ");
-        else if (d == 4) put(" -- ");
-        else *p++ = ' ';
+        if (d >= 16 && d < 32)
+          put(", ");
+        else if (d == 4)
+          put(" -- ");
+        else
+          *p++ = ' ';
       }
       if (p >= stop) break;  // the buffer's slack holds at most one more word
     }

@@ -38,7 +38,7 @@ class MapOutput {
  public:
   virtual ~MapOutput() = default;
   const CountMinSketch& sketch() const { return sketch_; }
-  uint64_t records() const { return records_; }  // distinct keys after combining
+  uint64_t records() const { return records_; }        // distinct keys after combining
   uint64_t size_units() const { return size_units_; }  // the sizes summed in the sketch
   uint64_t sketch_ns() const { return sketch_ns_; }    // time spent filling the sketch
   virtual uint64_t memory_bytes() const = 0;
@@ -73,8 +73,8 @@ struct TopEntry {
 };
 
 struct ReduceResult {
-  uint64_t records_in = 0;   // map-output records read
-  uint64_t keys_out = 0;     // lines written
+  uint64_t records_in = 0;  // map-output records read
+  uint64_t keys_out = 0;    // lines written
   uint64_t bytes_out = 0;
   std::vector<TopEntry> top;  // this task's best `top_n` keys, best first
 };
@@ -91,8 +91,7 @@ class JobRuntime {
 
   // Runs the map and the combiner over `in`. Fails with Corruption/InvalidArgument for
   // malformed input and Aborted when ctx.Checkpoint() returned false.
-  virtual Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in,
-                                                    TaskContext& ctx) const = 0;
+  virtual Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in, TaskContext& ctx) const = 0;
 
   // Gathers the records of the partitions that `plan` gives to `reduce_index` from every
   // map output, groups and reduces them, and appends the output sorted by key to `sink`.

@@ -123,7 +123,8 @@ Result<std::unique_ptr<OutputSink>> OutputCommitter::OpenPart(uint32_t reduce_in
   fs::path path =
       st.tmp / ("_attempt-" + PartName(reduce_index) + "-" + std::to_string(st.attempts++));
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::IoError("cannot create '" + path.string() + "': " + std::strerror(errno));
+  if (fd < 0)
+    return Status::IoError("cannot create '" + path.string() + "': " + std::strerror(errno));
   ++st.open_writers;
   return std::unique_ptr<OutputSink>(std::make_unique<Writer>(state_, reduce_index, path, fd));
 }
@@ -157,8 +158,8 @@ Status OutputCommitter::Commit(uint32_t parts) {
   std::lock_guard<std::mutex> lock(st.mu);
   if (st.done) return Status::Internal("output '" + st.dir.string() + "' is already finished");
   if (st.open_writers > 0)
-    return Status::Internal("cannot commit '" + st.dir.string() + "': " +
-                            std::to_string(st.open_writers) + " part writer(s) still open");
+    return Status::Internal("cannot commit '" + st.dir.string() +
+                            "': " + std::to_string(st.open_writers) + " part writer(s) still open");
   for (uint32_t r = 0; r < parts; ++r) {
     if (!st.closed.count(r))
       return Status::Internal("cannot commit '" + st.dir.string() + "': " + PartName(r) +

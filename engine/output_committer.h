@@ -28,7 +28,7 @@ class OutputCommitter {
   // says) unless `overwrite`, in which case the old directory is replaced only at Commit.
   // An existing empty DIR is fine. Missing parent directories are created, as Hadoop does.
   static Result<std::unique_ptr<OutputCommitter>> Begin(const std::filesystem::path& dir,
-                                                         bool overwrite);
+                                                        bool overwrite);
   ~OutputCommitter();  // aborts unless committed
   OutputCommitter(const OutputCommitter&) = delete;
   OutputCommitter& operator=(const OutputCommitter&) = delete;

@@ -55,9 +55,9 @@ class SlotWorker {
   std::atomic<uint64_t> cancelled_token_{0};
 
   std::mutex mu_;
-  Work pending_;             // guarded by mu_
-  uint64_t pending_token_ = 0;  // guarded by mu_
-  bool shutdown_ = false;       // guarded by mu_
+  Work pending_;                     // guarded by mu_
+  uint64_t pending_token_ = 0;       // guarded by mu_
+  bool shutdown_ = false;            // guarded by mu_
   std::atomic<uint32_t> posted_{0};  // bumped after each Run(); the worker waits on it
 
   std::thread thread_;

@@ -36,8 +36,8 @@ class [[nodiscard]] Status {
 
   // True for failures caused by what the user gave us (exit code 2), false for ours (1).
   bool IsUserError() const {
-    return code_ == Code::kInvalidArgument || code_ == Code::kNotFound ||
-           code_ == Code::kIoError || code_ == Code::kCorruption;
+    return code_ == Code::kInvalidArgument || code_ == Code::kNotFound || code_ == Code::kIoError ||
+           code_ == Code::kCorruption;
   }
 
  private:
@@ -70,8 +70,8 @@ class [[nodiscard]] Result {
 }  // namespace mrlocal
 
 // Propagates a failed Status out of the enclosing function.
-#define MRLOCAL_RETURN_IF_ERROR(expr)        \
-  do {                                       \
-    ::mrlocal::Status _st = (expr);          \
-    if (!_st.ok()) return _st;               \
+#define MRLOCAL_RETURN_IF_ERROR(expr) \
+  do {                                \
+    ::mrlocal::Status _st = (expr);   \
+    if (!_st.ok()) return _st;        \
   } while (0)

@@ -28,7 +28,8 @@ class Throttle {
     int64_t worked = now - chunk_start_;
     target_ += s >= 1.0 ? worked : static_cast<int64_t>(static_cast<double>(worked) / s);
     if (target_ > now) {
-      timespec ts{static_cast<time_t>(target_ / 1000000000), static_cast<long>(target_ % 1000000000)};
+      timespec ts{static_cast<time_t>(target_ / 1000000000),
+                  static_cast<long>(target_ % 1000000000)};
       while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
       }
       now = NowNs();

@@ -79,26 +79,23 @@ class MapEmitter {
 };
 
 template <class A>
-concept TypedApp =
-    TableKey<typename A::Key> &&
+concept TypedApp = TableKey<typename A::Key> &&
     requires(const A& app, typename A::Key k, typename A::Value& v, const typename A::Value& cv,
              std::string& out, MapEmitter<A>& emitter, std::string_view lines) {
-      { A::kName } -> std::convertible_to<std::string_view>;
-      { A::kTextInput } -> std::convertible_to<bool>;
-      app.Merge(v, cv);
-      app.Reduce(k, v);
-      { app.SizeUnits(k, cv) } -> std::convertible_to<uint64_t>;
-      app.FormatKey(out, k);
-      app.FormatValue(out, cv);
-      { app.Score(k, cv) } -> std::convertible_to<double>;
-    } &&
-    (!A::kTextInput ||
+  { A::kName } -> std::convertible_to<std::string_view>;
+  { A::kTextInput } -> std::convertible_to<bool>;
+  app.Merge(v, cv);
+  app.Reduce(k, v);
+  { app.SizeUnits(k, cv) } -> std::convertible_to<uint64_t>;
+  app.FormatKey(out, k);
+  app.FormatValue(out, cv);
+  { app.Score(k, cv) } -> std::convertible_to<double>;
+} &&(!A::kTextInput ||
      requires(const A& app, MapEmitter<A>& e, std::string_view lines) { app.Map(lines, e); }) &&
-    (A::kTextInput ||
-     requires(const A& app, MapEmitter<A>& e, uint32_t task, uint64_t chunk) {
-       { app.MapChunks(task) } -> std::convertible_to<uint64_t>;
-       app.Map(task, chunk, e);
-     });
+    (A::kTextInput || requires(const A& app, MapEmitter<A>& e, uint32_t task, uint64_t chunk) {
+      { app.MapChunks(task) } -> std::convertible_to<uint64_t>;
+      app.Map(task, chunk, e);
+    });
 
 template <TypedApp App>
 class TypedJobRuntime final : public JobRuntime {
@@ -187,8 +184,8 @@ class TypedJobRuntime final : public JobRuntime {
                                  uint32_t reduce_index, OutputSink* sink,
                                  TaskContext& ctx) const override {
     ReduceResult result;
-    const Status aborted = Status::Aborted("reduce task " + std::to_string(reduce_index) +
-                                           " preempted");
+    const Status aborted =
+        Status::Aborted("reduce task " + std::to_string(reduce_index) + " preempted");
     // Gather every record of the partitions this task owns, merging equal keys in place.
     uint64_t total = 0;
     for (const MapOutput* m : maps) total += m ? m->records() : 0;
@@ -237,8 +234,8 @@ class TypedJobRuntime final : public JobRuntime {
       buffer.push_back('\n');
       if (buffer.size() >= kOutputBuffer) MRLOCAL_RETURN_IF_ERROR(flush());
       if ((i + 1) % kReduceWriteChunk == 0 &&
-          !ctx.Checkpoint(0.5 + 0.5 * static_cast<double>(i + 1) /
-                                    static_cast<double>(entries.size())))
+          !ctx.Checkpoint(0.5 +
+                          0.5 * static_cast<double>(i + 1) / static_cast<double>(entries.size())))
         return aborted;
     }
     if (!buffer.empty()) MRLOCAL_RETURN_IF_ERROR(flush());
@@ -255,7 +252,9 @@ class TypedJobRuntime final : public JobRuntime {
     if (target >= piece.size()) return piece.size();
     const char* base = piece.data();
     const size_t rest = piece.size() - target;
-    if constexpr (requires(char c) { { App::IsSeparator(c) } -> std::convertible_to<bool>; }) {
+    if constexpr (requires(char c) {
+                    { App::IsSeparator(c) } -> std::convertible_to<bool>;
+                  }) {
       constexpr size_t kLook = 1 << 16;  // prefer a line end if one is near
       if (const void* nl = std::memchr(base + target, '\n', std::min(rest, kLook)))
         return static_cast<size_t>(static_cast<const char*>(nl) - base) + 1;

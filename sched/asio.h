@@ -2,8 +2,7 @@
 // without including <utility>, which g++ 12 in C++20 mode rejects; include it first.
 #pragma once
 
-#include <utility>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <utility>

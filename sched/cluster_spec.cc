@@ -42,9 +42,8 @@ class Reader {
   }
   // A plain decimal: digits with at most one '.', no sign or exponent.
   bool Decimal(double* v) {
-    std::string_view run = Run([](char c) {
-      return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
-    });
+    std::string_view run =
+        Run([](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
     if (run.empty() || std::count(run.begin(), run.end(), '.') > 1 || run == ".") return false;
     auto [end, ec] = std::from_chars(run.data(), run.data() + run.size(), *v);
     return ec == std::errc() && end == run.data() + run.size();
@@ -80,8 +79,8 @@ std::string FormatSpeed(double speed) {
 Result<ClusterSpec> ClusterSpec::Parse(std::string_view text) {
   Reader r(text);
   auto fail = [&](std::string_view what, size_t pos) {
-    return Status::InvalidArgument("--cluster '" + std::string(text) + "': " +
-                                   std::string(what) + " at position " + std::to_string(pos) +
+    return Status::InvalidArgument("--cluster '" + std::string(text) + "': " + std::string(what) +
+                                   " at position " + std::to_string(pos) +
                                    " (form: " + std::string(kForm) + ")");
   };
   std::vector<NodeGroup> groups;
@@ -104,8 +103,7 @@ Result<ClusterSpec> ClusterSpec::Parse(std::string_view text) {
     at = r.pos();
     if (!r.Int(&red)) return fail("expected the number of reduce slots", at);
     if (red > kMaxSlotsPerNode)
-      return fail("more than " + std::to_string(kMaxSlotsPerNode) + " reduce slots per node",
-                  at);
+      return fail("more than " + std::to_string(kMaxSlotsPerNode) + " reduce slots per node", at);
     if (!r.Eat('r')) return fail("expected 'r' after the reduce slots", r.pos());
     if (!r.Eat(',')) return fail("expected ',' and a speed", r.pos());
     at = r.pos();

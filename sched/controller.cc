@@ -182,8 +182,8 @@ void Controller::OnReport(TaskReport r) {
   JobOutcome& outcome = outcomes_[job.id];
   for (auto& w : r.warnings) outcome.warnings.push_back(w);
 
-  TaskRecord record{r.task, ts.attempts, r.slot, r.status.ok(), r.start, r.end,
-                    r.input_bytes, r.output_bytes};
+  TaskRecord record{r.task,  ts.attempts, r.slot,        r.status.ok(),
+                    r.start, r.end,       r.input_bytes, r.output_bytes};
   if (job.finished()) {
     ts.status = TaskStatus::kPending;  // a cancelled straggler of a failed job
     MaybeRetire(job);

@@ -26,14 +26,14 @@ struct TaskReport {
   TaskRef task;
   uint64_t token = 0;
   SlotId slot = -1;
-  Status status;                  // OK; Aborted when cancelled; else why it failed
-  Time start{0};                  // first instruction of the attempt, loop clock
+  Status status;  // OK; Aborted when cancelled; else why it failed
+  Time start{0};  // first instruction of the attempt, loop clock
   Time end{0};
-  Duration dispatch_latency{0};   // start - ready_since
+  Duration dispatch_latency{0};  // start - ready_since
   uint64_t input_bytes = 0;
-  uint64_t output_bytes = 0;      // map: size units of its output; reduce: bytes written
+  uint64_t output_bytes = 0;  // map: size units of its output; reduce: bytes written
   uint64_t output_records = 0;
-  std::vector<std::string> warnings;    // e.g. a replica that failed its checksum
+  std::vector<std::string> warnings;     // e.g. a replica that failed its checksum
   std::optional<CountMinSketch> sketch;  // map: its output's partition sizes
   Duration sketch_time{0};               // map: spent filling the sketch
   std::vector<TopEntry> top;             // reduce: its best keys

@@ -22,8 +22,7 @@ std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
   return elsewhere;
 }
 
-std::optional<TaskRef> FifoPolicy::PickTask(const SlotInfo& slot, const ClusterState& state,
-                                            Time) {
+std::optional<TaskRef> FifoPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
   if (slot.kind == SlotKind::kMap) {
     for (JobId id : state.active) {
       const JobState& job = state.job(id);
@@ -33,7 +32,8 @@ std::optional<TaskRef> FifoPolicy::PickTask(const SlotInfo& slot, const ClusterS
     }
   } else {
     for (JobId id : state.reducing)
-      if (auto i = PickReduceFor(state.job(id), slot, state)) return TaskRef{id, TaskKind::kReduce, *i};
+      if (auto i = PickReduceFor(state.job(id), slot, state))
+        return TaskRef{id, TaskKind::kReduce, *i};
   }
   return std::nullopt;
 }

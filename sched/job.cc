@@ -4,12 +4,18 @@ namespace mrlocal {
 
 std::string_view ToString(JobPhase p) {
   switch (p) {
-    case JobPhase::kMap: return "map";
-    case JobPhase::kShuffle: return "shuffle";
-    case JobPhase::kReduce: return "reduce";
-    case JobPhase::kDone: return "done";
-    case JobPhase::kFailed: return "failed";
-    case JobPhase::kRejected: return "rejected";
+    case JobPhase::kMap:
+      return "map";
+    case JobPhase::kShuffle:
+      return "shuffle";
+    case JobPhase::kReduce:
+      return "reduce";
+    case JobPhase::kDone:
+      return "done";
+    case JobPhase::kFailed:
+      return "failed";
+    case JobPhase::kRejected:
+      return "rejected";
   }
   return "?";
 }

@@ -29,12 +29,12 @@ enum class TaskStatus : uint8_t { kPending, kRunning, kDone };
 
 struct TaskState {
   TaskStatus status = TaskStatus::kPending;
-  uint64_t input_bytes = 0;          // map: split bytes; reduce: planned load (size units)
-  std::vector<NodeId> local_nodes;   // map: nodes holding a replica of the split
-  SlotId planned_slot = -1;          // reduce: the slot the partitioner planned it for
-  SlotId slot = -1;                  // where the current/last attempt runs
+  uint64_t input_bytes = 0;         // map: split bytes; reduce: planned load (size units)
+  std::vector<NodeId> local_nodes;  // map: nodes holding a replica of the split
+  SlotId planned_slot = -1;         // reduce: the slot the partitioner planned it for
+  SlotId slot = -1;                 // where the current/last attempt runs
   uint32_t attempts = 0;
-  Time ready_since{0};               // when it last became runnable
+  Time ready_since{0};  // when it last became runnable
   Time start{0};
   Time end{0};
 };
@@ -64,16 +64,16 @@ struct JobSpec {
 struct JobState {
   JobId id = 0;
   JobSpec spec;
-  Time arrival{0};                   // A
+  Time arrival{0};  // A
   JobPhase phase = JobPhase::kMap;
   std::vector<TaskState> maps;
-  std::vector<TaskState> reduces;    // created at submission; runnable once planned
+  std::vector<TaskState> reduces;  // created at submission; runnable once planned
   uint32_t maps_done = 0, maps_running = 0;
   uint32_t reduces_done = 0, reduces_running = 0;
   bool reduces_planned = false;
   Time map_phase_end{0};
   Time finish{0};
-  std::string failure;               // why it failed, when phase == kFailed
+  std::string failure;  // why it failed, when phase == kFailed
 
  private:
   // Stacks of map indexes, lowest index on top; entries that are no longer pending are
@@ -82,7 +82,6 @@ struct JobState {
   mutable std::vector<uint32_t> pending_any_;
 
  public:
-
   uint32_t M() const { return static_cast<uint32_t>(maps.size()); }
   uint32_t R() const { return static_cast<uint32_t>(reduces.size()); }
   std::optional<Time> absolute_deadline() const {

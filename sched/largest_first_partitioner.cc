@@ -65,9 +65,12 @@ double AssignLargestFirst(std::span<const uint64_t> sizes, std::span<const doubl
 
 std::string_view LargestFirstPartitioner::name() const {
   switch (mode_) {
-    case Mode::kLb: return "lb";
-    case Mode::kDp: return "dp";
-    case Mode::kDpSketch: return "dp-sketch";
+    case Mode::kLb:
+      return "lb";
+    case Mode::kDp:
+      return "dp";
+    case Mode::kDpSketch:
+      return "dp-sketch";
   }
   return "?";
 }

@@ -75,8 +75,8 @@ Result<PartitionPlan> Partitioner::Plan(const CountMinSketch& sizes,
         std::max(plan.estimated_phase, static_cast<double>(plan.reduce_load[r]) / speeds[r]);
   plan.skewness = Skewness(row);
   plan.balance = Balance(plan.reduce_load);
-  plan.cost_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() -
-                                                           start).count();
+  plan.cost_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   return plan;
 }
 

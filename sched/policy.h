@@ -31,7 +31,7 @@ struct TaskRecord {
   TaskRef task;
   uint32_t attempt = 0;
   SlotId slot = -1;
-  bool ok = true;       // false: failed or preempted
+  bool ok = true;  // false: failed or preempted
   Time start{0};
   Time end{0};
   uint64_t input_bytes = 0;
@@ -53,8 +53,8 @@ class Policy {
 
   virtual void OnTaskFinished(const TaskRecord& /*record*/, const ClusterState& /*state*/,
                               Time /*now*/) {}
-  virtual void OnJobFinished(const JobState& /*job*/, const ClusterState& /*state*/,
-                             Time /*now*/) {}
+  virtual void OnJobFinished(const JobState& /*job*/, const ClusterState& /*state*/, Time /*now*/) {
+  }
 
   // Tasks to preempt now (killed and requeued). Called every tick_interval() if non-zero.
   virtual std::vector<TaskRef> OnTick(const ClusterState& /*state*/, Time /*now*/) { return {}; }

@@ -45,8 +45,8 @@ void RealExecutor::Launch(const TaskLaunch& launch) {
   });
 }
 
-void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node,
-                          TaskContext& ctx, TaskReport& report) {
+void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, TaskContext& ctx,
+                          TaskReport& report) {
   SplitInput split;
   split.input.task_index = launch.task.index;
   if (data.job.read_split) {

@@ -3,7 +3,6 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
-
 #include "sched/json_writer.h"
 
 namespace mrlocal {
@@ -68,7 +67,10 @@ Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) 
     JsonWriter w(out, /*pretty=*/true);
     auto opt = [&w](const char* key, const auto& v) {
       w.Key(key);
-      if (v) w.Double(static_cast<double>(*v)); else w.Null();
+      if (v)
+        w.Double(static_cast<double>(*v));
+      else
+        w.Null();
     };
     w.BeginObject();
     w.Key("app").String(s.app);
@@ -87,7 +89,10 @@ Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) 
     w.Key("map_phase_s").Double(s.map_phase_s);
     w.Key("reduce_phase_s").Double(s.reduce_phase_s);
     w.Key("met_deadline");
-    if (s.met_deadline) w.Bool(*s.met_deadline); else w.Null();
+    if (s.met_deadline)
+      w.Bool(*s.met_deadline);
+    else
+      w.Null();
     opt("slack_s", s.slack_s);
     w.Key("throughput_mb_s").Double(s.throughput_mb_s);
     w.Key("skewness").Double(s.skewness);

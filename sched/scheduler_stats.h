@@ -32,9 +32,9 @@ class LatencySamples {
 };
 
 struct SchedulerStats {
-  uint64_t decisions = 0;          // policy calls: admissions, picks, ticks
-  LatencySamples decision_ns;      // wall time of each policy call
-  LatencySamples dispatch_ns;      // slot (and task) ready -> task's first instruction
+  uint64_t decisions = 0;      // policy calls: admissions, picks, ticks
+  LatencySamples decision_ns;  // wall time of each policy call
+  LatencySamples dispatch_ns;  // slot (and task) ready -> task's first instruction
   uint64_t launches = 0;
   uint64_t preemptions = 0;
 };

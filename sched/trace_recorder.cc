@@ -3,7 +3,6 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
-
 #include "sched/json_writer.h"
 
 namespace mrlocal {
@@ -19,9 +18,9 @@ std::string TaskName(const TaskRef& t) {
 }  // namespace
 
 void TraceRecorder::OnAdmission(const JobState& job, const Admission& a, Time now) {
-  instants_.push_back({a.admitted ? "admit job " + std::to_string(job.id)
-                                  : "reject job " + std::to_string(job.id),
-                       now, a.reason});
+  instants_.push_back(
+      {a.admitted ? "admit job " + std::to_string(job.id) : "reject job " + std::to_string(job.id),
+       now, a.reason});
 }
 
 void TraceRecorder::OnDecision(SlotId slot, const std::optional<TaskRef>& pick, Time now,
@@ -32,8 +31,8 @@ void TraceRecorder::OnDecision(SlotId slot, const std::optional<TaskRef>& pick, 
 }
 
 void TraceRecorder::OnTaskReport(const TaskReport& r) {
-  slices_.push_back({r.task, r.slot, r.start, r.end, r.status.ok(), r.input_bytes,
-                     r.output_bytes, r.status.message()});
+  slices_.push_back({r.task, r.slot, r.start, r.end, r.status.ok(), r.input_bytes, r.output_bytes,
+                     r.status.message()});
 }
 
 void TraceRecorder::OnPlan(const JobState& job, const PartitionPlan& plan, Time now) {
@@ -44,8 +43,8 @@ void TraceRecorder::OnPlan(const JobState& job, const PartitionPlan& plan, Time 
 }
 
 void TraceRecorder::OnJobFinished(const JobState& job, const JobOutcome&, Time now) {
-  instants_.push_back({"job " + std::to_string(job.id) + " " + std::string(ToString(job.phase)),
-                       now, job.failure});
+  instants_.push_back(
+      {"job " + std::to_string(job.id) + " " + std::string(ToString(job.phase)), now, job.failure});
 }
 
 Status TraceRecorder::Write(const std::filesystem::path& file) const {
@@ -57,10 +56,22 @@ Status TraceRecorder::Write(const std::filesystem::path& file) const {
     w.Key("traceEvents").BeginArray();
     auto meta = [&](int tid, const std::string& name, int sort) {
       w.BeginObject().Key("ph").String("M").Key("pid").Int(1).Key("tid").Int(tid);
-      w.Key("name").String("thread_name").Key("args").BeginObject().Key("name").String(name).EndObject();
+      w.Key("name")
+          .String("thread_name")
+          .Key("args")
+          .BeginObject()
+          .Key("name")
+          .String(name)
+          .EndObject();
       w.EndObject();
       w.BeginObject().Key("ph").String("M").Key("pid").Int(1).Key("tid").Int(tid);
-      w.Key("name").String("thread_sort_index").Key("args").BeginObject().Key("sort_index").Int(sort).EndObject();
+      w.Key("name")
+          .String("thread_sort_index")
+          .Key("args")
+          .BeginObject()
+          .Key("sort_index")
+          .Int(sort)
+          .EndObject();
       w.EndObject();
     };
     w.BeginObject().Key("ph").String("M").Key("pid").Int(1).Key("name").String("process_name");

@@ -85,8 +85,8 @@ TEST_F(Cli, SameOutputForEveryShapeOfTheJob) {
   };
   int i = 0;
   for (auto& shape : shapes) {
-    std::vector<std::string> args = {"wordcount", P("a.txt"), P("b.txt"), "-q", "-o",
-                                     P("out" + std::to_string(i++))};
+    std::vector<std::string> args = {"wordcount", P("a.txt"), P("b.txt"),
+                                     "-q",        "-o",       P("out" + std::to_string(i++))};
     args.insert(args.end(), shape.begin(), shape.end());
     auto r = RunMrlocal(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -99,7 +99,8 @@ TEST_F(Cli, RealTextsMatchTheReference) {
   fs::path text = testing::SharedDatasets() / "text";
   std::vector<std::string> args = {"wordcount", "-q", "-o", P("out"), "--block-size", "1MiB"};
   std::map<std::string, uint64_t> want;
-  std::vector<fs::path> files = {text / "kjv-bible.txt", text / "wikipedia" / "wikitext-2-valid.txt"};
+  std::vector<fs::path> files = {text / "kjv-bible.txt",
+                                 text / "wikipedia" / "wikitext-2-valid.txt"};
   for (auto& e : fs::directory_iterator(text / "gutenberg")) files.push_back(e.path());
   for (auto& f : files) {
     args.push_back(f.string());
@@ -123,7 +124,8 @@ TEST_F(Cli, EdgeCaseInputs) {
   };
   for (auto& [name, text] : inputs) {
     WriteFile(dir_ / name, text);
-    auto r = RunMrlocal({"wordcount", P(name), "-q", "-o", P("out-" + name), "--block-size", "1MiB"});
+    auto r =
+        RunMrlocal({"wordcount", P(name), "-q", "-o", P("out-" + name), "--block-size", "1MiB"});
     ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
     EXPECT_TRUE(fs::exists(dir_ / ("out-" + name) / "_SUCCESS")) << name;
     EXPECT_EQ(ReadJobOutput(dir_ / ("out-" + name)), AsStrings(ReferenceWordCount(text))) << name;
@@ -177,8 +179,8 @@ TEST_F(Cli, BadUsageIsOneLineExitTwoAndWritesNothing) {
 
 TEST_F(Cli, AMissedDeadlineExitsThreeAndSaysByHowMuch) {
   WriteFile(dir_ / "in.txt", ZipfText(8 << 20, 4));
-  auto r = RunMrlocal({"wordcount", P("in.txt"), "--deadline", "1ms", "--cluster",
-                       "1x(1m,1r,0.5)", "-q"});
+  auto r = RunMrlocal(
+      {"wordcount", P("in.txt"), "--deadline", "1ms", "--cluster", "1x(1m,1r,0.5)", "-q"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.out.find("MISSED by"), std::string::npos) << r.out;
   auto ok = RunMrlocal({"wordcount", P("in.txt"), "--deadline", "10m", "-q"});
@@ -192,11 +194,11 @@ TEST_F(Cli, ReportWritesMetricsAndATrace) {
                        "--block-size", "256KiB"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string m = ReadFile(dir_ / "rep" / "metrics.json");
-  for (const char* key : {"\"app\"", "\"input_bytes\"", "\"maps\"", "\"reduces\"", "\"partitions\"",
-                          "\"deadline_s\"", "\"elapsed_s\"", "\"map_phase_s\"", "\"reduce_phase_s\"",
-                          "\"met_deadline\": true", "\"throughput_mb_s\"", "\"skewness\"",
-                          "\"balance\"", "\"scheduler\"", "\"decisions\"", "\"decision_latency_us\"",
-                          "\"dispatch_latency_us\"", "\"p50\"", "\"p99\""})
+  for (const char* key :
+       {"\"app\"", "\"input_bytes\"", "\"maps\"", "\"reduces\"", "\"partitions\"", "\"deadline_s\"",
+        "\"elapsed_s\"", "\"map_phase_s\"", "\"reduce_phase_s\"", "\"met_deadline\": true",
+        "\"throughput_mb_s\"", "\"skewness\"", "\"balance\"", "\"scheduler\"", "\"decisions\"",
+        "\"decision_latency_us\"", "\"dispatch_latency_us\"", "\"p50\"", "\"p99\""})
     EXPECT_NE(m.find(key), std::string::npos) << key;
   std::string t = ReadFile(dir_ / "rep" / "trace.json");
   EXPECT_NE(t.find("\"traceEvents\""), std::string::npos);
@@ -211,7 +213,8 @@ TEST_F(Cli, ReportWritesMetricsAndATrace) {
     }
   }
   auto none = RunMrlocal({"wordcount", P("in.txt"), "-q", "--report", P("rep2")});
-  EXPECT_NE(ReadFile(dir_ / "rep2" / "metrics.json").find("\"deadline_s\": null"), std::string::npos);
+  EXPECT_NE(ReadFile(dir_ / "rep2" / "metrics.json").find("\"deadline_s\": null"),
+            std::string::npos);
 }
 
 TEST_F(Cli, StoreShellAndJobsReadingFromTheStore) {
@@ -219,7 +222,9 @@ TEST_F(Cli, StoreShellAndJobsReadingFromTheStore) {
   WriteFile(dir_ / "in.txt", text);
   std::string store = P("store");
   ASSERT_EQ(RunMrlocal({"fs", "--store", store, "put", P("in.txt"), "/in.txt", "--block-size",
-                        "64KiB", "--nodes", "3"}).exit_code, 0);
+                        "64KiB", "--nodes", "3"})
+                .exit_code,
+            0);
   auto ls = RunMrlocal({"fs", "--store", store, "ls"});
   EXPECT_EQ(ls.exit_code, 0);
   EXPECT_NE(ls.out.find("/in.txt"), std::string::npos);
@@ -231,8 +236,7 @@ TEST_F(Cli, StoreShellAndJobsReadingFromTheStore) {
   // Flip a byte in the replicas of one block on nodes 0 and 1, where the default cluster's
   // slots run (node 2 keeps a good one): the job still counts right and says so.
   fs::path victim;
-  for (auto& e : fs::directory_iterator(fs::path(store) / "node-0"))
-    victim = e.path();
+  for (auto& e : fs::directory_iterator(fs::path(store) / "node-0")) victim = e.path();
   for (const char* node : {"node-0", "node-1"}) {
     std::fstream f(fs::path(store) / node / victim.filename(),
                    std::ios::in | std::ios::out | std::ios::binary);
@@ -285,13 +289,15 @@ namespace {
 TEST(CliInterrupt, CtrlCCancelsTheJobAndLeavesNoOutput) {
   testing::ScratchDir dir;
   TextOptions o;
-  o.bytes = 16 << 20;
+  o.bytes = 32 << 20;
   o.vocabulary = 5000;
   testing::WriteFile(dir / "in.txt", GenerateText(o));
-  // A slow cluster, so that the job is surely running when SIGINT arrives after 0.5 s.
+  // A slow cluster (about 4 s of work), so that the job is surely running when SIGINT
+  // arrives after 0.5 s.
   std::string cmd = "timeout --preserve-status -s INT 0.5 " MRLOCAL_BIN " wordcount " +
-                    (dir / "in.txt").string() + " -q --block-size 1MiB --cluster '1x(1m,1r,0.1)' -o " +
-                    (dir / "out").string() + " >/dev/null 2>" + (dir / "err").string();
+                    (dir / "in.txt").string() +
+                    " -q --block-size 1MiB --cluster '1x(1m,1r,0.05)' -o " + (dir / "out").string() +
+                    " >/dev/null 2>" + (dir / "err").string();
   int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130) << testing::ReadFile(dir / "err");

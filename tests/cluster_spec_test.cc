@@ -16,14 +16,29 @@ TEST(ClusterSpec, ParsesValidSpecs) {
   const std::vector<Case> cases = {
       {"2x(4m,1r,1.0)+1x(2m,1r,0.5)",
        {{2, 4, 1, 1.0}, {1, 2, 1, 0.5}},
-       "2x(4m,1r,1.0)+1x(2m,1r,0.5)", 3, 10, 3},
+       "2x(4m,1r,1.0)+1x(2m,1r,0.5)",
+       3,
+       10,
+       3},
       {"  2 x ( 4m , 1 r , 1 )  ", {{2, 4, 1, 1.0}}, "2x(4m,1r,1.0)", 2, 8, 2},
-      {"1X(0M,1R,.25)+1x(1m,0r,1)", {{1, 0, 1, 0.25}, {1, 1, 0, 1.0}},
-       "1x(0m,1r,0.25)+1x(1m,0r,1.0)", 2, 1, 1},
-      {"20x(4m,1r,1.0)+10x(2m,1r,0.5)", {{20, 4, 1, 1.0}, {10, 2, 1, 0.5}},
-       "20x(4m,1r,1.0)+10x(2m,1r,0.5)", 30, 100, 30},  // RTMR's Table I cluster
-      {"1x(1m,1r,0.333333333333)", {{1, 1, 1, 0.333333333333}}, "1x(1m,1r,0.333333333333)",
-       1, 1, 1},
+      {"1X(0M,1R,.25)+1x(1m,0r,1)",
+       {{1, 0, 1, 0.25}, {1, 1, 0, 1.0}},
+       "1x(0m,1r,0.25)+1x(1m,0r,1.0)",
+       2,
+       1,
+       1},
+      {"20x(4m,1r,1.0)+10x(2m,1r,0.5)",
+       {{20, 4, 1, 1.0}, {10, 2, 1, 0.5}},
+       "20x(4m,1r,1.0)+10x(2m,1r,0.5)",
+       30,
+       100,
+       30},  // RTMR's Table I cluster
+      {"1x(1m,1r,0.333333333333)",
+       {{1, 1, 1, 0.333333333333}},
+       "1x(1m,1r,0.333333333333)",
+       1,
+       1,
+       1},
       {"1x(1024m,1024r,1)", {{1, 1024, 1024, 1.0}}, "1x(1024m,1024r,1.0)", 1, 1024, 1024},
   };
   for (const Case& c : cases) {
@@ -87,9 +102,9 @@ TEST(ClusterSpec, NeedsAMapSlotAndAReduceSlotSomewhere) {
   for (std::string text : {"2x(0m,1r,1.0)", "2x(1m,0r,1.0)", "1x(0m,0r,1.0)"}) {
     auto spec = ClusterSpec::Parse(text);
     ASSERT_FALSE(spec.ok()) << text;
-    EXPECT_EQ(spec.status().message(),
-              "--cluster '" + text +
-                  "': the cluster needs at least one map slot and one reduce slot");
+    EXPECT_EQ(
+        spec.status().message(),
+        "--cluster '" + text + "': the cluster needs at least one map slot and one reduce slot");
   }
 }
 

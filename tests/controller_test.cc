@@ -1,9 +1,10 @@
 // The Controller on a simulated loop with a scripted executor: deterministic, no threads.
+#include "sched/controller.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "sched/controller.h"
 #include "sched/fifo_policy.h"
 #include "sched/sim_loop.h"
 

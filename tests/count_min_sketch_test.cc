@@ -1,7 +1,7 @@
 // The count-min sketch of partition sizes: rows are partition functions, Merge adds.
-#include <gtest/gtest.h>
-
 #include "engine/count_min_sketch.h"
+
+#include <gtest/gtest.h>
 
 namespace mrlocal {
 namespace {

@@ -1,7 +1,8 @@
 // FifoPolicy against a hand-built ClusterState and a FakeClock: no threads.
+#include "sched/fifo_policy.h"
+
 #include <gtest/gtest.h>
 
-#include "sched/fifo_policy.h"
 #include "sched/policy_registry.h"
 
 namespace mrlocal {
@@ -26,8 +27,7 @@ ClusterState MakeCluster(int nodes) {
   s.nodes = nodes;
   int id = 0;
   for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kMap, n, 1.0}, {}, 0, {}});
-  for (int n = 0; n < nodes; ++n)
-    s.slots.push_back({{id++, SlotKind::kReduce, n, 1.0}, {}, 0, {}});
+  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kReduce, n, 1.0}, {}, 0, {}});
   return s;
 }
 

@@ -82,14 +82,14 @@ TEST(JsonWriter, EscapesStringsAndReplacesInvalidUtf8) {
       {"h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80",
        "\"h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80\""},
       {"\xff", R"("\ufffd")"},
-      {"x\xc3", R"("x\ufffd")"},                                    // truncated
-      {"\xc3(", R"("\ufffd(")"},                                    // bad continuation
-      {"\xc0\xaf", R"("\ufffd\ufffd")"},                            // overlong '/'
-      {"\xe0\x80\xaf", R"("\ufffd\ufffd\ufffd")"},                  // overlong
-      {"\xed\xa0\x80", R"("\ufffd\ufffd\ufffd")"},                  // a surrogate
-      {"\xf4\x90\x80\x80", R"("\ufffd\ufffd\ufffd\ufffd")"},        // above U+10FFFF
-      {"\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""},                 // U+10FFFF itself
-      {"\x80tail", R"("\ufffdtail")"},                              // lone continuation
+      {"x\xc3", R"("x\ufffd")"},                              // truncated
+      {"\xc3(", R"("\ufffd(")"},                              // bad continuation
+      {"\xc0\xaf", R"("\ufffd\ufffd")"},                      // overlong '/'
+      {"\xe0\x80\xaf", R"("\ufffd\ufffd\ufffd")"},            // overlong
+      {"\xed\xa0\x80", R"("\ufffd\ufffd\ufffd")"},            // a surrogate
+      {"\xf4\x90\x80\x80", R"("\ufffd\ufffd\ufffd\ufffd")"},  // above U+10FFFF
+      {"\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""},           // U+10FFFF itself
+      {"\x80tail", R"("\ufffdtail")"},                        // lone continuation
   };
   for (const Case& c : cases) EXPECT_EQ(Quoted(c.in), c.out) << c.out;
 }
@@ -190,8 +190,8 @@ for d in doc["doubles"]:
     ASSERT_TRUE(w.complete());
     testing::WriteFile(dir / "doc.json", out.str());
 
-    const std::string cmd = "python3 " + (dir / "check.py").string() + " " +
-                            (dir / "doc.json").string() + " 2>&1";
+    const std::string cmd =
+        "python3 " + (dir / "check.py").string() + " " + (dir / "doc.json").string() + " 2>&1";
     FILE* pipe = popen(cmd.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::vector<std::string> lines;
@@ -205,8 +205,8 @@ for d in doc["doubles"]:
     ASSERT_EQ(lines.size(), strings.size() + 20 + doubles.size());
     for (size_t i = 0; i < strings.size(); ++i) EXPECT_EQ(lines[i], expected[i]) << i;
     for (size_t i = 0; i < 20; ++i)
-      EXPECT_EQ(lines[strings.size() + i], Hex("k" + std::to_string(i)) + expected[i] + " " +
-                                               std::to_string(i));
+      EXPECT_EQ(lines[strings.size() + i],
+                Hex("k" + std::to_string(i)) + expected[i] + " " + std::to_string(i));
     for (size_t i = 0; i < doubles.size(); ++i) {
       const std::string& got = lines[strings.size() + 20 + i];
       if (!std::isfinite(doubles[i])) {

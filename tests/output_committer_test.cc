@@ -33,7 +33,8 @@ TEST(OutputCommitter, NothingIsVisibleBeforeCommitAndEverythingAfter) {
   }
   EXPECT_FALSE(fs::exists(d / "out"));
   ASSERT_TRUE((*c)->Commit(2).ok());
-  EXPECT_EQ(Names(d / "out"), (std::vector<std::string>{"_SUCCESS", "part-r-00000", "part-r-00001"}));
+  EXPECT_EQ(Names(d / "out"),
+            (std::vector<std::string>{"_SUCCESS", "part-r-00000", "part-r-00001"}));
   EXPECT_EQ(ReadFile(d / "out" / "part-r-00001"), "k\t1\n");
   EXPECT_EQ(Names(d.path()), std::vector<std::string>{"out"}) << "no temporary left";
 }

@@ -47,8 +47,7 @@ TEST(Partitioner, RegistryKnowsTheFourNamesAndRejectsOthersListingThem) {
   auto bad = MakePartitioner("magic");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Status::Code::kInvalidArgument);
-  EXPECT_EQ(bad.status().message(),
-            "unknown partitioner 'magic' (valid: hash, lb, dp, dp-sketch)");
+  EXPECT_EQ(bad.status().message(), "unknown partitioner 'magic' (valid: hash, lb, dp, dp-sketch)");
 }
 
 TEST(Partitioner, HashSendsPartitionIToReduceTaskI) {
@@ -249,8 +248,7 @@ TEST(Partitioner, RejectsBadInputsWithClearMessages) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {Row0Sketch({1, 2}), {1, 1, 1},
-       "need at least as many partitions (2) as reduce tasks (3)"},
+      {Row0Sketch({1, 2}), {1, 1, 1}, "need at least as many partitions (2) as reduce tasks (3)"},
       {Row0Sketch({1, 2}), {}, "a job needs at least one reduce task"},
       {Row0Sketch({1, 2}), {1, 0}, "reduce task 1: slot speed 0 is not in (0, 1]"},
       {Row0Sketch({1, 2}), {1.5, 1}, "reduce task 0: slot speed 1.5 is not in (0, 1]"},

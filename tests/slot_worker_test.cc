@@ -1,10 +1,10 @@
 // SlotWorker: runs work on its thread, cancels only the attempt it is told to, and keeps
 // running tasks one after another. Timing is the benchmark's business (bench_throttle).
+#include "engine/slot_worker.h"
+
 #include <gtest/gtest.h>
 
 #include <future>
-
-#include "engine/slot_worker.h"
 
 namespace mrlocal {
 namespace {

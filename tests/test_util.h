@@ -40,10 +40,10 @@ CommandResult RunMrlocal(const std::vector<std::string>& args);
 std::filesystem::path SharedDatasets();
 
 // Skips the current test when ../shared/datasets is not there.
-#define MRLOCAL_REQUIRE_DATASETS()                                          \
-  do {                                                                      \
-    if (::mrlocal::testing::SharedDatasets().empty())                       \
-      GTEST_SKIP() << "../shared/datasets is absent; skipping";             \
+#define MRLOCAL_REQUIRE_DATASETS()                              \
+  do {                                                          \
+    if (::mrlocal::testing::SharedDatasets().empty())           \
+      GTEST_SKIP() << "../shared/datasets is absent; skipping"; \
   } while (0)
 
 // Reference WordCount, written independently of apps/wordcount: a word is

@@ -107,8 +107,8 @@ struct StringSink final : OutputSink {
 };
 
 template <class App>
-std::string RunJob(const TypedJobRuntime<App>& rt, const std::vector<MapInput>& inputs,
-                   uint32_t p, uint32_t R, std::vector<ReduceResult>* results = nullptr) {
+std::string RunJob(const TypedJobRuntime<App>& rt, const std::vector<MapInput>& inputs, uint32_t p,
+                   uint32_t R, std::vector<ReduceResult>* results = nullptr) {
   UnthrottledContext ctx;
   std::vector<std::unique_ptr<MapOutput>> outs;
   for (auto& in : inputs) {

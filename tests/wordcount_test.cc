@@ -1,10 +1,11 @@
 // WordCount through TypedJobRuntime, against the independent reference counter.
+#include "apps/wordcount.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <random>
 
-#include "apps/wordcount.h"
 #include "datasets/text_generator.h"
 #include "engine/typed_job.h"
 #include "tests/test_util.h"

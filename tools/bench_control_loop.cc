@@ -59,7 +59,8 @@ double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, SchedulerStats* st
   spec.reduces = 1;
   spec.partition_hashes = MakePartitionHashes(1, 1, 1);
   spec.maps.resize(tasks);
-  for (uint32_t i = 0; i < tasks; ++i) spec.maps[i].nodes = {static_cast<NodeId>(i % cluster.nodes())};
+  for (uint32_t i = 0; i < tasks; ++i)
+    spec.maps[i].nodes = {static_cast<NodeId>(i % cluster.nodes())};
   RealJob job;
   job.runtime = std::make_shared<NoopRuntime>(spec.partition_hashes);
   job.maps = tasks;
@@ -103,14 +104,17 @@ void DecisionLatency(int jobs) {
       auto t0 = std::chrono::steady_clock::now();
       auto pick = fifo.PickTask(s.slots[kind].info, s, Time{0});
       auto dt = std::chrono::steady_clock::now() - t0;
-      (kind ? reduce_ns : map_ns).Add(std::chrono::duration_cast<std::chrono::nanoseconds>(dt).count());
+      (kind ? reduce_ns : map_ns)
+          .Add(std::chrono::duration_cast<std::chrono::nanoseconds>(dt).count());
       if (pick) asm volatile("" ::: "memory");
     }
   }
-  std::printf("fifo decision latency, %d queued jobs: map slot p50 %.2f us p99 %.2f us; "
-              "reduce slot (walks %d reducing jobs) p50 %.2f us p99 %.2f us\n",
-              jobs, map_ns.PercentileUs(0.5), map_ns.PercentileUs(0.99), static_cast<int>(s.reducing.size()),
-              reduce_ns.PercentileUs(0.5), reduce_ns.PercentileUs(0.99));
+  std::printf(
+      "fifo decision latency, %d queued jobs: map slot p50 %.2f us p99 %.2f us; "
+      "reduce slot (walks %d reducing jobs) p50 %.2f us p99 %.2f us\n",
+      jobs, map_ns.PercentileUs(0.5), map_ns.PercentileUs(0.99),
+      static_cast<int>(s.reducing.size()), reduce_ns.PercentileUs(0.5),
+      reduce_ns.PercentileUs(0.99));
 }
 
 }  // namespace
@@ -137,11 +141,12 @@ int main(int argc, char** argv) {
   for (int r = 0; r < runs; ++r) {
     double secs = RunNoopJob(tasks, *cluster, &stats);
     per_task.push_back(secs / tasks * 1e6);
-    std::printf("run %d: %u no-op map tasks in %.3f s = %.2f us/task; decisions %lu, "
-                "decision p50 %.2f us p99 %.2f us, dispatch p50 %.2f us p99 %.2f us\n",
-                r + 1, tasks, secs, per_task.back(), static_cast<unsigned long>(stats.decisions),
-                stats.decision_ns.PercentileUs(0.5), stats.decision_ns.PercentileUs(0.99),
-                stats.dispatch_ns.PercentileUs(0.5), stats.dispatch_ns.PercentileUs(0.99));
+    std::printf(
+        "run %d: %u no-op map tasks in %.3f s = %.2f us/task; decisions %lu, "
+        "decision p50 %.2f us p99 %.2f us, dispatch p50 %.2f us p99 %.2f us\n",
+        r + 1, tasks, secs, per_task.back(), static_cast<unsigned long>(stats.decisions),
+        stats.decision_ns.PercentileUs(0.5), stats.decision_ns.PercentileUs(0.99),
+        stats.dispatch_ns.PercentileUs(0.5), stats.dispatch_ns.PercentileUs(0.99));
   }
   std::sort(per_task.begin(), per_task.end());
   std::printf("median over %d runs: %.2f us per task (cluster %s)\n", runs,

@@ -76,7 +76,7 @@ void HashShapes(benchmark::internal::Benchmark* b) {
 BENCHMARK_CAPTURE(BM_Plan, hash, std::string("hash"))->Apply(HashShapes);
 BENCHMARK_CAPTURE(BM_Plan, lb, std::string("lb"))->Apply(Shapes);
 BENCHMARK_CAPTURE(BM_Plan, dp, std::string("dp"))->Apply(Shapes);
-BENCHMARK_CAPTURE(BM_Plan, dp-sketch, std::string("dp-sketch"))->Apply(Shapes);
+BENCHMARK_CAPTURE(BM_Plan, dp - sketch, std::string("dp-sketch"))->Apply(Shapes);
 
 }  // namespace
 

@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
     }
   }
   double base = Median(times[0]);
-  std::printf("task: %d chunks of ~%d us, %d rounds, pinned to cpu %d\n", chunks, chunk_us,
-              rounds, cpus.back());
+  std::printf("task: %d chunks of ~%d us, %d rounds, pinned to cpu %d\n", chunks, chunk_us, rounds,
+              cpus.back());
   std::printf("speed 1.00: %.3f s (median)\n", base);
   const double want[] = {1.0, 2.0, 4.0}, tol[] = {0, 0.05, 0.08};
   bool ok = true;

@@ -18,11 +18,11 @@ const std::string& Text() {
   static const std::string text = [] {
     std::string dir = MRLOCAL_SHARED_DATASETS "/text/";
     std::string out;
-    if (FILE* f = popen(("xz -dc " + dir + "gcide.dict.xz 2>/dev/null; cat " + dir +
-                         "kjv-bible.txt " + dir + "gutenberg/*.txt " + dir +
-                         "wikipedia/*.txt 2>/dev/null")
-                            .c_str(),
-                        "r")) {
+    if (FILE* f =
+            popen(("xz -dc " + dir + "gcide.dict.xz 2>/dev/null; cat " + dir + "kjv-bible.txt " +
+                   dir + "gutenberg/*.txt " + dir + "wikipedia/*.txt 2>/dev/null")
+                      .c_str(),
+                  "r")) {
       char buf[1 << 16];
       size_t n;
       while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);

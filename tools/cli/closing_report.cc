@@ -28,7 +28,10 @@ void PrintTop(std::ostream& out, const RunSummary& s) {
 }
 
 void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::string& output_dir) {
-  out << "job " << s.app << ": " << (s.status == "succeeded" ? "SUCCEEDED" : s.status == "rejected" ? "REJECTED" : "FAILED");
+  out << "job " << s.app << ": "
+      << (s.status == "succeeded"  ? "SUCCEEDED"
+          : s.status == "rejected" ? "REJECTED"
+                                   : "FAILED");
   if (s.status != "rejected") out << " in " << FormatDuration(FromSeconds(s.elapsed_s));
   if (s.deadline_s) {
     out << ", deadline " << FormatDuration(FromSeconds(*s.deadline_s));

@@ -2,9 +2,8 @@
 // its options on the root CLI11 app, and runs after parsing.
 #pragma once
 
-#include <memory>
-
 #include <CLI/CLI.hpp>
+#include <memory>
 
 namespace mrlocal {
 

@@ -25,8 +25,10 @@ class GenerateCommand final : public Command {
 
   int Run() override {
     auto bytes = ParseSize(size_);
-    if (!bytes.ok()) return ReportError(Status::InvalidArgument("--size: " + bytes.status().message()));
-    if (options_.vocabulary < 1) return ReportError(Status::InvalidArgument("--vocabulary must be at least 1"));
+    if (!bytes.ok())
+      return ReportError(Status::InvalidArgument("--size: " + bytes.status().message()));
+    if (options_.vocabulary < 1)
+      return ReportError(Status::InvalidArgument("--vocabulary must be at least 1"));
     if (!(options_.exponent >= 0 && options_.exponent <= 10))
       return ReportError(Status::InvalidArgument("--exponent must be in [0, 10]"));
     options_.bytes = *bytes;

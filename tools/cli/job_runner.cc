@@ -75,7 +75,8 @@ Result<Plan> Validate(const JobOptions& o) {
   p.slots = p.cluster.Slots();
   int reduce_slots = p.cluster.reduce_slots();
   if (o.reduces_opt && o.reduces_opt->count() > 0 && o.reduces < 1)
-    return Status::InvalidArgument("--reduces must be at least 1 (got " + std::to_string(o.reduces) + ")");
+    return Status::InvalidArgument("--reduces must be at least 1 (got " +
+                                   std::to_string(o.reduces) + ")");
   p.reduces = o.reduces > 0 ? o.reduces : reduce_slots;
   if (o.partitions_opt && o.partitions_opt->count() > 0) {
     if (o.partitions < static_cast<int>(p.reduces))
@@ -121,8 +122,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o) {
   o.reduces_opt = cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)");
   o.partitions_opt = cmd->add_option("--partitions", o.partitions,
                                      "Partitions p >= R (default: R for hash, 4R otherwise)");
-  cmd->add_option("--partitioner", o.partitioner, join(PartitionerNames()))
-      ->capture_default_str();
+  cmd->add_option("--partitioner", o.partitioner, join(PartitionerNames()))->capture_default_str();
   cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch")
       ->capture_default_str();
   cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store")
@@ -151,14 +151,16 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     auto s = BlockStore::Open(o.store, store_opts, BlockStore::OpenMode::kMustExist);
     if (!s.ok()) return ReportError(s.status());
     store = std::move(s).value();
-    if (paths.empty()) return ReportError(Status::InvalidArgument("--store needs at least one PATH"));
+    if (paths.empty())
+      return ReportError(Status::InvalidArgument("--store needs at least one PATH"));
   } else {
     auto s = BlockStore::InMemory(store_opts);
     if (!s.ok()) return ReportError(s.status());
     store = std::move(s).value();
     if (paths.empty()) {
       paths.push_back(app.default_input_name);
-      if (!o.quiet) std::cerr << "mrlocal: no input given: generating " << app.default_input_name << "\n";
+      if (!o.quiet)
+        std::cerr << "mrlocal: no input given: generating " << app.default_input_name << "\n";
       Status st = store->PutBuffer(app.default_input_name, app.make_default_input());
       if (!st.ok()) return ReportError(st);
     } else {
@@ -173,7 +175,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   spec.app = app.name;
   spec.deadline = plan.deadline;
   spec.reduces = plan.reduces;
-  spec.partition_hashes = MakePartitionHashes(o.sketch_rows, plan.partitions, /*seed=*/0x6d726c6f63616cull);
+  spec.partition_hashes =
+      MakePartitionHashes(o.sketch_rows, plan.partitions, /*seed=*/0x6d726c6f63616cull);
   struct SplitRef {
     std::string path;
     uint32_t block;
@@ -202,7 +205,9 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   if (!o.report_dir.empty()) {
     std::error_code ec;
     fs::create_directories(o.report_dir, ec);
-    if (ec) return ReportError(Status::IoError("cannot create report directory '" + o.report_dir + "': " + ec.message()));
+    if (ec)
+      return ReportError(Status::IoError("cannot create report directory '" + o.report_dir +
+                                         "': " + ec.message()));
   }
 
   JobRuntimeOptions ro;
@@ -253,8 +258,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
 
   const JobState& job = controller.state().job(id);
   const JobOutcome& outcome = controller.outcome(id);
-  RunSummary summary = Summarize(job, outcome, controller.stats(), o.policy, o.partitioner,
-                                 plan.cluster.ToString());
+  RunSummary summary =
+      Summarize(job, outcome, controller.stats(), o.policy, o.partitioner, plan.cluster.ToString());
   for (auto& w : outcome.warnings) std::cerr << "mrlocal: warning: " << w << "\n";
   PrintTop(std::cout, summary);
   PrintClosingReport(std::cout, summary, o.output);
@@ -264,12 +269,14 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     if (!st.ok()) ReportError(st);
   }
   switch (job.phase) {
-    case JobPhase::kRejected: return kExitRejected;
+    case JobPhase::kRejected:
+      return kExitRejected;
     case JobPhase::kFailed:
       std::cerr << "mrlocal: error: job failed: " << job.failure << "\n";
       if (interrupted) return 130;
       return outcome.failure.IsUserError() ? kExitUsage : kExitInternal;
-    default: break;
+    default:
+      break;
   }
   return summary.met_deadline.value_or(true) ? kExitOk : kExitDeadlineMissed;
 }

@@ -14,16 +14,16 @@ namespace mrlocal {
 
 struct JobOptions {
   std::vector<std::string> inputs;
-  std::string output;          // -o DIR; empty: the output is computed, then discarded
-  std::string deadline;        // e.g. "30s"; empty: best effort
+  std::string output;    // -o DIR; empty: the output is computed, then discarded
+  std::string deadline;  // e.g. "30s"; empty: best effort
   std::string policy = "fifo";
-  std::string cluster;         // empty: one node per allowed CPU, (1m,1r,1.0) each
-  int reduces = 0;             // 0: one per reduce slot
-  int partitions = 0;          // 0: R for hash, 4R otherwise
+  std::string cluster;  // empty: one node per allowed CPU, (1m,1r,1.0) each
+  int reduces = 0;      // 0: one per reduce slot
+  int partitions = 0;   // 0: R for hash, 4R otherwise
   std::string partitioner = "dp-sketch";
   int sketch_rows = 4;
   std::string block_size = "32MiB";
-  std::string store;           // --store DIR: read inputs from a persistent block store
+  std::string store;  // --store DIR: read inputs from a persistent block store
   std::string report_dir;
   int top = 10;
   bool overwrite = false;

@@ -20,8 +20,7 @@ void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan& plan, Tim
   (void)plan;
 }
 
-std::pair<double, double> ProgressPrinter::Progress(const JobState& job,
-                                                    const ClusterState& state,
+std::pair<double, double> ProgressPrinter::Progress(const JobState& job, const ClusterState& state,
                                                     const Executor& exec) {
   double map = job.maps_done, reduce = job.reduces_done;
   for (const SlotState& s : state.slots) {
@@ -53,8 +52,8 @@ void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time
   if (it != last_.end() && it->second == std::make_pair(m, r)) return;
   last_[job.id] = {m, r};
   Duration elapsed = now - job.arrival;
-  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r
-       << "% | elapsed " << FormatDuration(elapsed);
+  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r << "% | elapsed "
+       << FormatDuration(elapsed);
   // Work done so far, weighting the map phase 2/3 as Hadoop's progress does for jobs
   // dominated by their maps; the ETA extrapolates the rate.
   double done = (2 * map + reduce) / 3;

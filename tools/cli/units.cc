@@ -14,7 +14,7 @@ struct Decimal {
   u128 whole = 0;
   uint64_t frac = 0;
   uint64_t scale = 1;
-  bool whole_too_big = false;  // over 19 integer digits: beyond any value we accept
+  bool whole_too_big = false;    // over 19 integer digits: beyond any value we accept
   bool dropped_nonzero = false;  // nonzero decimals past the 18th (too fine to keep)
 };
 
@@ -37,8 +37,10 @@ std::string Quote(std::string_view text) {
 bool SplitNumber(std::string_view text, Decimal* d, std::string* unit) {
   size_t i = 0, digits = 0;
   for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i, ++digits) {
-    if (d->whole >= 10'000'000'000'000'000'000ull) d->whole_too_big = true;
-    else d->whole = d->whole * 10 + static_cast<unsigned>(text[i] - '0');
+    if (d->whole >= 10'000'000'000'000'000'000ull)
+      d->whole_too_big = true;
+    else
+      d->whole = d->whole * 10 + static_cast<unsigned>(text[i] - '0');
   }
   if (i < text.size() && text[i] == '.') {
     ++i;
@@ -71,12 +73,18 @@ Result<Duration> ParseDuration(std::string_view raw) {
   if (!SplitNumber(text, &d, &unit))
     return Status::InvalidArgument("cannot read duration " + quoted + std::string(kExamples));
   uint64_t ns_per;
-  if (unit == "ns") ns_per = 1;
-  else if (unit == "us" || unit == "\xc2\xb5s") ns_per = 1'000;
-  else if (unit == "ms") ns_per = 1'000'000;
-  else if (unit == "s") ns_per = 1'000'000'000;
-  else if (unit == "m" || unit == "min") ns_per = 60'000'000'000;
-  else if (unit == "h") ns_per = 3'600'000'000'000;
+  if (unit == "ns")
+    ns_per = 1;
+  else if (unit == "us" || unit == "\xc2\xb5s")
+    ns_per = 1'000;
+  else if (unit == "ms")
+    ns_per = 1'000'000;
+  else if (unit == "s")
+    ns_per = 1'000'000'000;
+  else if (unit == "m" || unit == "min")
+    ns_per = 60'000'000'000;
+  else if (unit == "h")
+    ns_per = 3'600'000'000'000;
   else if (unit.empty())
     return Status::InvalidArgument("missing unit in duration " + quoted + std::string(kExamples));
   else
@@ -101,21 +109,31 @@ Result<uint64_t> ParseSize(std::string_view raw) {
   if (!SplitNumber(text, &d, &unit))
     return Status::InvalidArgument("cannot read size " + quoted + " (use e.g. 32MiB, 1GiB, 500MB)");
   uint64_t mult;
-  if (unit.empty() || unit == "b") mult = 1;
-  else if (unit == "kb") mult = 1'000;
-  else if (unit == "mb") mult = 1'000'000;
-  else if (unit == "gb") mult = 1'000'000'000;
-  else if (unit == "tb") mult = 1'000'000'000'000;
-  else if (unit == "pb") mult = 1'000'000'000'000'000;
-  else if (unit == "kib") mult = uint64_t{1} << 10;
-  else if (unit == "mib") mult = uint64_t{1} << 20;
-  else if (unit == "gib") mult = uint64_t{1} << 30;
-  else if (unit == "tib") mult = uint64_t{1} << 40;
-  else if (unit == "pib") mult = uint64_t{1} << 50;
+  if (unit.empty() || unit == "b")
+    mult = 1;
+  else if (unit == "kb")
+    mult = 1'000;
+  else if (unit == "mb")
+    mult = 1'000'000;
+  else if (unit == "gb")
+    mult = 1'000'000'000;
+  else if (unit == "tb")
+    mult = 1'000'000'000'000;
+  else if (unit == "pb")
+    mult = 1'000'000'000'000'000;
+  else if (unit == "kib")
+    mult = uint64_t{1} << 10;
+  else if (unit == "mib")
+    mult = uint64_t{1} << 20;
+  else if (unit == "gib")
+    mult = uint64_t{1} << 30;
+  else if (unit == "tib")
+    mult = uint64_t{1} << 40;
+  else if (unit == "pib")
+    mult = uint64_t{1} << 50;
   else if (unit == "k" || unit == "m" || unit == "g" || unit == "t" || unit == "p")
     return Status::InvalidArgument("ambiguous unit '" + unit + "' in size " + quoted + " (use " +
-                                   unit + "iB for powers of 2 or " + unit +
-                                   "B for powers of 10)");
+                                   unit + "iB for powers of 2 or " + unit + "B for powers of 10)");
   else
     return Status::InvalidArgument("unknown unit '" + unit + "' in size " + quoted +
                                    " (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
