@@ -27,17 +27,6 @@ struct ClusterState {
 
   const JobState& job(JobId id) const { return jobs.at(id); }
   JobState& job(JobId id) { return jobs.at(id); }
-
-  int free_slots(SlotKind k) const {
-    int n = 0;
-    for (auto& s : slots) n += (s.info.kind == k && !s.task);
-    return n;
-  }
-  int total_slots(SlotKind k) const {
-    int n = 0;
-    for (auto& s : slots) n += (s.info.kind == k);
-    return n;
-  }
 };
 
 }  // namespace mrlocal

@@ -80,27 +80,25 @@ Result<PartitionPlan> Partitioner::Plan(const CountMinSketch& sizes,
   return plan;
 }
 
-double Skewness(std::span<const uint64_t> s) {
+namespace {
+
+// mean / max of the sizes; 1 when every size is 0 (nothing is out of balance).
+double MeanOverMax(std::span<const uint64_t> sizes) {
   uint64_t max = 0;
   double sum = 0;
-  for (uint64_t v : s) {
+  for (uint64_t v : sizes) {
     max = std::max(max, v);
     sum += static_cast<double>(v);
   }
-  if (max == 0) return 0;
-  return 100.0 - 100.0 * sum / (static_cast<double>(s.size()) * static_cast<double>(max));
+  if (max == 0) return 1;
+  return sum / (static_cast<double>(sizes.size()) * static_cast<double>(max));
 }
 
-double Balance(std::span<const uint64_t> loads) {
-  uint64_t max = 0;
-  double sum = 0;
-  for (uint64_t v : loads) {
-    max = std::max(max, v);
-    sum += static_cast<double>(v);
-  }
-  if (max == 0) return 100;
-  return 100.0 * sum / (static_cast<double>(loads.size()) * static_cast<double>(max));
-}
+}  // namespace
+
+double Skewness(std::span<const uint64_t> s) { return 100.0 - 100.0 * MeanOverMax(s); }
+
+double Balance(std::span<const uint64_t> loads) { return 100.0 * MeanOverMax(loads); }
 
 Result<std::unique_ptr<Partitioner>> MakePartitioner(std::string_view name) {
   for (const Entry& e : Registry())

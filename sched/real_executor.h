@@ -60,8 +60,6 @@ class RealExecutor final : public Executor {
   Status FinishJob(JobId job, bool success) override;
   double Progress(SlotId slot) const override;
 
-  // The CPU each slot is pinned to (-1: not pinned), for reports.
-  int CpuOf(SlotId slot) const { return workers_[slot]->cpu(); }
   void SetSpeed(SlotId slot, double s) { workers_[slot]->SetSpeed(s); }
 
  private:

@@ -20,12 +20,6 @@ class LatencySamples {
     std::nth_element(s.begin(), s.begin() + k, s.end());
     return static_cast<double>(s[k]) / 1000.0;
   }
-  double MeanUs() const {
-    if (samples_.empty()) return 0;
-    double sum = 0;
-    for (auto v : samples_) sum += static_cast<double>(v);
-    return sum / static_cast<double>(samples_.size()) / 1000.0;
-  }
 
  private:
   std::vector<int64_t> samples_;

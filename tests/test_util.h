@@ -8,7 +8,30 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/job_runtime.h"
+#include "engine/task_context.h"
+
 namespace mrlocal::testing {
+
+// An OutputSink that keeps what a reduce task writes.
+struct StringSink final : OutputSink {
+  Status Append(std::string_view b) override {
+    text.append(b);
+    return Status::OK();
+  }
+  std::string text;
+};
+
+// A slot that tells the task to stop at its n-th checkpoint.
+class StopAt final : public TaskContext {
+ public:
+  explicit StopAt(int n) : n_(n) {}
+  bool Checkpoint(double) override { return ++calls < n_; }
+  int calls = 0;
+
+ private:
+  int n_;
+};
 
 // A fresh directory under the system temp dir, removed with everything in it on scope exit.
 class ScratchDir {

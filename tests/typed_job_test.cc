@@ -10,9 +10,13 @@
 #include <set>
 
 #include "apps/wordcount.h"
+#include "tests/test_util.h"
 
 namespace mrlocal {
 namespace {
+
+using testing::StopAt;
+using testing::StringSink;
 
 // "user friend friend ..." per line -> user \t sorted distinct friends, comma-separated.
 struct FriendLists {
@@ -97,14 +101,6 @@ struct CountingPi {
 static_assert(TypedApp<apps::WordCount>);
 static_assert(TypedApp<FriendLists>);
 static_assert(TypedApp<CountingPi>);
-
-struct StringSink final : OutputSink {
-  Status Append(std::string_view b) override {
-    text.append(b);
-    return Status::OK();
-  }
-  std::string text;
-};
 
 template <class App>
 std::string RunJob(const TypedJobRuntime<App>& rt, const std::vector<MapInput>& inputs, uint32_t p,
@@ -224,16 +220,6 @@ TEST(TypedJob, TopNIsByScoreThenKey) {
   EXPECT_EQ(results[0].top[1].key, "b");
   EXPECT_EQ(results[0].top[2].key, "c");
 }
-
-class StopAt final : public TaskContext {
- public:
-  explicit StopAt(int n) : n_(n) {}
-  bool Checkpoint(double) override { return ++calls < n_; }
-  int calls = 0;
-
- private:
-  int n_;
-};
 
 TEST(TypedJob, AReduceStopsWhenItsSlotSaysSo) {
   JobRuntimeOptions o;

@@ -13,15 +13,10 @@
 namespace mrlocal {
 namespace {
 
-using testing::ReferenceWordCount;
+using testing::StopAt;
+using testing::StringSink;
 
-struct StringSink final : OutputSink {
-  Status Append(std::string_view b) override {
-    text.append(b);
-    return Status::OK();
-  }
-  std::string text;
-};
+using testing::ReferenceWordCount;
 
 // Runs the whole job in-process: one map per chunk of `splits`, R reduces, plan from `owner`.
 std::map<std::string, uint64_t> RunWordCount(const std::vector<std::string>& splits, uint32_t p,
@@ -190,12 +185,6 @@ TEST(WordCount, RealTextsMatchTheReference) {
   EXPECT_EQ(RunWordCount(SplitLines(text, 4), 8, 2, 1), want);
 }
 
-class StopAfter final : public TaskContext {
- public:
-  bool Checkpoint(double) override { return ++n < 2; }
-  int n = 0;
-};
-
 TEST(WordCount, AMapStopsWhenItsSlotSaysSo) {
   JobRuntimeOptions o;
   o.hashes = MakePartitionHashes(1, 1, 1);
@@ -204,7 +193,7 @@ TEST(WordCount, AMapStopsWhenItsSlotSaysSo) {
   while (text.size() < (5u << 20)) text += "some words on a line\n";
   MapInput in;
   in.pieces = {text};
-  StopAfter ctx;
+  StopAt ctx(2);
   auto out = rt.RunMap(in, ctx);
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), Status::Code::kAborted);

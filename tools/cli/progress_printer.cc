@@ -15,9 +15,8 @@ void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time)
        << "\n";
 }
 
-void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan& plan, Time now) {
-  Print(job, 1.0, 0.0, now);
-  (void)plan;
+void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan&, Time now) {
+  Print(job, 1.0, 0.0, now);  // the map phase just ended
 }
 
 std::pair<double, double> ProgressPrinter::Progress(const JobState& job, const ClusterState& state,
