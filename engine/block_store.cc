@@ -294,6 +294,7 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
     if (n != preferred_node) order.push_back(n);
 
   BlockRead read;
+  read.offset = b.offset;
   std::vector<ReplicaProblem> problems;
   for (int node : order) {
     ReplicaProblem problem;

@@ -51,6 +51,7 @@ struct PutOptions {
 struct BlockRead {
   std::string_view data;
   std::shared_ptr<const void> keepalive;
+  uint64_t offset = 0;                // of the block within its file
   int node = -1;                      // the replica that was read
   std::vector<std::string> warnings;  // replicas that failed their checksum or are missing
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -10,22 +11,32 @@
 #include <vector>
 
 #include "engine/count_min_sketch.h"
+#include "engine/line_stream.h"
 #include "engine/partition_hash.h"
 #include "engine/status.h"
 #include "engine/task_context.h"
 
 namespace mrlocal {
 
-// One map task's input. `pieces` are runs of complete records (lines): each piece ends
-// right after a '\n', except the last piece of a file that has no trailing newline.
+// One map task's input, in one of three shapes:
+//   pieces  runs of complete records (lines), zero-copy: each piece ends right after a
+//           '\n', except the last piece of a file that has no trailing newline;
+//   stream  lines produced while the task reads them (a gzip file, decompressed on the
+//           fly as Hadoop's codecs do);
+//   neither jobs without input files (Pi) get only their task index.
 // Pieces stay valid for the whole RunMap call (they point into mapped blocks or into a
-// buffer the caller owns). Jobs without input files (Pi) get no pieces, only the index.
+// buffer the caller owns).
 struct MapInput {
   uint32_t task_index = 0;
   std::vector<std::string_view> pieces;
+  std::shared_ptr<LineStream> stream;
   std::string source;  // "PATH block N", for error messages
+  // "PATH:LINE" of byte `offset` of pieces[piece], for bad-record messages. It may read
+  // the file from its start to count lines: call it on the error path only. May be null.
+  std::function<std::string(size_t piece, size_t offset)> locate;
 
   uint64_t bytes() const {
+    if (stream) return stream->input_bytes();
     uint64_t n = 0;
     for (auto p : pieces) n += p.size();
     return n;
@@ -41,10 +52,15 @@ class MapOutput {
   uint64_t records() const { return records_; }        // distinct keys after combining
   uint64_t size_units() const { return size_units_; }  // the sizes summed in the sketch
   uint64_t sketch_ns() const { return sketch_ns_; }    // time spent filling the sketch
+  // Malformed records skipped (--skip-bad-records), and where the first one was.
+  uint64_t skipped_records() const { return skipped_records_; }
+  const std::string& first_skipped() const { return first_skipped_; }
   virtual uint64_t memory_bytes() const = 0;
 
  protected:
   CountMinSketch sketch_;
+  uint64_t skipped_records_ = 0;
+  std::string first_skipped_;
   uint64_t records_ = 0;
   uint64_t size_units_ = 0;
   uint64_t sketch_ns_ = 0;
@@ -82,6 +98,9 @@ struct ReduceResult {
 struct JobRuntimeOptions {
   std::vector<PartitionHash> hashes;  // sketch rows; all share p = hashes[0].partitions
   int top_n = 10;
+  // A malformed record (an app calls MapEmitter::BadRecord) is counted and skipped, as
+  // Hadoop's skip mode does; otherwise it fails the task with "PATH:LINE: why".
+  bool skip_bad_records = false;
 };
 
 class JobRuntime {
@@ -90,7 +109,8 @@ class JobRuntime {
   virtual std::string_view app() const = 0;
 
   // Runs the map and the combiner over `in`. Fails with Corruption/InvalidArgument for
-  // malformed input and Aborted when ctx.Checkpoint() returned false.
+  // malformed input (a bad record: "PATH:LINE: why") and Aborted when ctx.Checkpoint() returned
+  // false.
   virtual Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in, TaskContext& ctx) const = 0;
 
   // Gathers the records of the partitions that `plan` gives to `reduce_index` from every

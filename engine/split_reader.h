@@ -31,8 +31,14 @@ struct SplitData {
 
 // Reads split `block` of `path`, preferring the replicas on `preferred_node` (-1: none).
 // Every block read (this one and the following ones the last line runs into) is
-// checksum-verified with replica fallback. Thread-safe (see BlockStore).
+// checksum-verified with replica fallback. Thread-safe (see BlockStore). The split's
+// `input.locate` names "PATH:LINE" for bad-record messages; it reads through `store`, so
+// it is valid while the store is.
 Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, uint32_t block,
                             int preferred_node);
+
+// The 1-based number of the line that holds byte `offset` of `path`: one more than the
+// '\n' bytes before it. Reads (and verifies) the blocks up to `offset`.
+Result<uint64_t> LineNumberAt(const BlockStore& store, const std::string& path, uint64_t offset);
 
 }  // namespace mrlocal

@@ -3,7 +3,7 @@
 // combining table); virtual calls happen once per task.
 //
 // The App concept. Apps are plain structs that include no engine header; the runtime
-// holds one `const App` (so a job can carry parameters, e.g. Pi's samples per task).
+// holds one `const App` (so a job can carry parameters, e.g. Pi's samples per map).
 //
 //   static constexpr std::string_view kName;
 //   static constexpr bool kTextInput;       // false: no input data, the map is driven by
@@ -13,13 +13,16 @@
 //
 //   text:    template <class Out> void Map(std::string_view lines, Out& out) const;
 //              `lines` is a chunk of complete lines (~1 MiB).
-//   index:   uint64_t MapChunks(uint32_t task_index) const;
-//            template <class Out> void Map(uint32_t task_index, uint64_t chunk, Out& out) const;
-//              called for chunk = 0 .. MapChunks-1, with a checkpoint after each.
+//   index:   template <class Out, class Checkpoint>
+//            bool Map(uint32_t task_index, Out& out, Checkpoint&& checkpoint) const;
+//              the whole task in one call, so it may keep state across its chunks (Pi
+//              walks one Halton sequence). It calls `checkpoint(progress)` between chunks
+//              of work and returns false as soon as that returns false (preempted).
 //   In Map, `out.Emit(key, x)` combines x into the key's value in place through
 //   `void Combine(Value&, X) const` (the app picks X: WordCount emits uint64_t 1,
 //   friend-count a friend id); `out.scratch()` is a buffer for keys built on the fly.
 //   A string key must stay valid only during Emit and must not be empty.
+//   `out.BadRecord(line, why)` reports a malformed record (see MapEmitter).
 //
 //   void Merge(Value& into, const Value& other) const;   // reduce side: map outputs
 //   void Reduce(Key, Value&) const;          // finalizes before output (sort+dedup a list)
@@ -28,8 +31,12 @@
 //   void FormatValue(std::string& out, const Value&) const;  // lines are "key\tvalue\n"
 //   double Score(Key, const Value&) const;   // top-N order: higher first, ties by key
 //
-// Optional: `static bool IsSeparator(char)`: bytes at which a line longer than a chunk
-// may be cut (a line with no such byte stays whole).
+// Optional:
+//   `static bool IsSeparator(char)`: bytes at which a line longer than a chunk may be cut
+//     (a line with no such byte stays whole).
+//   `void FinishMap(Key, Value&) const`: the end of the map-side combiner, run on every
+//     key of a map task's output before it is measured and shuffled (friend-count sorts
+//     and de-duplicates its per-task friend lists here).
 #pragma once
 
 #define XXH_INLINE_ALL
@@ -72,10 +79,45 @@ class MapEmitter {
   }
   std::string& scratch() { return scratch_; }
 
+  // Reports a malformed record: `line` is a view of it inside the text given to Map
+  // (without its line end), `why` what is wrong with it. The task then fails with
+  // "PATH:LINE: why: "line"", unless the job skips bad records (then it is counted).
+  [[gnu::noinline]] void BadRecord(std::string_view line, std::string_view why) {
+    ++bad_records_;
+    if (!bad_why_.empty()) return;  // the first one is the one reported
+    bad_at_ = line.data();
+    bad_why_.assign(why);
+    bad_why_ += ": \"";
+    for (char c : line.substr(0, 60)) {  // printable, one line
+      unsigned char u = static_cast<unsigned char>(c);
+      if (u >= 0x20 && u < 0x7f && c != '"' && c != '\\') {
+        bad_why_.push_back(c);
+      } else {
+        static constexpr char kHex[] = "0123456789abcdef";
+        bad_why_ += "\\x";
+        bad_why_.push_back(kHex[u >> 4]);
+        bad_why_.push_back(kHex[u & 15]);
+      }
+    }
+    bad_why_ += line.size() > 60 ? "...\"" : "\"";
+  }
+  uint64_t bad_records() const { return bad_records_; }
+  // The first bad record: where it starts (valid only until Map returns) and what is wrong.
+  const char* first_bad_at() const { return bad_at_; }
+  const std::string& first_bad_why() const { return bad_why_; }
+
  private:
   const App& app_;
   Table& table_;
   std::string scratch_;
+  uint64_t bad_records_ = 0;
+  const char* bad_at_ = nullptr;
+  std::string bad_why_;
+};
+
+// Stands in for the checkpoint function in the concept check below.
+struct AnyCheckpoint {
+  bool operator()(double) const { return true; }
 };
 
 template <class A>
@@ -92,9 +134,8 @@ concept TypedApp = TableKey<typename A::Key> &&
   { app.Score(k, cv) } -> std::convertible_to<double>;
 } &&(!A::kTextInput ||
      requires(const A& app, MapEmitter<A>& e, std::string_view lines) { app.Map(lines, e); }) &&
-    (A::kTextInput || requires(const A& app, MapEmitter<A>& e, uint32_t task, uint64_t chunk) {
-      { app.MapChunks(task) } -> std::convertible_to<uint64_t>;
-      app.Map(task, chunk, e);
+    (A::kTextInput || requires(const A& app, MapEmitter<A>& e, uint32_t task) {
+      { app.Map(task, e, AnyCheckpoint{}) } -> std::convertible_to<bool>;
     });
 
 template <TypedApp App>
@@ -109,8 +150,13 @@ class TypedJobRuntime final : public JobRuntime {
   // (string keys), and the partition sketch.
   class Output final : public MapOutput {
    public:
-    Output(const App& app, const std::vector<PartitionHash>& hashes, Table& table) {
+    Output(const App& app, const std::vector<PartitionHash>& hashes, Table& table, uint64_t skipped,
+           std::string first_skipped) {
       table.Release(&entries_, &arena_);
+      if constexpr (requires(Key k, Value & v) { app.FinishMap(k, v); })
+        for (Entry& e : entries_) app.FinishMap(key(e), e.value);
+      skipped_records_ = skipped;
+      first_skipped_ = std::move(first_skipped);
       auto t0 = std::chrono::steady_clock::now();
       sketch_ = CountMinSketch(hashes);
       for (const Entry& e : entries_) {
@@ -149,35 +195,62 @@ class TypedJobRuntime final : public JobRuntime {
     Table table(1 << 14);
     MapEmitter<App> emitter(app_, table);
     const Status aborted = Status::Aborted(in.source + ": map task preempted");
+    std::string first_skipped;
     if constexpr (!App::kTextInput) {
-      const uint64_t chunks = app_.MapChunks(in.task_index);
-      for (uint64_t c = 0; c < chunks; ++c) {
-        app_.Map(in.task_index, c, emitter);
-        if (!ctx.Checkpoint(static_cast<double>(c + 1) / static_cast<double>(chunks)))
-          return aborted;
-      }
-      if (chunks == 0 && !ctx.Checkpoint(1.0)) return aborted;
+      if (!app_.Map(in.task_index, emitter,
+                    [&ctx](double progress) { return ctx.Checkpoint(progress); }))
+        return aborted;
     } else {
-      const uint64_t total = in.bytes();
-      if (total > UINT32_MAX)  // key offsets are 32-bit; splits are far smaller
-        return Status::InvalidArgument(in.source + ": a map task's input exceeds 4 GiB");
-      uint64_t done = 0;
-      for (std::string_view piece : in.pieces) {
+      // Runs the map over one run of complete lines, in chunks of about kMapChunk with a
+      // checkpoint after each; `locate(offset)` names a byte of the run for errors.
+      auto map_run = [&](std::string_view run, auto&& locate, auto&& progress) -> Status {
         size_t pos = 0;
-        while (pos < piece.size()) {
-          size_t end = CutPoint(piece, pos + kMapChunk);
-          app_.Map(piece.substr(pos, end - pos), emitter);
-          done += end - pos;
+        while (pos < run.size()) {
+          const size_t end = CutPoint(run, pos + kMapChunk);
+          const uint64_t bad_before = emitter.bad_records();
+          app_.Map(run.substr(pos, end - pos), emitter);
+          if (emitter.bad_records() > bad_before && bad_before == 0) {
+            std::string where = locate(static_cast<size_t>(emitter.first_bad_at() - run.data()));
+            if (!options_.skip_bad_records)
+              return Status::InvalidArgument(where + ": " + emitter.first_bad_why());
+            first_skipped = where + ": " + emitter.first_bad_why();
+          }
           pos = end;
-          if (!ctx.Checkpoint(static_cast<double>(done) / static_cast<double>(total)))
-            return aborted;
+          if (!ctx.Checkpoint(progress(end))) return aborted;
+        }
+        return Status::OK();
+      };
+      if (in.stream) {
+        for (;;) {
+          Result<std::string_view> run = in.stream->Next();
+          if (!run.ok()) return run.status();
+          if (run->empty()) break;
+          MRLOCAL_RETURN_IF_ERROR(map_run(
+              *run, [&in](size_t offset) { return in.stream->Locate(offset); },
+              [&in](size_t) { return in.stream->progress(); }));
+        }
+      } else {
+        const uint64_t total = in.bytes();
+        if (total > UINT32_MAX)  // key offsets are 32-bit; splits are far smaller
+          return Status::InvalidArgument(in.source + ": a map task's input exceeds 4 GiB");
+        uint64_t done = 0;
+        for (size_t i = 0; i < in.pieces.size(); ++i) {
+          MRLOCAL_RETURN_IF_ERROR(map_run(
+              in.pieces[i],
+              [&in, i](size_t offset) { return in.locate ? in.locate(i, offset) : in.source; },
+              [done, total](size_t end) {
+                return static_cast<double>(done + end) / static_cast<double>(total);
+              }));
+          done += in.pieces[i].size();
         }
       }
-      if (total == 0 && !ctx.Checkpoint(1.0)) return aborted;
+      if (!ctx.Checkpoint(1.0)) return aborted;
     }
     if (table.overflowed())
       return Status::InvalidArgument(in.source + ": more than 4 GiB of distinct keys in one task");
-    return std::unique_ptr<MapOutput>(std::make_unique<Output>(app_, options_.hashes, table));
+    const uint64_t skipped = options_.skip_bad_records ? emitter.bad_records() : 0;
+    return std::unique_ptr<MapOutput>(
+        std::make_unique<Output>(app_, options_.hashes, table, skipped, std::move(first_skipped)));
   }
 
   Result<ReduceResult> RunReduce(std::span<const MapOutput* const> maps, const ReducePlan& plan,

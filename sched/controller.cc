@@ -193,6 +193,7 @@ void Controller::OnReport(TaskReport r) {
     if (r.task.kind == TaskKind::kMap) {
       ++job.maps_done;
       outcome.map_output_units += r.output_bytes;
+      outcome.skipped_records += r.skipped_records;
       outcome.sketch_time += r.sketch_time;
       if (r.sketch) sketches_.at(job.id).Merge(*r.sketch);
       if (job.maps_done == job.M()) FinishMapPhase(job);

@@ -30,7 +30,8 @@ struct JobOutcome {
   std::vector<std::string> warnings;
   Status failure;  // why the job failed, with the code that decides the exit code
   uint64_t map_output_units = 0;
-  Duration sketch_time{0};  // summed over map tasks
+  uint64_t skipped_records = 0;  // malformed input records skipped (--skip-bad-records)
+  Duration sketch_time{0};       // summed over map tasks
   uint64_t output_bytes = 0;
   uint64_t output_records = 0;
 };

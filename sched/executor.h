@@ -33,6 +33,7 @@ struct TaskReport {
   uint64_t input_bytes = 0;
   uint64_t output_bytes = 0;  // map: size units of its output; reduce: bytes written
   uint64_t output_records = 0;
+  uint64_t skipped_records = 0;          // map: malformed records skipped
   std::vector<std::string> warnings;     // e.g. a replica that failed its checksum
   std::optional<CountMinSketch> sketch;  // map: its output's partition sizes
   Duration sketch_time{0};               // map: spent filling the sketch

@@ -69,6 +69,11 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, 
   report.output_records = (*out)->records();
   report.sketch = (*out)->sketch();
   report.sketch_time = Duration((*out)->sketch_ns());
+  report.skipped_records = (*out)->skipped_records();
+  if (report.skipped_records > 0)
+    report.warnings.push_back("skipped " + std::to_string(report.skipped_records) +
+                              " bad record(s) in " + split.input.source + ", the first at " +
+                              (*out)->first_skipped());
   data.map_outputs[launch.task.index] = std::move(out).value();
 }
 

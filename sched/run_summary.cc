@@ -46,6 +46,7 @@ RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const Sched
     s.reduce_load = outcome.plan->reduce_load;
   }
   s.map_output_units = outcome.map_output_units;
+  s.skipped_records = outcome.skipped_records;
   s.sketch_us = Seconds(outcome.sketch_time) * 1e6;
   s.decisions = stats.decisions;
   s.launches = stats.launches;
@@ -106,6 +107,7 @@ Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) 
     w.EndArray();
     w.EndObject();
     w.Key("map_output_units").Uint(s.map_output_units);
+    w.Key("skipped_records").Uint(s.skipped_records);
     w.Key("scheduler").BeginObject();
     w.Key("decisions").Uint(s.decisions);
     w.Key("launches").Uint(s.launches);

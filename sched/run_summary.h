@@ -33,6 +33,7 @@ struct RunSummary {
   int plan_row = 0;
   std::vector<uint64_t> reduce_load;
   uint64_t map_output_units = 0;
+  uint64_t skipped_records = 0;  // malformed input records skipped (--skip-bad-records)
   // Scheduler overhead.
   uint64_t decisions = 0, launches = 0, preemptions = 0;
   double decision_p50_us = 0, decision_p99_us = 0;

@@ -5,6 +5,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <fstream>
 #include <random>
@@ -102,7 +103,7 @@ std::map<std::string, uint64_t> ReferenceWordCount(std::string_view text) {
   return counts;
 }
 
-std::map<std::string, std::string> ReadJobOutput(const fs::path& dir) {
+std::map<std::string, std::string> ReadJobOutput(const fs::path& dir, KeyOrder order) {
   std::map<std::string, std::string> all;
   std::vector<fs::path> parts;
   for (auto& e : fs::directory_iterator(dir)) {
@@ -122,8 +123,12 @@ std::map<std::string, std::string> ReadJobOutput(const fs::path& dir) {
       size_t tab = line.find('\t');
       EXPECT_NE(tab, std::string_view::npos) << p << ": line without a tab: " << line;
       std::string key(line.substr(0, tab));
-      if (!first) {
+      if (!first && order == KeyOrder::kBytes) {
         EXPECT_LT(prev, key) << p << ": keys not strictly ascending";
+      }
+      if (!first && order == KeyOrder::kNumeric) {
+        EXPECT_TRUE(prev.size() < key.size() || (prev.size() == key.size() && prev < key))
+            << p << ": keys not numerically ascending: " << prev << ", " << key;
       }
       EXPECT_TRUE(all.emplace(key, std::string(line.substr(tab + 1))).second)
           << "key " << key << " in two parts";
@@ -133,6 +138,53 @@ std::map<std::string, std::string> ReadJobOutput(const fs::path& dir) {
     }
   }
   return all;
+}
+
+std::string ReadMaybeGzip(const fs::path& p) {
+  if (p.extension() != ".gz") return ReadFile(p);
+  gzFile f = gzopen(p.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot open " + p.string());
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  gzclose(f);
+  if (n < 0) throw std::runtime_error("cannot decompress " + p.string());
+  return out;
+}
+
+void WriteGzip(const fs::path& p, std::string_view bytes, int members) {
+  std::string all;
+  for (int m = 0; m < members; ++m) {
+    size_t begin = bytes.size() * m / members, end = bytes.size() * (m + 1) / members;
+    fs::path part = p.string() + ".member";
+    gzFile f = gzopen(part.c_str(), "wb");
+    if (!f) throw std::runtime_error("cannot write " + part.string());
+    if (end > begin && gzwrite(f, bytes.data() + begin, static_cast<unsigned>(end - begin)) <= 0)
+      throw std::runtime_error("gzwrite failed");
+    gzclose(f);
+    all += ReadFile(part);
+    fs::remove(part);
+  }
+  WriteFile(p, all);
+}
+
+std::map<uint64_t, std::set<uint64_t>> ReferenceFriends(std::string_view edges) {
+  std::map<uint64_t, std::set<uint64_t>> friends;
+  std::istringstream in{std::string(edges)};
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string first;
+    if (!(fields >> first) || first[0] == '#') continue;
+    uint64_t u, v;
+    std::istringstream both(line);
+    if (!(both >> u >> v)) continue;
+    if (u == v) continue;
+    friends[u].insert(v);
+    friends[v].insert(u);
+  }
+  return friends;
 }
 
 }  // namespace mrlocal::testing

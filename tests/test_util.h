@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,7 +75,20 @@ std::filesystem::path SharedDatasets();
 std::map<std::string, uint64_t> ReferenceWordCount(std::string_view text);
 
 // Reads every part-r-* file of a job output directory into one map, checking that each
-// part's keys are strictly ascending and every line is "key\tvalue".
-std::map<std::string, std::string> ReadJobOutput(const std::filesystem::path& dir);
+// part's keys are strictly ascending (as bytes, or as numbers for integer keys) and every
+// line is "key\tvalue".
+enum class KeyOrder { kBytes, kNumeric };
+std::map<std::string, std::string> ReadJobOutput(const std::filesystem::path& dir,
+                                                 KeyOrder order = KeyOrder::kBytes);
+
+// The file's bytes; a ".gz" file is decompressed with zlib's gzread (all members).
+std::string ReadMaybeGzip(const std::filesystem::path& p);
+// Writes `bytes` as a gzip file with zlib's gzwrite, as `members` concatenated members.
+void WriteGzip(const std::filesystem::path& p, std::string_view bytes, int members = 1);
+
+// Reference friend-count, written independently of apps/friendcount with iostreams: for
+// every non-comment line "u v", u and v are friends unless u == v. Lines that do not
+// parse as two ids are ignored (callers give it valid graphs).
+std::map<uint64_t, std::set<uint64_t>> ReferenceFriends(std::string_view edges);
 
 }  // namespace mrlocal::testing

@@ -74,13 +74,16 @@ struct CountingPi {
   };
   uint64_t chunks = 3;
 
-  uint64_t MapChunks(uint32_t) const { return chunks; }
-  template <class Out>
-  void Map(uint32_t task, uint64_t chunk, Out& out) const {
-    for (uint64_t i = 0; i < 100; ++i) {
-      bool inside = (task * 7 + chunk * 3 + i) % 4 != 0;
-      out.Emit(inside ? 0u : 1u, inside);
+  template <class Out, class Checkpoint>
+  bool Map(uint32_t task, Out& out, Checkpoint&& checkpoint) const {
+    for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      for (uint64_t i = 0; i < 100; ++i) {
+        bool inside = (task * 7 + chunk * 3 + i) % 4 != 0;
+        out.Emit(inside ? 0u : 1u, inside);
+      }
+      if (!checkpoint(static_cast<double>(chunk + 1) / static_cast<double>(chunks))) return false;
     }
+    return true;
   }
   static void Combine(Value& v, bool inside) { ++(inside ? v.inside : v.outside); }
   static void Merge(Value& into, const Value& o) {

@@ -22,9 +22,9 @@ void PrintTop(std::ostream& out, const RunSummary& s) {
   for (auto& t : s.top) width = std::max(width, t.key.size());
   width = std::min<size_t>(width, 40);
   out << "top " << s.top.size() << ":\n";
-  for (auto& t : s.top)
+  for (auto& t : s.top)  // a long value (a friend list) is cut: the output has it whole
     out << "  " << std::left << std::setw(static_cast<int>(width)) << t.key << std::right << "  "
-        << t.value << "\n";
+        << (t.value.size() > 60 ? t.value.substr(0, 57) + "..." : t.value) << "\n";
 }
 
 void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::string& output_dir) {
@@ -65,6 +65,8 @@ void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::strin
   } else {
     out << "  failure   " << s.failure << "\n";
   }
+  if (s.skipped_records > 0)
+    out << "  skipped   " << s.skipped_records << " bad input records (--skip-bad-records)\n";
   if (!s.warnings.empty()) out << "  warnings  " << s.warnings.size() << " (see stderr)\n";
 }
 

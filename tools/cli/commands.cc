@@ -5,6 +5,8 @@ namespace mrlocal {
 std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root) {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(AddWordCountCommand(root));
+  commands.push_back(AddPiCommand(root));
+  commands.push_back(AddFriendCountCommand(root));
   commands.push_back(AddFsCommand(root));
   commands.push_back(AddGenerateCommand(root));
   return commands;

@@ -12,6 +12,8 @@ std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root);
 
 // One per tools/cli/*_command.cc.
 std::unique_ptr<Command> AddWordCountCommand(CLI::App& root);
+std::unique_ptr<Command> AddPiCommand(CLI::App& root);
+std::unique_ptr<Command> AddFriendCountCommand(CLI::App& root);
 std::unique_ptr<Command> AddFsCommand(CLI::App& root);
 std::unique_ptr<Command> AddGenerateCommand(CLI::App& root);
 

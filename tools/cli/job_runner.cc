@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/block_store.h"
+#include "engine/gzip_lines.h"
 #include "engine/output_committer.h"
 #include "engine/split_reader.h"
 #include "sched/asio_loop.h"
@@ -106,7 +107,8 @@ Result<Plan> Validate(const JobOptions& o) {
 
 }  // namespace
 
-void AddJobOptions(CLI::App* cmd, JobOptions& o) {
+void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
+  const bool files = input == JobInput::kFiles;
   cmd->add_option("-o,--output", o.output, "Output directory (part-r-NNNNN + _SUCCESS)");
   cmd->add_option("--deadline", o.deadline, "Relative deadline, e.g. 30s, 1500ms, 2m, 1h");
   auto join = [](const std::vector<std::string>& names) {
@@ -119,17 +121,25 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o) {
   cmd->add_option("--cluster", o.cluster,
                   "Cluster: groups of N x (map slots, reduce slots, speed), e.g. "
                   "'2x(4m,1r,1.0)+1x(2m,1r,0.5)' (default: one node per CPU, each (1m,1r,1.0))");
-  o.reduces_opt = cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)");
-  o.partitions_opt = cmd->add_option("--partitions", o.partitions,
-                                     "Partitions p >= R (default: R for hash, 4R otherwise)");
-  cmd->add_option("--partitioner", o.partitioner, join(PartitionerNames()))->capture_default_str();
-  cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch")
-      ->capture_default_str();
-  cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store")
-      ->capture_default_str();
-  cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR");
+  if (files) {
+    o.reduces_opt =
+        cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)");
+    o.partitions_opt = cmd->add_option("--partitions", o.partitions,
+                                       "Partitions p >= R (default: R for hash, 4R otherwise)");
+    cmd->add_option("--partitioner", o.partitioner, join(PartitionerNames()))
+        ->capture_default_str();
+    cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch")
+        ->capture_default_str();
+    cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store")
+        ->capture_default_str();
+    cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR");
+  }
   cmd->add_option("--report", o.report_dir, "Write metrics.json and trace.json to DIR");
-  cmd->add_option("--top", o.top, "Print the N most frequent keys")->capture_default_str();
+  if (files) {
+    cmd->add_option("--top", o.top, "Print the N highest-scoring keys")->capture_default_str();
+    cmd->add_flag("--skip-bad-records", o.skip_bad_records,
+                  "Skip and count malformed input records instead of failing the job");
+  }
   cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output directory");
   cmd->add_flag("--no-pin", o.no_pin, "Do not pin slot threads to CPUs");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
@@ -147,7 +157,11 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   store_opts.nodes = plan.cluster.nodes();
   std::unique_ptr<BlockStore> store;
   std::vector<std::string> paths = o.inputs;
-  if (!o.store.empty()) {
+  if (app.index_maps > 0) {
+    auto s = BlockStore::InMemory(store_opts);  // no input: an empty store
+    if (!s.ok()) return ReportError(s.status());
+    store = std::move(s).value();
+  } else if (!o.store.empty()) {
     auto s = BlockStore::Open(o.store, store_opts, BlockStore::OpenMode::kMustExist);
     if (!s.ok()) return ReportError(s.status());
     store = std::move(s).value();
@@ -157,6 +171,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     auto s = BlockStore::InMemory(store_opts);
     if (!s.ok()) return ReportError(s.status());
     store = std::move(s).value();
+    if (paths.empty() && !app.make_default_input)
+      return ReportError(Status::InvalidArgument("no input files given"));
     if (paths.empty()) {
       paths.push_back(app.default_input_name);
       if (!o.quiet)
@@ -177,20 +193,31 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   spec.reduces = plan.reduces;
   spec.partition_hashes =
       MakePartitionHashes(o.sketch_rows, plan.partitions, /*seed=*/0x6d726c6f63616cull);
+  // One split per block, except that a gzip file is one split (it cannot be split) and
+  // jobs without input have index_maps splits of nothing.
   struct SplitRef {
     std::string path;
-    uint32_t block;
+    uint32_t block = 0;
+    bool gzip = false;
   };
   auto splits = std::make_shared<std::vector<SplitRef>>();
   for (auto& path : paths) {
     auto info = store->Stat(path);
     if (!info.ok()) return ReportError(info.status());
     spec.input_bytes += info->size;
+    if (IsGzipPath(path)) {
+      if (info->blocks.empty()) continue;
+      // Hadoop places a non-splittable split on the hosts of its first block.
+      splits->push_back({path, 0, true});
+      spec.maps.push_back({info->size, info->blocks[0].replica_nodes});
+      continue;
+    }
     for (uint32_t b = 0; b < info->blocks.size(); ++b) {
-      splits->push_back({path, b});
+      splits->push_back({path, b, false});
       spec.maps.push_back({info->blocks[b].length, info->blocks[b].replica_nodes});
     }
   }
+  for (uint32_t i = 0; i < app.index_maps; ++i) spec.maps.push_back({0, {}});
 
   // From here on something may be written: Ctrl-C must go through the controller, which
   // cancels the tasks and discards the output.
@@ -213,23 +240,32 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   JobRuntimeOptions ro;
   ro.hashes = spec.partition_hashes;
   ro.top_n = o.top;
+  ro.skip_bad_records = o.skip_bad_records;
   RealJob real;
   real.runtime = app.make_runtime(ro);
   real.maps = static_cast<uint32_t>(spec.maps.size());
   real.reduces = plan.reduces;
   real.output = output;
   BlockStore* store_ptr = store.get();
-  real.read_split = [store_ptr, splits](uint32_t index, NodeId node) -> Result<SplitInput> {
-    const SplitRef& ref = (*splits)[index];
-    auto data = ReadSplit(*store_ptr, ref.path, ref.block, node);
-    if (!data.ok()) return data.status();
-    auto owned = std::make_shared<SplitData>(std::move(data).value());
-    SplitInput in;
-    in.input = owned->input;
-    in.warnings = std::move(owned->warnings);
-    in.keepalive = owned;
-    return in;
-  };
+  if (app.index_maps == 0)
+    real.read_split = [store_ptr, splits](uint32_t index, NodeId node) -> Result<SplitInput> {
+      const SplitRef& ref = (*splits)[index];
+      SplitInput in;
+      if (ref.gzip) {
+        auto stream = OpenGzipLines(*store_ptr, ref.path, node);
+        if (!stream.ok()) return stream.status();
+        in.input.stream = std::move(stream).value();
+        in.input.source = ref.path;
+        return in;
+      }
+      auto data = ReadSplit(*store_ptr, ref.path, ref.block, node);
+      if (!data.ok()) return data.status();
+      auto owned = std::make_shared<SplitData>(std::move(data).value());
+      in.input = owned->input;
+      in.warnings = std::move(owned->warnings);
+      in.keepalive = owned;
+      return in;
+    };
 
   AsioLoop loop;
   RealExecutor executor(loop, plan.slots, !o.no_pin);
@@ -261,7 +297,10 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   RunSummary summary =
       Summarize(job, outcome, controller.stats(), o.policy, o.partitioner, plan.cluster.ToString());
   for (auto& w : outcome.warnings) std::cerr << "mrlocal: warning: " << w << "\n";
-  PrintTop(std::cout, summary);
+  if (job.phase == JobPhase::kDone && app.print_result)
+    app.print_result(std::cout, summary);
+  else
+    PrintTop(std::cout, summary);
   PrintClosingReport(std::cout, summary, o.output);
   if (!o.report_dir.empty()) {
     Status st = WriteMetricsJson(fs::path(o.report_dir) / "metrics.json", summary);

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/job_runtime.h"
+#include "sched/run_summary.h"
 #include "tools/cli/command.h"
 
 namespace mrlocal {
@@ -27,6 +29,7 @@ struct JobOptions {
   std::string report_dir;
   int top = 10;
   bool overwrite = false;
+  bool skip_bad_records = false;
   bool no_pin = false;
   bool quiet = false;
   // Set by AddJobOptions; used to tell "--reduces 0" from "not given".
@@ -34,8 +37,10 @@ struct JobOptions {
   CLI::Option* partitions_opt = nullptr;
 };
 
-// Registers the common job options on `cmd`.
-void AddJobOptions(CLI::App* cmd, JobOptions& o);
+// Registers the common job options on `cmd`. Jobs without input files (Pi) take only
+// the options that make sense for them: no input, block store, shuffle or top-N options.
+enum class JobInput { kFiles, kNone };
+void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input = JobInput::kFiles);
 
 // What the subcommand supplies: its app, and its input when the user gives none.
 struct JobApp {
@@ -44,6 +49,12 @@ struct JobApp {
   // The built-in input used when no FILE is given (e.g. WordCount's default corpus).
   std::string default_input_name;
   std::function<std::shared_ptr<const std::string>()> make_default_input;
+  // Jobs without input files (Pi): this many map tasks, each given only its index.
+  // 0: the job reads files, one map task per split.
+  uint32_t index_maps = 0;
+  // Prints the job's result on stdout before the closing report, when it succeeded.
+  // Default: the top N keys.
+  std::function<void(std::ostream&, const RunSummary&)> print_result;
 };
 
 // Runs the job and prints its progress, top keys and closing report; returns the exit code.
