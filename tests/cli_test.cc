@@ -111,6 +111,22 @@ TEST_F(Cli, RealTextsMatchTheReference) {
   EXPECT_EQ(ReadJobOutput(dir_ / "out"), AsStrings(want));
 }
 
+TEST_F(Cli, GzipTextIsReadTransparentlyFromFilesAndTheStore) {
+  std::string text = ZipfText(2 << 20, 9);
+  testing::WriteGzip(dir_ / "in.txt.gz", text, 2);
+  auto r = RunMrlocal({"wordcount", P("in.txt.gz"), "-o", P("out"), "--block-size", "64KiB", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadJobOutput(dir_ / "out"), AsStrings(ReferenceWordCount(text)));
+  EXPECT_NE(r.out.find("in 1 map tasks"), std::string::npos) << r.out;  // not splittable
+
+  auto put = RunMrlocal({"fs", "--store", P("st"), "put", P("in.txt.gz"), "/in.txt.gz",
+                         "--block-size", "64KiB"});
+  ASSERT_EQ(put.exit_code, 0) << put.err;
+  r = RunMrlocal({"wordcount", "--store", P("st"), "/in.txt.gz", "-o", P("out2"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadJobOutput(dir_ / "out2"), AsStrings(ReferenceWordCount(text)));
+}
+
 TEST_F(Cli, EdgeCaseInputs) {
   std::string garbage(300000, '\0');
   std::mt19937 rng(7);
