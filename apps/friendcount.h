@@ -30,8 +30,20 @@ struct FriendCount {
 
   bool list = false;  // output each user's friends (ascending), not how many there are
 
+  // Parses a batch of edges before emitting them, prefetching each user's table slot on
+  // the way: on a large graph the table probe is a cache miss that would dominate.
   template <class Out>
   void Map(std::string_view text, Out& out) const {
+    constexpr int kBatch = 16;
+    uint64_t us[kBatch], vs[kBatch];
+    int n = 0;
+    auto flush = [&] {
+      for (int i = 0; i < n; ++i) {
+        out.Emit(us[i], vs[i]);
+        out.Emit(vs[i], us[i]);
+      }
+      n = 0;
+    };
     const char* p = text.data();
     const char* const end = p + text.size();
     while (p < end) {
@@ -41,14 +53,18 @@ struct FriendCount {
       const Line kind = ParseEdge(p, eol, &u, &v);
       if (kind == Line::kEdge) {
         if (u != v) {  // a self-loop makes nobody a friend
-          out.Emit(u, v);
-          out.Emit(v, u);
+          out.Prefetch(u);
+          out.Prefetch(v);
+          us[n] = u;
+          vs[n] = v;
+          if (++n == kBatch) flush();
         }
       } else if (kind != Line::kSkip) {
         out.BadRecord(std::string_view(p, static_cast<size_t>(eol - p)), Why(kind));
       }
       p = eol + 1;
     }
+    flush();
   }
 
   static void Combine(Value& friends, uint64_t id) { friends.push_back(id); }

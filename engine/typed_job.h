@@ -22,7 +22,8 @@
 //   `void Combine(Value&, X) const` (the app picks X: WordCount emits uint64_t 1,
 //   friend-count a friend id); `out.scratch()` is a buffer for keys built on the fly.
 //   A string key must stay valid only during Emit and must not be empty.
-//   `out.BadRecord(line, why)` reports a malformed record (see MapEmitter).
+//   `out.BadRecord(line, why)` reports a malformed record (see MapEmitter); `out.Prefetch(
+//   key)` hints that a key comes soon (apps that parse ahead hide the table's cache miss).
 //
 //   void Merge(Value& into, const Value& other) const;   // reduce side: map outputs
 //   void Reduce(Key, Value&) const;          // finalizes before output (sort+dedup a list)
@@ -78,6 +79,8 @@ class MapEmitter {
     app_.Combine(table_.FindOrInsert(key, KeyHash(key)), std::forward<X>(x));
   }
   std::string& scratch() { return scratch_; }
+  // A hint that `key` will be emitted soon (its table slot is fetched meanwhile).
+  [[gnu::always_inline]] void Prefetch(Key key) const { table_.Prefetch(KeyHash(key)); }
 
   // Reports a malformed record: `line` is a view of it inside the text given to Map
   // (without its line end), `why` what is wrong with it. The task then fails with
