@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace mrlocal {
@@ -20,12 +21,39 @@ struct TextOptions {
 // Zipf s = 1.0 (natural language), seed 2026.
 TextOptions DefaultCorpusOptions();
 
-// The word of rank `rank` (1-based): pronounceable, lower case, shorter for frequent ranks.
+// The word of rank `rank` (1-based, >= 1): lower-case letters only, alternating consonants
+// and vowels, with English's word lengths: the 256 most frequent ranks take the lengths of
+// English's 256 most frequent words (the, and, to, of, a...), later ranks the length
+// distribution of English words of about that rank (7-8 letters past rank 4,000).
+// Distinct ranks give distinct words.
 std::string WordOfRank(uint32_t rank);
 
-// Generates the text, in 4 MiB chunks on every core (each chunk seeded by its index, so
-// the bytes do not depend on the thread count); lines end with '\n'. Words sometimes come
-// capitalized, in capitals, quoted, with "'s", or with numbers and punctuation around.
+// Makes the text one chunk at a time. Chunk i (kChunkBytes, the last one shorter) depends
+// only on the options and i, so the bytes do not depend on which thread makes which chunk.
+// Lines end with '\n', and so does every chunk. Words sometimes come capitalized, in
+// capitals, quoted, with "'s", or with numbers and punctuation around.
+class TextGenerator {
+ public:
+  static constexpr uint64_t kChunkBytes = 4 << 20;
+
+  // Builds the vocabulary and the sampler: ~10 ms for 100,000 words.
+  explicit TextGenerator(const TextOptions& options);
+  ~TextGenerator();
+  TextGenerator(const TextGenerator&) = delete;
+  TextGenerator& operator=(const TextGenerator&) = delete;
+
+  uint64_t chunks() const;
+  uint64_t chunk_bytes(uint64_t index) const;
+  // Replaces *out with chunk `index`. Thread-safe; reuse `out` to avoid reallocations.
+  void Chunk(uint64_t index, std::string* out) const;
+
+ private:
+  struct Tables;
+  TextOptions options_;
+  std::unique_ptr<const Tables> tables_;
+};
+
+// The whole text in memory, its chunks made on every core.
 std::string GenerateText(const TextOptions& options);
 
 }  // namespace mrlocal

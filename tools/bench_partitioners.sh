@@ -12,7 +12,7 @@ runs=${2:-5}
 work=${TMPDIR:-/tmp}/mrlocal-bench
 mkdir -p "$work"
 input=$work/zipf-2m-words.txt
-[ -s "$input" ] || "$build/mrlocal" generate text -o "$input" --size 256MiB --vocabulary 2000000 --exponent 1.0 --seed 7
+[ -s "$input" ] || "$build/mrlocal" gen text -o "$input" --size 256MiB --vocab 2000000 --zipf 1.0 --seed 7
 cluster="1x(1m,1r,1.0)+1x(1m,1r,0.5)"
 echo "input $input, cluster $cluster, R = 2"
 for ((i = 0; i < runs; i++)); do

@@ -1,8 +1,24 @@
-// mrlocal generate text -o FILE [--size SIZE] [--vocabulary N] [--exponent S] [--seed N]
-// Writes the deterministic Zipf text of datasets/text_generator.h (the default corpus's
-// generator) to a file, for benchmarks and skew experiments.
+// mrlocal gen text  --size SIZE [--zipf S] [--vocab N] [--seed N] -o FILE
+// mrlocal gen graph --nodes N --edges E [--model chung-lu|rmat] [--skew R] [--seed N] -o FILE
+// (`generate` is an alias of `gen`; `--exponent` and `--vocabulary` of `--zipf`, `--vocab`.)
+// Writes the deterministic datasets of datasets/text_generator.h and graph_generator.h,
+// for benchmarks and skew experiments. The seed is 1 unless given.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
-#include "engine/atomic_file.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/units.h"
@@ -10,43 +26,170 @@
 namespace mrlocal {
 namespace {
 
-class GenerateCommand final : public Command {
+std::atomic<int> g_signal{0};
+void OnGenSignal(int sig) { g_signal.store(sig); }
+
+Status ErrnoStatus(const std::string& what, const std::string& file, int err) {
+  return Status::IoError(what + " '" + file + "': " + std::strerror(err));
+}
+
+// Writes `header`, then chunks 0..n-1 as `make(i, &buffer)` makes them on every core, to
+// `file`: they go in order into a hidden temporary file beside it, which is renamed into
+// place only when complete, so the file is never seen half-written; a failure or Ctrl-C
+// removes the temporary. Memory stays at one chunk per thread, and each chunk is written
+// while the other threads make theirs.
+template <class Make>
+Status WriteChunks(const std::string& file, std::string_view header, uint64_t chunks, Make make) {
+  namespace fs = std::filesystem;
+  const fs::path target(file);
+  fs::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return ErrnoStatus("cannot create", file, errno);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  auto write_all = [fd](std::string_view b) -> int {
+    while (!b.empty()) {
+      ssize_t n = ::write(fd, b.data(), b.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errno;
+      b.remove_prefix(static_cast<size_t>(n));
+    }
+    return 0;
+  };
+
+  g_signal.store(0);
+  auto old_int = std::signal(SIGINT, OnGenSignal);
+  auto old_term = std::signal(SIGTERM, OnGenSignal);
+  std::mutex mu;
+  std::condition_variable turn;
+  uint64_t next = 0;  // the chunk whose turn it is to be written
+  int error = write_all(header);
+  std::atomic<bool> stop{error != 0};
+  const unsigned threads = static_cast<unsigned>(
+      std::max<uint64_t>(1, std::min<uint64_t>(std::thread::hardware_concurrency(), chunks)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      std::string buf;
+      for (uint64_t c = t; c < chunks && !stop; c += threads) {
+        make(c, &buf);
+        {
+          std::unique_lock lock(mu);
+          turn.wait(lock, [&] { return next == c || stop; });
+        }
+        if (stop) break;
+        int e = g_signal.load() ? EINTR : write_all(buf);
+        std::lock_guard lock(mu);
+        if (e != 0) {
+          error = error ? error : e;
+          stop = true;
+        }
+        ++next;
+        turn.notify_all();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+
+  Status s;
+  if (int sig = g_signal.load())
+    s = Status::Aborted(std::string("interrupted by ") + strsignal(sig));
+  else if (error)
+    s = ErrnoStatus("cannot write", file, error);
+  if (::close(fd) != 0 && s.ok()) s = ErrnoStatus("cannot write", file, errno);
+  if (s.ok() && ::rename(tmp.c_str(), file.c_str()) != 0)
+    s = ErrnoStatus("cannot rename into", file, errno);
+  if (!s.ok()) ::unlink(tmp.c_str());
+  return s;
+}
+
+int ExitCodeOf(const Status& s) {
+  if (s.ok()) return kExitOk;
+  ReportError(s);
+  return s.code() == Status::Code::kAborted ? 130 : ExitCodeFor(s);  // as `wordcount` does
+}
+
+class GenCommand final : public Command {
  public:
-  explicit GenerateCommand(CLI::App& root) {
-    app = root.add_subcommand("generate", "Write generated datasets (Zipf text) to a file");
+  explicit GenCommand(CLI::App& root) {
+    app = root.add_subcommand("gen", "Write generated datasets (Zipf text, power-law graphs)");
+    app->alias("generate");
     app->require_subcommand(1);
+
     text_ = app->add_subcommand("text", "English-like text with Zipf word frequencies");
-    text_->add_option("-o,--output", file_, "File to write")->required();
-    text_->add_option("--size", size_, "Bytes to generate")->capture_default_str();
-    text_->add_option("--vocabulary", options_.vocabulary, "Distinct words")->capture_default_str();
-    text_->add_option("--exponent", options_.exponent, "Zipf exponent s")->capture_default_str();
-    text_->add_option("--seed", options_.seed, "Seed")->capture_default_str();
+    text_->add_option("-o,--output", text_file_, "File to write")->required();
+    text_->add_option("--size", size_, "Bytes to generate (64MiB, 1GiB, 500MB...)")
+        ->capture_default_str();
+    text_->add_option("--zipf,--exponent", text_options_.exponent, "Zipf exponent s")
+        ->capture_default_str();
+    text_->add_option("--vocab,--vocabulary", text_options_.vocabulary, "Distinct words")
+        ->capture_default_str();
+    text_->add_option("--seed", text_options_.seed, "Seed")->capture_default_str();
+
+    graph_ = app->add_subcommand("graph", "Power-law graph as a SNAP edge list (src<TAB>dst)");
+    graph_->add_option("-o,--output", graph_file_, "File to write")->required();
+    graph_->add_option("--nodes", graph_options_.nodes, "Node ids are [0, N); 2 to 2^32")
+        ->required();
+    graph_->add_option("--edges", graph_options_.edges, "Edge lines (duplicates included)")
+        ->required();
+    graph_->add_option("--model", model_, "chung-lu or rmat")->capture_default_str();
+    graph_
+        ->add_option("--skew", graph_options_.skew,
+                     "Target max/mean distinct-neighbour degree (facebook 24, slashdot 208)")
+        ->capture_default_str();
+    graph_->add_option("--seed", graph_options_.seed, "Seed")->capture_default_str();
   }
 
-  int Run() override {
+  int Run() override { return text_->parsed() ? RunText() : RunGraph(); }
+
+ private:
+  int RunText() {
     auto bytes = ParseSize(size_);
     if (!bytes.ok())
       return ReportError(Status::InvalidArgument("--size: " + bytes.status().message()));
-    if (options_.vocabulary < 1)
-      return ReportError(Status::InvalidArgument("--vocabulary must be at least 1"));
-    if (!(options_.exponent >= 0 && options_.exponent <= 10))
-      return ReportError(Status::InvalidArgument("--exponent must be in [0, 10]"));
-    options_.bytes = *bytes;
-    std::string text = GenerateText(options_);
-    return ExitCodeFor(ReportIfError(WriteFileAtomically(file_, text)));
+    if (*bytes == 0) return ReportError(Status::InvalidArgument("--size must be positive"));
+    if (text_options_.vocabulary < 1 || text_options_.vocabulary > 100'000'000)
+      return ReportError(Status::InvalidArgument("--vocab must be in [1, 100000000]"));
+    if (!(text_options_.exponent >= 0 && text_options_.exponent <= 10))
+      return ReportError(Status::InvalidArgument("--zipf must be in [0, 10]"));
+    text_options_.bytes = *bytes;
+    TextGenerator gen(text_options_);
+    return ExitCodeOf(WriteChunks(text_file_, "", gen.chunks(),
+                                  [&gen](uint64_t i, std::string* out) { gen.Chunk(i, out); }));
   }
 
- private:
+  int RunGraph() {
+    auto model = ParseGraphModel(model_);
+    if (!model.ok()) return ReportError(model.status());
+    graph_options_.model = *model;
+    auto gen = GraphGenerator::Create(graph_options_);
+    if (!gen.ok()) return ReportError(gen.status());
+    return ExitCodeOf(WriteChunks(graph_file_, gen->Header(), gen->chunks(),
+                                  [&gen](uint64_t i, std::string* out) { gen->Chunk(i, out); }));
+  }
+
   CLI::App* text_;
-  std::string file_;
+  CLI::App* graph_;
+  std::string text_file_, graph_file_;
   std::string size_ = "64MiB";
-  TextOptions options_ = DefaultCorpusOptions();
+  TextOptions text_options_ = [] {
+    TextOptions o = DefaultCorpusOptions();
+    o.seed = 1;
+    return o;
+  }();
+  GraphOptions graph_options_;
+  std::string model_ = "chung-lu";
 };
 
 }  // namespace
 
 std::unique_ptr<Command> AddGenerateCommand(CLI::App& root) {
-  return std::make_unique<GenerateCommand>(root);
+  return std::make_unique<GenCommand>(root);
 }
 
 }  // namespace mrlocal
