@@ -1,0 +1,97 @@
+// mrlocal pi NMAPS NSAMPLES [job options]
+// Hadoop's `hadoop jar hadoop-mapreduce-examples.jar pi NMAPS NSAMPLES`: the same arguments,
+// the same lines on stdout and, bit for bit, the same estimate (apps/pi.h).
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+
+#include "apps/pi.h"
+#include "engine/slot_worker.h"
+#include "engine/typed_job.h"
+#include "sched/cluster_spec.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/exit_codes.h"
+#include "tools/cli/job_runner.h"
+
+namespace mrlocal {
+namespace {
+
+// The value of the top-N entry named `key` (both of Pi's keys are always there).
+uint64_t CountOf(const RunSummary& s, std::string_view key) {
+  for (const TopEntry& t : s.top) {
+    if (t.key != key) continue;
+    uint64_t v = 0;
+    std::from_chars(t.value.data(), t.value.data() + t.value.size(), v);
+    return v;
+  }
+  return 0;
+}
+
+class PiCommand final : public Command {
+ public:
+  explicit PiCommand(CLI::App& root) {
+    app = root.add_subcommand(
+        "pi",
+        "Estimate Pi as Hadoop's example does: NMAPS map tasks each count which of NSAMPLES "
+        "points of a Halton sequence fall in the circle (quasi-Monte Carlo); one reduce");
+    app->add_option("NMAPS", maps_, "Map tasks (1 to 2147483647)")->required();
+    app->add_option("NSAMPLES", samples_, "Samples per map (NMAPS * NSAMPLES < 2^63)")->required();
+    options_.reduces = 1;  // Hadoop's Pi has one reduce
+    options_.top = 2;      // "inside" and "outside": how the counts reach print_result
+    AddJobOptions(app, options_, JobInput::kNone);
+  }
+
+  int Run() override {
+    apps::PiArgs args;
+    if (auto error = apps::ParsePiArgs(maps_, samples_, args))
+      return ReportError(Status::InvalidArgument(*error));
+
+    // The map slots that can work at once, for the per-core rate.
+    uint32_t slots = 0;
+    if (options_.cluster.empty()) {
+      slots = static_cast<uint32_t>(
+          ClusterSpec::Default(static_cast<int>(AllowedCpus().size())).map_slots());
+    } else if (auto c = ClusterSpec::Parse(options_.cluster); c.ok()) {
+      slots = static_cast<uint32_t>(c->map_slots());
+    }  // else RunJob reports the bad spec
+    slots = std::min(slots, args.maps);
+
+    JobApp job;
+    job.name = "pi";
+    job.make_runtime =
+        [samples = args.samples](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+      return std::make_shared<TypedJobRuntime<apps::Pi>>(std::move(o), apps::Pi{samples});
+    };
+    job.index_maps = args.maps;
+    job.print_result = [args, slots](std::ostream& out, const RunSummary& s) {
+      const unsigned __int128 total = static_cast<unsigned __int128>(args.maps) * args.samples;
+      const double samples = static_cast<double>(args.maps) * static_cast<double>(args.samples);
+      char line[160];
+      std::snprintf(line, sizeof line, "Job Finished in %.3f seconds\n", s.elapsed_s);
+      out << line;
+      out << "Estimated value of Pi is " << apps::FormatPiEstimate(CountOf(s, "inside"), total)
+          << "\n";
+      if (s.elapsed_s > 0 && slots > 0) {
+        const double rate = samples / s.elapsed_s;
+        std::snprintf(line, sizeof line,
+                      "Samples per second = %.4g (%.4g per core on %u map slot%s)\n", rate,
+                      rate / slots, slots, slots == 1 ? "" : "s");
+        out << line;
+      }
+    };
+    std::cout << "Number of Maps  = " << args.maps << "\n"
+              << "Samples per Map = " << args.samples << "\n";
+    return RunJob(options_, job);
+  }
+
+ private:
+  std::string maps_;  // parsed by apps::ParsePiArgs, as Hadoop parses them
+  std::string samples_;
+  JobOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> AddPiCommand(CLI::App& root) { return std::make_unique<PiCommand>(root); }
+
+}  // namespace mrlocal
