@@ -47,11 +47,15 @@ void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::strin
     out << "  admission " << s.admission << "\n";
     return;
   }
-  out << "  input     " << FormatBytes(s.input_bytes) << " in " << s.maps << " map tasks on "
-      << s.cluster << ", policy " << s.policy << "\n";
+  // Jobs driven by their task index (Pi) read nothing: no input size, no throughput.
+  const bool reads_input = s.input_bytes > 0 || s.maps == 0;
+  out << "  input     "
+      << (reads_input ? FormatBytes(s.input_bytes) + " in " : std::string("no input data, "))
+      << s.maps << " map tasks on " << s.cluster << ", policy " << s.policy << "\n";
   out << "  phases    map " << FormatDuration(FromSeconds(s.map_phase_s)) << ", reduce "
-      << FormatDuration(FromSeconds(s.reduce_phase_s)) << ", throughput "
-      << Fixed(s.throughput_mb_s, 1) << " MB/s\n";
+      << FormatDuration(FromSeconds(s.reduce_phase_s));
+  if (reads_input) out << ", throughput " << Fixed(s.throughput_mb_s, 1) << " MB/s";
+  out << "\n";
   out << "  shuffle   " << s.partitions << " partitions -> " << s.reduces << " reduces by "
       << s.partitioner << " (row " << s.plan_row << "): skewness " << Fixed(s.skewness, 1)
       << ", balance " << Fixed(s.balance, 1) << "; sketches " << Fixed(s.sketch_us, 0)
