@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "datasets/alias_table.h"
+
 namespace mrlocal {
 namespace {
 
@@ -116,33 +118,14 @@ struct Column {
 };
 
 std::vector<Column> BuildAlias(uint32_t n, double s, const std::vector<uint32_t>& word) {
-  std::vector<double> w(n);
-  double sum = 0;
-  for (uint32_t k = 0; k < n; ++k) sum += (w[k] = 1.0 / std::pow(k + 1.0, s));
-  std::vector<uint32_t> small, large, alias(n);
-  std::vector<double> prob(n, 1.0);
-  for (uint32_t k = 0; k < n; ++k) {
-    w[k] = w[k] * n / sum;
-    alias[k] = k;
-    (w[k] < 1 ? small : large).push_back(k);
-  }
-  while (!small.empty() && !large.empty()) {
-    uint32_t a = small.back(), b = large.back();
-    small.pop_back();
-    prob[a] = w[a];
-    alias[a] = b;
-    w[b] -= 1 - w[a];
-    if (w[b] < 1) {
-      large.pop_back();
-      small.push_back(b);
-    }
-  }
+  std::vector<double> weights(n);
+  for (uint32_t k = 0; k < n; ++k) weights[k] = 1.0 / std::pow(k + 1.0, s);
+  const AliasTable table(weights);
   std::vector<Column> columns(n);
   for (uint32_t k = 0; k < n; ++k) {
-    double t = std::ldexp(prob[k], 24);
-    columns[k].threshold = static_cast<uint32_t>(std::min(t, 16777216.0));
+    columns[k].threshold = table.threshold[k];
     columns[k].word[0] = word[k];
-    columns[k].word[1] = word[alias[k]];
+    columns[k].word[1] = word[table.alias[k]];
   }
   return columns;
 }
