@@ -101,6 +101,8 @@ TEST(Pi, BadArgumentsAreOneLineErrors) {
       {"pi", "1000000", "10000000000000"},  // 10^19 >= 2^63
       {"pi", "2", "4611686018427387904"},   // exactly 2^63
       {"pi", "10"},                         // NSAMPLES missing
+      {"pi", "10", "100", "--deadline", "-3s"},
+      {"pi", "10", "100", "--cluster", "2x(1m"},
   };
   for (const auto& args : cases) {
     auto r = RunMrlocal(args);

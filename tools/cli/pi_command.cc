@@ -3,7 +3,7 @@
 // the same lines on stdout and, bit for bit, the same estimate (apps/pi.h).
 #include <charconv>
 #include <cstdio>
-#include <iostream>
+#include <ostream>
 
 #include "apps/pi.h"
 #include "engine/slot_worker.h"
@@ -66,6 +66,10 @@ class PiCommand final : public Command {
     job.print_result = [args, slots](std::ostream& out, const RunSummary& s) {
       const unsigned __int128 total = static_cast<unsigned __int128>(args.maps) * args.samples;
       const double samples = static_cast<double>(args.maps) * static_cast<double>(args.samples);
+      // Hadoop prints the first two lines when the job starts; progress goes to stderr,
+      // so printing them here gives the same stdout, and none for a job that never ran.
+      out << "Number of Maps  = " << args.maps << "\n"
+          << "Samples per Map = " << args.samples << "\n";
       char line[160];
       std::snprintf(line, sizeof line, "Job Finished in %.3f seconds\n", s.elapsed_s);
       out << line;
@@ -79,8 +83,6 @@ class PiCommand final : public Command {
         out << line;
       }
     };
-    std::cout << "Number of Maps  = " << args.maps << "\n"
-              << "Samples per Map = " << args.samples << "\n";
     return RunJob(options_, job);
   }
 
