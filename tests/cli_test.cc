@@ -1,5 +1,6 @@
 // The mrlocal binary as a user runs it: output against the reference counter, exit codes,
 // one-line errors, nothing written for bad input, the block store shell, reports.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -119,8 +120,8 @@ TEST_F(Cli, GzipTextIsReadTransparentlyFromFilesAndTheStore) {
   EXPECT_EQ(ReadJobOutput(dir_ / "out"), AsStrings(ReferenceWordCount(text)));
   EXPECT_NE(r.out.find("in 1 map tasks"), std::string::npos) << r.out;  // not splittable
 
-  auto put = RunMrlocal({"fs", "--store", P("st"), "put", P("in.txt.gz"), "/in.txt.gz",
-                         "--block-size", "64KiB"});
+  auto put = RunMrlocal(
+      {"fs", "--store", P("st"), "put", P("in.txt.gz"), "/in.txt.gz", "--block-size", "64KiB"});
   ASSERT_EQ(put.exit_code, 0) << put.err;
   r = RunMrlocal({"wordcount", "--store", P("st"), "/in.txt.gz", "-o", P("out2"), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -308,16 +309,34 @@ TEST(CliInterrupt, CtrlCCancelsTheJobAndLeavesNoOutput) {
   o.bytes = 32 << 20;
   o.vocabulary = 5000;
   testing::WriteFile(dir / "in.txt", GenerateText(o));
-  // A slow cluster (about 4 s of work), so that the job is surely running when SIGINT
-  // arrives after 0.5 s.
-  std::string cmd = "timeout --preserve-status -s INT 0.5 " MRLOCAL_BIN " wordcount " +
-                    (dir / "in.txt").string() +
-                    " -q --block-size 1MiB --cluster '1x(1m,1r,0.05)' -o " + (dir / "out").string() +
-                    " >/dev/null 2>" + (dir / "err").string();
-  int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130) << testing::ReadFile(dir / "err");
-  EXPECT_NE(testing::ReadFile(dir / "err").find("interrupted"), std::string::npos);
+  // A slow cluster (about 4 s of work). SIGINT goes once stderr says the job was
+  // admitted, so it surely runs by then, however slow the start (sanitizers, a busy CI).
+  const std::string err = (dir / "err").string();
+  testing::WriteFile(err, "");
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 2);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    execl(MRLOCAL_BIN, MRLOCAL_BIN, "wordcount", (dir / "in.txt").c_str(), "--block-size", "1MiB",
+          "--cluster", "1x(1m,1r,0.05)", "-o", (dir / "out").c_str(), nullptr);
+    _exit(127);
+  }
+  bool admitted = false;
+  for (int i = 0; i < 3000 && !admitted; ++i) {  // up to 30 s
+    admitted = testing::ReadFile(err).find("admitted") != std::string::npos;
+    if (!admitted) usleep(10000);
+  }
+  EXPECT_TRUE(admitted) << testing::ReadFile(err);
+  kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << testing::ReadFile(err);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << testing::ReadFile(err);
+  EXPECT_NE(testing::ReadFile(err).find("interrupted"), std::string::npos)
+      << testing::ReadFile(err);
   std::set<std::string> names;
   for (auto& e : std::filesystem::directory_iterator(dir.path()))
     names.insert(e.path().filename().string());
