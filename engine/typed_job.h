@@ -48,6 +48,8 @@
 #include <concepts>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,12 +177,38 @@ class TypedJobRuntime final : public JobRuntime {
     const std::vector<Entry>& entries() const { return entries_; }
     Key key(const Entry& e) const { return Table::KeyOf(e, arena_); }
     uint64_t memory_bytes() const override {
-      return entries_.capacity() * sizeof(Entry) + arena_.capacity();
+      return entries_.capacity() * sizeof(Entry) + arena_.capacity() +
+             by_reduce_.capacity() * sizeof(uint32_t);
+    }
+
+    // The indexes of the entries that `plan` gives to reduce task `reduce`. The first
+    // reduce task to ask buckets every entry (a counting sort by owner), so each record's
+    // route is computed once however many reduce tasks there are. REQUIRES: every call
+    // passes the same plan (a job has one). Thread-safe.
+    std::span<const uint32_t> EntriesFor(const ReducePlan& plan, uint32_t reduce) const {
+      std::call_once(bucketed_, [&] {
+        const uint32_t reduces =
+            plan.owner.empty() ? 0 : *std::max_element(plan.owner.begin(), plan.owner.end()) + 1;
+        std::vector<uint32_t> owner(entries_.size());
+        starts_.assign(reduces + 1, 0);
+        for (size_t i = 0; i < entries_.size(); ++i)
+          ++starts_[(owner[i] = plan.owner[plan.route(entries_[i].hash)]) + 1];
+        for (uint32_t r = 0; r < reduces; ++r) starts_[r + 1] += starts_[r];
+        by_reduce_.resize(entries_.size());
+        std::vector<uint32_t> next(starts_.begin(), starts_.end() - 1);
+        for (size_t i = 0; i < entries_.size(); ++i)
+          by_reduce_[next[owner[i]]++] = static_cast<uint32_t>(i);
+      });
+      if (reduce + 1 >= starts_.size()) return {};
+      return {by_reduce_.data() + starts_[reduce], starts_[reduce + 1] - starts_[reduce]};
     }
 
    private:
     std::vector<Entry> entries_;
     std::string arena_;
+    mutable std::once_flag bucketed_;
+    mutable std::vector<uint32_t> by_reduce_;  // entry indexes, grouped by reduce task
+    mutable std::vector<uint32_t> starts_;     // reduce r's group: [starts_[r], starts_[r+1])
   };
 
   explicit TypedJobRuntime(JobRuntimeOptions options, App app = App())
@@ -263,22 +291,23 @@ class TypedJobRuntime final : public JobRuntime {
     const Status aborted =
         Status::Aborted("reduce task " + std::to_string(reduce_index) + " preempted");
     // Gather every record of the partitions this task owns, merging equal keys in place.
+    std::vector<std::span<const uint32_t>> mine(maps.size());
     uint64_t total = 0;
-    for (const MapOutput* m : maps) total += m ? m->records() : 0;
+    for (size_t m = 0; m < maps.size(); ++m) {
+      if (maps[m]) mine[m] = static_cast<const Output&>(*maps[m]).EntriesFor(plan, reduce_index);
+      total += mine[m].size();
+    }
     Table table(1 << 12);
-    uint64_t seen = 0;
-    for (const MapOutput* base : maps) {
-      if (!base) continue;
-      const auto& m = static_cast<const Output&>(*base);
-      const auto& entries = m.entries();
-      for (size_t i = 0; i < entries.size(); ++i) {
+    for (size_t m = 0; m < maps.size(); ++m) {
+      if (mine[m].empty()) continue;
+      const auto& out = static_cast<const Output&>(*maps[m]);
+      const auto& entries = out.entries();
+      for (uint32_t i : mine[m]) {
         const Entry& e = entries[i];
-        if (plan.owner[plan.route(e.hash)] == reduce_index) {
-          app_.Merge(table.FindOrInsert(m.key(e), e.hash), e.value);
-          ++result.records_in;
-        }
-        if ((++seen % kReduceGatherChunk) == 0 &&
-            !ctx.Checkpoint(0.5 * static_cast<double>(seen) / static_cast<double>(total)))
+        app_.Merge(table.FindOrInsert(out.key(e), e.hash), e.value);
+        if ((++result.records_in % kReduceGatherChunk) == 0 &&
+            !ctx.Checkpoint(0.5 * static_cast<double>(result.records_in) /
+                            static_cast<double>(total)))
           return aborted;
       }
     }
