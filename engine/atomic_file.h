@@ -1,7 +1,9 @@
-// Whole-file writes that are never seen half-done: write a temporary name beside the
-// file, then rename it into place.
+// Files that are never seen half-written: bytes go to a hidden temporary file beside the
+// target (same file system, so the final rename is atomic), which is renamed into place
+// only when complete.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -9,8 +11,31 @@
 
 namespace mrlocal {
 
-// Writes `bytes` to `file` through `file.tmp` and a rename, so that a crash never leaves a
-// half-written file under the final name. `sync` also makes it durable (fsync).
+// A file written in pieces. It appears under its name only when Commit succeeds; a writer
+// destroyed before that removes its temporary. Not thread-safe.
+class AtomicFileWriter {
+ public:
+  // Creates the hidden temporary ".NAME.XXXXXX" beside `file`, with the permissions a new
+  // file would get (0666 less the umask).
+  static Result<std::unique_ptr<AtomicFileWriter>> Create(const std::string& file);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  Status Append(std::string_view bytes);
+  // Closes the temporary (with `sync`, fsyncs it first) and renames it to the file.
+  Status Commit(bool sync = false);
+
+ private:
+  AtomicFileWriter(std::string file, std::string tmp, int fd)
+      : file_(std::move(file)), tmp_(std::move(tmp)), fd_(fd) {}
+  const std::string file_;
+  const std::string tmp_;
+  int fd_;  // -1 once closed
+  bool committed_ = false;
+};
+
+// Writes `bytes` to `file` in one go through an AtomicFileWriter.
 Status WriteFileAtomically(const std::string& file, std::string_view bytes, bool sync = false);
 
 }  // namespace mrlocal

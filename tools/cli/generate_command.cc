@@ -3,22 +3,18 @@
 // (`generate` is an alias of `gen`; `--exponent` and `--vocabulary` of `--zipf`, `--vocab`.)
 // Writes the deterministic datasets of datasets/text_generator.h and graph_generator.h,
 // for benchmarks and skew experiments. The seed is 1 unless given.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
+#include "engine/atomic_file.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/units.h"
@@ -29,36 +25,15 @@ namespace {
 std::atomic<int> g_signal{0};
 void OnGenSignal(int sig) { g_signal.store(sig); }
 
-Status ErrnoStatus(const std::string& what, const std::string& file, int err) {
-  return Status::IoError(what + " '" + file + "': " + std::strerror(err));
-}
-
 // Writes `header`, then chunks 0..n-1 as `make(i, &buffer)` makes them on every core, to
-// `file`: they go in order into a hidden temporary file beside it, which is renamed into
-// place only when complete, so the file is never seen half-written; a failure or Ctrl-C
-// removes the temporary. Memory stays at one chunk per thread, and each chunk is written
+// `file` through an AtomicFileWriter: the file is never seen half-written, and a failure or
+// Ctrl-C leaves nothing. Memory stays at one chunk per thread, and each chunk is written
 // while the other threads make theirs.
 template <class Make>
 Status WriteChunks(const std::string& file, std::string_view header, uint64_t chunks, Make make) {
-  namespace fs = std::filesystem;
-  const fs::path target(file);
-  fs::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return ErrnoStatus("cannot create", file, errno);
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  auto write_all = [fd](std::string_view b) -> int {
-    while (!b.empty()) {
-      ssize_t n = ::write(fd, b.data(), b.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return errno;
-      b.remove_prefix(static_cast<size_t>(n));
-    }
-    return 0;
-  };
+  auto writer = AtomicFileWriter::Create(file);
+  if (!writer.ok()) return writer.status();
+  AtomicFileWriter& out = **writer;
 
   g_signal.store(0);
   auto old_int = std::signal(SIGINT, OnGenSignal);
@@ -66,8 +41,8 @@ Status WriteChunks(const std::string& file, std::string_view header, uint64_t ch
   std::mutex mu;
   std::condition_variable turn;
   uint64_t next = 0;  // the chunk whose turn it is to be written
-  int error = write_all(header);
-  std::atomic<bool> stop{error != 0};
+  Status error = out.Append(header);
+  std::atomic<bool> stop{!error.ok()};
   const unsigned threads = static_cast<unsigned>(
       std::max<uint64_t>(1, std::min<uint64_t>(std::thread::hardware_concurrency(), chunks)));
   std::vector<std::thread> pool;
@@ -81,10 +56,11 @@ Status WriteChunks(const std::string& file, std::string_view header, uint64_t ch
           turn.wait(lock, [&] { return next == c || stop; });
         }
         if (stop) break;
-        int e = g_signal.load() ? EINTR : write_all(buf);
+        // Only the chunk whose turn it is writes, so Append is never called concurrently.
+        Status s = g_signal.load() ? Status::Aborted("interrupted") : out.Append(buf);
         std::lock_guard lock(mu);
-        if (e != 0) {
-          error = error ? error : e;
+        if (!s.ok()) {
+          if (error.ok()) error = s;
           stop = true;
         }
         ++next;
@@ -96,16 +72,10 @@ Status WriteChunks(const std::string& file, std::string_view header, uint64_t ch
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
 
-  Status s;
   if (int sig = g_signal.load())
-    s = Status::Aborted(std::string("interrupted by ") + strsignal(sig));
-  else if (error)
-    s = ErrnoStatus("cannot write", file, error);
-  if (::close(fd) != 0 && s.ok()) s = ErrnoStatus("cannot write", file, errno);
-  if (s.ok() && ::rename(tmp.c_str(), file.c_str()) != 0)
-    s = ErrnoStatus("cannot rename into", file, errno);
-  if (!s.ok()) ::unlink(tmp.c_str());
-  return s;
+    return Status::Aborted(std::string("interrupted by ") + strsignal(sig));
+  if (!error.ok()) return error;
+  return out.Commit();
 }
 
 int ExitCodeOf(const Status& s) {
