@@ -31,13 +31,20 @@ void OnGenSignal(int sig) { g_signal.store(sig); }
 // while the other threads make theirs.
 template <class Make>
 Status WriteChunks(const std::string& file, std::string_view header, uint64_t chunks, Make make) {
-  auto writer = AtomicFileWriter::Create(file);
-  if (!writer.ok()) return writer.status();
-  AtomicFileWriter& out = **writer;
-
+  // Signals are handled before the temporary exists, so it never outlives a Ctrl-C.
   g_signal.store(0);
   auto old_int = std::signal(SIGINT, OnGenSignal);
   auto old_term = std::signal(SIGTERM, OnGenSignal);
+  auto restore = [&] {
+    std::signal(SIGINT, old_int);
+    std::signal(SIGTERM, old_term);
+  };
+  auto writer = AtomicFileWriter::Create(file);
+  if (!writer.ok()) {
+    restore();
+    return writer.status();
+  }
+  AtomicFileWriter& out = **writer;
   std::mutex mu;
   std::condition_variable turn;
   uint64_t next = 0;  // the chunk whose turn it is to be written
@@ -69,8 +76,7 @@ Status WriteChunks(const std::string& file, std::string_view header, uint64_t ch
     });
   }
   for (auto& th : pool) th.join();
-  std::signal(SIGINT, old_int);
-  std::signal(SIGTERM, old_term);
+  restore();
 
   if (int sig = g_signal.load())
     return Status::Aborted(std::string("interrupted by ") + strsignal(sig));
