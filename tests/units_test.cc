@@ -1,5 +1,5 @@
 // Durations and sizes: parsing (table-driven, valid and invalid) and report formatting.
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 #include <gtest/gtest.h>
 

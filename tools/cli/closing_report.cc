@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iomanip>
 
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 namespace mrlocal {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "engine/block_store.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 namespace mrlocal {
 namespace {

@@ -17,7 +17,7 @@
 #include "engine/atomic_file.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 namespace mrlocal {
 namespace {

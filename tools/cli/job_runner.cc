@@ -22,7 +22,7 @@
 #include "tools/cli/closing_report.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/progress_printer.h"
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 namespace mrlocal {
 namespace {

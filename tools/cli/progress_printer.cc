@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <ostream>
 
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 namespace mrlocal {
 

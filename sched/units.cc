@@ -1,4 +1,4 @@
-#include "tools/cli/units.h"
+#include "sched/units.h"
 
 #include <cctype>
 #include <cstdio>
