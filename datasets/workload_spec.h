@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "engine/status.h"
 #include "sched/cluster_spec.h"
 
 namespace mrlocal {
@@ -30,12 +32,16 @@ struct InputSpec {
   Kind kind = Kind::kNone;
   std::vector<std::string> files;
   // kGenerated: "text" (bytes of Zipf text) or "graph" (an edge list; `bytes` is then its
-  // approximate size, and nodes/edges may be given instead).
+  // approximate size, and nodes/edges may be given instead). The readers fill all three
+  // for a graph, whichever was given (GraphBytes, GraphForBytes below).
   std::string generator = "text";
   uint64_t bytes = 0;
   uint64_t graph_nodes = 0;
   uint64_t graph_edges = 0;
   uint64_t seed = 1;
+  // Trace jobs: the trace's anonymized input path ("inputPath17"); jobs with the same
+  // dataset read the same data (a cache or locality model may use it). Empty: unknown.
+  std::string dataset;
 };
 
 struct WorkloadJob {
@@ -80,6 +86,7 @@ struct ModelOptions {
 
 struct WorkloadSpec {
   std::string name;
+  std::string description;  // free text from the spec file, for reports; may be empty
   std::string source;  // file or preset it came from, for messages
   std::optional<ClusterSpec> cluster;  // none: the command's --cluster or its default
   uint64_t block_size = 128ull << 20;  // maps of file and generated inputs
@@ -87,5 +94,28 @@ struct WorkloadSpec {
   ModelOptions model;
   std::vector<WorkloadJob> jobs;  // sorted by arrival_s (stable)
 };
+
+// Reads a JSON workload spec (format: README, "Workload spec"). `source` names the text in
+// messages (the file name) and gives the default workload name (its stem); relative paths
+// in "files" are resolved against `base_dir` when it is not empty. Errors are
+// InvalidArgument with one line that names the source and the field at fault, e.g.
+// "spec.json: jobs[3].arrival_s: must be a non-negative number (got -2)", or the line and
+// column of a JSON syntax error ("spec.json:4:17: JSON syntax error: ...").
+Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
+                                       std::string_view base_dir = {});
+
+// Reads and parses the spec file at `path`; relative input files are resolved against the
+// file's directory. Errors as ParseWorkloadJson, or "cannot read 'x': <OS reason>".
+Result<WorkloadSpec> LoadWorkloadJson(const std::string& path);
+
+// Approximate size in bytes of the edge list `mrlocal gen graph` writes for `edges` edges
+// over ids [0, nodes): each line is "src<TAB>dst\n" with ids of the digits that ids below
+// `nodes` have on average, plus the header.
+uint64_t GraphBytes(uint64_t nodes, uint64_t edges);
+
+// The graph of about `bytes` bytes with the generator's default density (10 edges per
+// node, as its 100,000 nodes and 1,000,000 edges): sets graph_nodes and graph_edges.
+// REQUIRES: input->bytes > 0.
+void GraphForBytes(InputSpec* input);
 
 }  // namespace mrlocal

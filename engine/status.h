@@ -34,6 +34,11 @@ class [[nodiscard]] Status {
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
 
+  // The same failure with `context` before its message ("job 'wc1': " + message).
+  Status WithContext(const std::string& context) const {
+    return ok() ? *this : Status(code_, context + message_);
+  }
+
   // True for failures caused by what the user gave us (exit code 2), false for ours (1).
   bool IsUserError() const {
     return code_ == Code::kInvalidArgument || code_ == Code::kNotFound || code_ == Code::kIoError ||

@@ -31,28 +31,54 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
       policy_(policy),
       partitioner_(std::move(partitioner)),
       options_(std::move(options)) {
-  for (auto& s : slots) state_.slots.push_back({s, std::nullopt, 0, Time{0}});
+  for (auto& s : slots) {
+    state_.slots.push_back({s, std::nullopt, 0, Time{0}});
+    free_slots(s.kind).Insert(s.id);
+  }
   state_.nodes = nodes;
-  executor_.SetReportFn([this](TaskReport r) {
-    loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
-  });
+  if (executor_.reports_on_loop_thread()) {
+    executor_.SetReportFn([this](TaskReport r) { OnReport(std::move(r)); });
+  } else {
+    executor_.SetReportFn([this](TaskReport r) {
+      loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
+    });
+  }
 }
 
 JobId Controller::Submit(JobSpec spec) {
-  const Time now = loop_.Now();
   const JobId id = next_job_++;
+  Arrive(id, std::move(spec));
+  return id;
+}
+
+void Controller::SubmitAt(Time arrival, JobMaker make) {
+  ++arrivals_due_;
+  loop_.At(arrival, [this, make = std::move(make)] {
+    --arrivals_due_;
+    const JobId id = next_job_++;
+    Arrive(id, make(id));
+    CheckIdle();
+  });
+}
+
+void Controller::Arrive(JobId id, JobSpec spec) {
+  const Time now = loop_.Now();
   JobState job;
   job.id = id;
   job.arrival = now;
+  job.maps.reserve(spec.maps.size());
   for (auto& split : spec.maps) {
     TaskState t;
     t.input_bytes = split.bytes;
-    t.local_nodes = split.nodes;
+    t.local_nodes = std::move(split.nodes);  // the task state keeps them from here on
     t.ready_since = now;
     job.maps.push_back(std::move(t));
   }
   job.reduces.resize(spec.reduces);
   job.spec = std::move(spec);
+  // The task states hold the splits from here on; a simulated day's 16 M splits would
+  // otherwise be kept twice.
+  job.spec.maps = {};
   job.BuildMapIndex(state_.nodes);
 
   int64_t t0 = SteadyNs();
@@ -69,40 +95,42 @@ JobId Controller::Submit(JobSpec spec) {
     stored.phase = JobPhase::kRejected;
     stored.finish = now;
     retired_[id] = true;
-    return id;
+    return;
   }
   state_.active.push_back(id);
+  pending(TaskKind::kMap) += stored.M();
   if (stored.M() == 0) FinishMapPhase(stored);
   if (running_) Dispatch();
-  return id;
 }
 
 void Controller::RunUntilIdle() {
   running_ = true;
   ScheduleTicks();
   Dispatch();
-  auto idle = [this] {
-    if (!state_.active.empty()) return false;
-    for (auto& s : state_.slots)
-      if (s.task) return false;
-    return true;
-  };
-  if (!idle()) {
-    idle_check_ = [this, idle] {
-      if (idle()) loop_.Stop();
-    };
+  if (!Idle()) {
+    loop_running_ = true;
     loop_.Run();
-    idle_check_ = nullptr;
+    loop_running_ = false;
   }
   running_ = false;
 }
 
+bool Controller::Idle() const {
+  return state_.active.empty() && arrivals_due_ == 0 && running_tasks_ == 0;
+}
+
+void Controller::CheckIdle() {
+  if (loop_running_ && Idle()) loop_.Stop();
+}
+
 void Controller::ScheduleTicks() {
-  loop_.After(options_.observer_tick, [this] {
-    if (!running_) return;
-    for (auto* o : observers_) o->OnTick(state_, executor_, loop_.Now());
-    ScheduleTicks();
-  });
+  if (options_.observer_tick > Duration::zero()) {
+    loop_.After(options_.observer_tick, [this] {
+      if (!running_) return;
+      for (auto* o : observers_) o->OnTick(state_, executor_, loop_.Now());
+      ScheduleTicks();
+    });
+  }
   if (policy_.tick_interval() > Duration::zero()) {
     loop_.After(policy_.tick_interval(), [this] {
       if (!running_) return;
@@ -125,17 +153,21 @@ void Controller::ScheduleTicks() {
 }
 
 void Controller::Dispatch() {
-  for (SlotState& slot : state_.slots) {
-    if (state_.active.empty()) return;
-    if (slot.task) continue;
-    const Time now = loop_.Now();
-    int64_t t0 = SteadyNs();
-    std::optional<TaskRef> pick = policy_.PickTask(slot.info, state_, now);
-    int64_t cost = SteadyNs() - t0;
-    ++stats_.decisions;
-    stats_.decision_ns.Add(cost);
-    for (auto* o : observers_) o->OnDecision(slot.info.id, pick, now, Duration(cost));
-    if (pick) Launch(slot, *pick);
+  for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce}) {
+    const TaskKind task_kind = kind == SlotKind::kMap ? TaskKind::kMap : TaskKind::kReduce;
+    const SlotSet& free = free_slots(kind);
+    for (SlotId id = free.First(); id >= 0; id = free.NextFrom(id + 1)) {
+      if (state_.active.empty() || pending(task_kind) == 0) break;
+      SlotState& slot = state_.slots[id];
+      const Time now = loop_.Now();
+      int64_t t0 = SteadyNs();
+      std::optional<TaskRef> pick = policy_.PickTask(slot.info, state_, now);
+      int64_t cost = SteadyNs() - t0;
+      ++stats_.decisions;
+      stats_.decision_ns.Add(cost);
+      for (auto* o : observers_) o->OnDecision(slot.info.id, pick, now, Duration(cost));
+      if (pick) Launch(slot, *pick);
+    }
   }
 }
 
@@ -158,7 +190,11 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   ++(t.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
   slot.task = t;
   slot.token = next_token_++;
-  TaskLaunch launch{t, slot.token, slot.info.id, std::max(slot.free_since, ts.ready_since)};
+  free_slots(slot.info.kind).Erase(slot.info.id);
+  --pending(t.kind);
+  ++running_tasks_;
+  TaskLaunch launch{t, slot.token, slot.info.id, std::max(slot.free_since, ts.ready_since),
+                    ts.attempts};
   ts.start = loop_.Now();
   ++stats_.launches;
   for (auto* o : observers_) o->OnTaskStart(launch, ts.start);
@@ -171,6 +207,8 @@ void Controller::OnReport(TaskReport r) {
   slot.task.reset();
   slot.token = 0;
   slot.free_since = r.end;
+  free_slots(slot.info.kind).Insert(slot.info.id);
+  --running_tasks_;
   stats_.dispatch_ns.Add(r.dispatch_latency.count());
 
   JobState& job = state_.job(r.task.job);
@@ -213,24 +251,37 @@ void Controller::OnReport(TaskReport r) {
     // Preempted: back to pending, to run again from the start.
     ts.status = TaskStatus::kPending;
     ts.ready_since = now;
+    ++pending(r.task.kind);
     if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
     policy_.OnTaskFinished(record, state_, now);
   } else {
     FailJob(job, r.status);
   }
   Dispatch();
-  if (idle_check_) idle_check_();
+  CheckIdle();
 }
 
 void Controller::FinishMapPhase(JobState& job) {
   const Time now = loop_.Now();
   job.phase = JobPhase::kShuffle;
   job.map_phase_end = now;
+  if (job.R() == 0) {  // a map-only job is done when its maps are
+    job.phase = JobPhase::kDone;
+    job.finish = now;
+    Deactivate(job.id);
+    MaybeRetire(job);
+    return;
+  }
   // Reduce task r is planned for the r-th fastest reduce slot (cyclically when R exceeds
   // the reduce slots), and the partitioner sizes it for that slot's speed.
   std::vector<const SlotState*> lanes;
   for (auto& s : state_.slots)
     if (s.info.kind == SlotKind::kReduce) lanes.push_back(&s);
+  if (lanes.empty()) {
+    FailJob(job, Status::InvalidArgument("the job has " + std::to_string(job.R()) +
+                                         " reduce tasks but the cluster has no reduce slot"));
+    return;
+  }
   std::stable_sort(lanes.begin(), lanes.end(), [](const SlotState* a, const SlotState* b) {
     return a->info.speed > b->info.speed;
   });
@@ -250,6 +301,7 @@ void Controller::FinishMapPhase(JobState& job) {
     t.ready_since = now;
   }
   job.reduces_planned = true;
+  pending(TaskKind::kReduce) += job.R();
   job.phase = JobPhase::kReduce;
   state_.reducing.push_back(job.id);
   for (auto* o : observers_) o->OnPlan(job, *plan, now);
@@ -258,6 +310,12 @@ void Controller::FinishMapPhase(JobState& job) {
 
 void Controller::FailJob(JobState& job, const Status& why) {
   if (job.finished()) return;
+  // Its pending tasks leave the pending counts (a task whose attempt just failed is not
+  // pending: it was counted out at launch).
+  for (const TaskState& t : job.maps) pending(TaskKind::kMap) -= t.status == TaskStatus::kPending;
+  if (job.reduces_planned)
+    for (const TaskState& t : job.reduces)
+      pending(TaskKind::kReduce) -= t.status == TaskStatus::kPending;
   job.phase = JobPhase::kFailed;
   job.failure = why.message();
   outcomes_[job.id].failure = why;
@@ -271,7 +329,7 @@ void Controller::FailJob(JobState& job, const Status& why) {
 void Controller::AbortAll(const Status& why) {
   std::vector<JobId> active = state_.active;
   for (JobId id : active) FailJob(state_.job(id), why);
-  if (idle_check_) idle_check_();
+  CheckIdle();
 }
 
 // Once no attempt of a finished job runs any more, the executor may commit or discard its

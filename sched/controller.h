@@ -19,6 +19,7 @@
 #include "sched/partitioner.h"
 #include "sched/policy.h"
 #include "sched/scheduler_stats.h"
+#include "sched/slot_set.h"
 
 namespace mrlocal {
 
@@ -51,6 +52,8 @@ class ControllerObserver {
 
 struct ControllerOptions {
   std::string partitioner = "dp-sketch";
+  // Period of ControllerObserver::OnTick; zero: no observer ticks (simulations that need
+  // no progress lines).
   Duration observer_tick = std::chrono::milliseconds(250);
 };
 
@@ -64,9 +67,16 @@ class Controller {
   // Submits a job now: asks the policy for admission, and queues it if admitted. Returns
   // next_job_id(): executors that need the job's data register it under that id first.
   JobId Submit(JobSpec spec);
+  // A job arrives at `arrival` (>= Now()): `make` builds its spec then (an executor that
+  // needs the job's data registers it there, under the id it is given), and the policy
+  // sees it. Ids are given in arrival order. Building at arrival keeps a simulated day's
+  // millions of tasks out of memory until their jobs arrive.
+  using JobMaker = std::function<JobSpec(JobId)>;
+  void SubmitAt(Time arrival, JobMaker make);
   JobId next_job_id() const { return next_job_; }
 
-  // Runs the loop until every submitted job has finished (or failed, or was rejected).
+  // Runs the loop until every submitted job has arrived and finished (or failed, or was
+  // rejected).
   void RunUntilIdle();
 
   // Stops every unfinished job (e.g. on Ctrl-C): running attempts are cancelled and the
@@ -79,6 +89,7 @@ class Controller {
   const Policy& policy() const { return policy_; }
 
  private:
+  void Arrive(JobId id, JobSpec spec);
   void Dispatch();
   void Launch(SlotState& slot, const TaskRef& t);
   void OnReport(TaskReport report);
@@ -87,6 +98,10 @@ class Controller {
   void MaybeRetire(JobState& job);
   void Deactivate(JobId id);
   void ScheduleTicks();
+  void CheckIdle();
+  bool Idle() const;
+  SlotSet& free_slots(SlotKind k) { return free_[k == SlotKind::kMap ? 0 : 1]; }
+  uint64_t& pending(TaskKind k) { return pending_[k == TaskKind::kMap ? 0 : 1]; }
 
   EventLoop& loop_;
   Executor& executor_;
@@ -99,10 +114,17 @@ class Controller {
   std::map<JobId, bool> retired_;             // executor told the job ended
   std::vector<ControllerObserver*> observers_;
   SchedulerStats stats_;
+  // What Dispatch needs without scanning: the free slots of each kind, and how many
+  // tasks of each kind are pending in active jobs (reduces once planned). A policy can only
+  // pick a pending task, so with none pending no slot of that kind is offered.
+  SlotSet free_[2];
+  uint64_t pending_[2] = {0, 0};
+  size_t arrivals_due_ = 0;   // SubmitAt jobs that have not arrived yet
+  size_t running_tasks_ = 0;  // attempts launched and not yet reported
   JobId next_job_ = 1;
   uint64_t next_token_ = 1;
   bool running_ = false;
-  std::function<void()> idle_check_;  // set while RunUntilIdle runs the loop
+  bool loop_running_ = false;  // RunUntilIdle is inside loop_.Run()
 };
 
 }  // namespace mrlocal

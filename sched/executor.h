@@ -20,6 +20,7 @@ struct TaskLaunch {
   uint64_t token = 0;  // unique per attempt
   SlotId slot = -1;
   Time ready_since{0};  // when both the slot and the task were ready: dispatch latency base
+  uint32_t attempt = 1;  // 1 for the task's first launch
 };
 
 struct TaskReport {
@@ -59,6 +60,10 @@ class Executor {
   virtual Status FinishJob(JobId job, bool success) = 0;
   // Progress in [0, 1] of what runs on `slot` now.
   virtual double Progress(SlotId slot) const = 0;
+  // True when reports are delivered on the loop thread from an event of their own (never
+  // from inside Launch or Cancel): the Controller then takes them without a Post. A
+  // simulated executor does this; it saves one event per task.
+  virtual bool reports_on_loop_thread() const { return false; }
 };
 
 }  // namespace mrlocal

@@ -21,7 +21,12 @@ std::string_view ToString(JobPhase p) {
 }
 
 void JobState::BuildMapIndex(int nodes) {
-  pending_by_node_.assign(std::max(nodes, 1), {});
+  // Per-node stacks only when some split has replicas: a simulated trace job on 3,000
+  // nodes has none, and 24,000 jobs x 3,000 empty stacks would cost gigabytes.
+  bool placed = false;
+  for (const TaskState& t : maps) placed = placed || !t.local_nodes.empty();
+  pending_by_node_.clear();
+  if (placed) pending_by_node_.resize(std::max(nodes, 1));
   pending_any_.clear();
   for (uint32_t i = M(); i-- > 0;) IndexPendingMap(i);
 }

@@ -53,7 +53,8 @@ struct JobSpec {
   std::string queue = "default";     // dynamic proportional share
   // The job's partition functions (sketch rows, p partitions each); row 0 = hash mod p.
   std::vector<PartitionHash> partition_hashes;
-  // One entry per map task: its split's bytes and the nodes that hold a replica.
+  // One entry per map task: its split's bytes and the nodes that hold a replica. Consumed
+  // at arrival: JobState::maps has them afterwards.
   struct MapSplit {
     uint64_t bytes = 0;
     std::vector<NodeId> nodes;

@@ -42,6 +42,9 @@ class Policy {
  public:
   virtual ~Policy() = default;
   virtual std::string_view name() const = 0;
+  // True when Admit can reject: metrics then count only admitted jobs as accepted (RTMR
+  // section V); without it every job counts and utilization uses all jobs' slot time.
+  virtual bool admission_control() const { return false; }
 
   // `job` is not yet in state.active. Called once per job.
   virtual Admission Admit(const JobState& job, const ClusterState& state, Time now) = 0;

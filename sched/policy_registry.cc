@@ -3,6 +3,8 @@
 #include <functional>
 #include <utility>
 
+#include "sched/edf_policy.h"
+#include "sched/fair_policy.h"
 #include "sched/fifo_policy.h"
 
 namespace mrlocal {
@@ -14,6 +16,8 @@ using Factory = std::function<std::unique_ptr<Policy>()>;
 const std::vector<std::pair<std::string, Factory>>& Registry() {
   static const std::vector<std::pair<std::string, Factory>> registry = {
       {"fifo", [] { return std::make_unique<FifoPolicy>(); }},
+      {"fair", [] { return std::make_unique<FairPolicy>(); }},
+      {"edf", [] { return std::make_unique<EdfPolicy>(); }},
   };
   return registry;
 }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "sched/event_loop.h"
@@ -33,7 +32,9 @@ class SimLoop final : public EventLoop {
       return a.at != b.at ? a.at > b.at : a.seq > b.seq;
     }
   };
-  std::priority_queue<Event, std::vector<Event>, Later> events_;
+  // A binary heap (std::push_heap/pop_heap) rather than std::priority_queue, whose const
+  // top() would force a copy of every callback.
+  std::vector<Event> events_;
   Time now_{0};
   uint64_t seq_ = 0;
   bool stopped_ = false;

@@ -9,6 +9,9 @@ std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root) {
   commands.push_back(AddFriendCountCommand(root));
   commands.push_back(AddFsCommand(root));
   commands.push_back(AddGenerateCommand(root));
+  commands.push_back(AddWorkloadCommand(root));
+  commands.push_back(AddCompareCommand(root));
+  commands.push_back(AddCalibrateCommand(root));
   return commands;
 }
 

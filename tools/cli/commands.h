@@ -16,5 +16,8 @@ std::unique_ptr<Command> AddPiCommand(CLI::App& root);
 std::unique_ptr<Command> AddFriendCountCommand(CLI::App& root);
 std::unique_ptr<Command> AddFsCommand(CLI::App& root);
 std::unique_ptr<Command> AddGenerateCommand(CLI::App& root);
+std::unique_ptr<Command> AddWorkloadCommand(CLI::App& root);
+std::unique_ptr<Command> AddCompareCommand(CLI::App& root);
+std::unique_ptr<Command> AddCalibrateCommand(CLI::App& root);
 
 }  // namespace mrlocal

@@ -1,7 +1,6 @@
 // mrlocal friendcount EDGEFILE... [job options] [--list]
-#include "apps/friendcount.h"
-#include "engine/typed_job.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/job_apps.h"
 #include "tools/cli/job_runner.h"
 
 namespace mrlocal {
@@ -21,13 +20,7 @@ class FriendCountCommand final : public Command {
   }
 
   int Run() override {
-    JobApp job;
-    job.name = "friendcount";
-    job.make_runtime = [list = list_](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
-      return std::make_shared<TypedJobRuntime<apps::FriendCount>>(std::move(o),
-                                                                  apps::FriendCount{.list = list});
-    };
-    return RunJob(options_, job);
+    return RunJob(options_, FriendCountApp(list_));
   }
 
  private:

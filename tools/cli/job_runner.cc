@@ -8,9 +8,7 @@
 #include <sstream>
 
 #include "engine/block_store.h"
-#include "engine/gzip_lines.h"
 #include "engine/output_committer.h"
-#include "engine/split_reader.h"
 #include "sched/asio_loop.h"
 #include "sched/cluster_spec.h"
 #include "sched/controller.h"
@@ -22,6 +20,7 @@
 #include "tools/cli/closing_report.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/progress_printer.h"
+#include "tools/cli/real_job.h"
 #include "sched/units.h"
 
 namespace mrlocal {
@@ -186,38 +185,20 @@ int RunJob(const JobOptions& o, const JobApp& app) {
       }
     }
   }
-  JobSpec spec;
-  spec.name = app.name;
-  spec.app = app.name;
-  spec.deadline = plan.deadline;
-  spec.reduces = plan.reduces;
-  spec.partition_hashes =
-      MakePartitionHashes(o.sketch_rows, plan.partitions, /*seed=*/0x6d726c6f63616cull);
-  // One split per block, except that a gzip file is one split (it cannot be split) and
-  // jobs without input have index_maps splits of nothing.
-  struct SplitRef {
-    std::string path;
-    uint32_t block = 0;
-    bool gzip = false;
-  };
-  auto splits = std::make_shared<std::vector<SplitRef>>();
-  for (auto& path : paths) {
-    auto info = store->Stat(path);
-    if (!info.ok()) return ReportError(info.status());
-    spec.input_bytes += info->size;
-    if (IsGzipPath(path)) {
-      if (info->blocks.empty()) continue;
-      // Hadoop places a non-splittable split on the hosts of its first block.
-      splits->push_back({path, 0, true});
-      spec.maps.push_back({info->size, info->blocks[0].replica_nodes});
-      continue;
-    }
-    for (uint32_t b = 0; b < info->blocks.size(); ++b) {
-      splits->push_back({path, b, false});
-      spec.maps.push_back({info->blocks[b].length, info->blocks[b].replica_nodes});
-    }
-  }
-  for (uint32_t i = 0; i < app.index_maps; ++i) spec.maps.push_back({0, {}});
+  RealJobRequest request;
+  request.app = &app;
+  request.store = store.get();
+  request.paths = paths;
+  request.deadline = plan.deadline;
+  request.reduces = plan.reduces;
+  request.partitions = plan.partitions;
+  request.sketch_rows = o.sketch_rows;
+  request.top = o.top;
+  request.skip_bad_records = o.skip_bad_records;
+  auto prepared = PrepareRealJob(request);
+  if (!prepared.ok()) return ReportError(prepared.status());
+  JobSpec spec = std::move(prepared->spec);
+  RealJob real = std::move(prepared->real);
 
   // From here on something may be written: Ctrl-C must go through the controller, which
   // cancels the tasks and discards the output.
@@ -237,36 +218,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
                                          "': " + ec.message()));
   }
 
-  JobRuntimeOptions ro;
-  ro.hashes = spec.partition_hashes;
-  ro.top_n = o.top;
-  ro.skip_bad_records = o.skip_bad_records;
-  RealJob real;
-  real.runtime = app.make_runtime(ro);
-  real.maps = static_cast<uint32_t>(spec.maps.size());
-  real.reduces = plan.reduces;
   real.output = output;
-  BlockStore* store_ptr = store.get();
-  if (app.index_maps == 0)
-    real.read_split = [store_ptr, splits](uint32_t index, NodeId node) -> Result<SplitInput> {
-      const SplitRef& ref = (*splits)[index];
-      SplitInput in;
-      if (ref.gzip) {
-        auto stream = OpenGzipLines(*store_ptr, ref.path, node);
-        if (!stream.ok()) return stream.status();
-        in.input.stream = std::move(stream).value();
-        in.input.source = ref.path;
-        return in;
-      }
-      auto data = ReadSplit(*store_ptr, ref.path, ref.block, node);
-      if (!data.ok()) return data.status();
-      auto owned = std::make_shared<SplitData>(std::move(data).value());
-      in.input = owned->input;
-      in.warnings = std::move(owned->warnings);
-      in.keepalive = owned;
-      return in;
-    };
-
   AsioLoop loop;
   RealExecutor executor(loop, plan.slots, !o.no_pin);
   Controller controller(loop, executor, *plan.policy, plan.slots, plan.cluster.nodes(),

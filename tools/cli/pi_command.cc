@@ -7,10 +7,10 @@
 
 #include "apps/pi.h"
 #include "engine/slot_worker.h"
-#include "engine/typed_job.h"
 #include "sched/cluster_spec.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/job_apps.h"
 #include "tools/cli/job_runner.h"
 
 namespace mrlocal {
@@ -56,13 +56,7 @@ class PiCommand final : public Command {
     }  // else RunJob reports the bad spec
     slots = std::min(slots, args.maps);
 
-    JobApp job;
-    job.name = "pi";
-    job.make_runtime =
-        [samples = args.samples](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
-      return std::make_shared<TypedJobRuntime<apps::Pi>>(std::move(o), apps::Pi{samples});
-    };
-    job.index_maps = args.maps;
+    JobApp job = PiApp(args.maps, args.samples);
     job.print_result = [args, slots](std::ostream& out, const RunSummary& s) {
       const unsigned __int128 total = static_cast<unsigned __int128>(args.maps) * args.samples;
       const double samples = static_cast<double>(args.maps) * static_cast<double>(args.samples);

@@ -1,8 +1,6 @@
 // mrlocal wordcount [FILE...] [job options]
-#include "apps/wordcount.h"
-#include "datasets/text_generator.h"
-#include "engine/typed_job.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/job_apps.h"
 #include "tools/cli/job_runner.h"
 
 namespace mrlocal {
@@ -19,16 +17,7 @@ class WordCountCommand final : public Command {
   }
 
   int Run() override {
-    JobApp job;
-    job.name = "wordcount";
-    job.make_runtime = [](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
-      return std::make_shared<TypedJobRuntime<apps::WordCount>>(std::move(o));
-    };
-    job.default_input_name = "default-corpus.txt";
-    job.make_default_input = [] {
-      return std::make_shared<const std::string>(GenerateText(DefaultCorpusOptions()));
-    };
-    return RunJob(options_, job);
+    return RunJob(options_, WordCountApp());
   }
 
  private:

@@ -1,0 +1,266 @@
+#include "datasets/workload_presets.h"
+
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <utility>
+
+namespace mrlocal {
+namespace {
+
+// Draws that are the same on every platform: mt19937_64's output is fixed by the standard,
+// the transforms below are ours.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : g_(seed) {}
+
+  // [0, 1), 53 random bits.
+  double Uniform() { return static_cast<double>(g_() >> 11) * 0x1p-53; }
+
+  // [0, n), n >= 1: Lemire's multiply-shift with rejection (no modulo bias).
+  uint64_t Below(uint64_t n) {
+    using u128 = unsigned __int128;
+    u128 m = u128{g_()} * n;
+    if (static_cast<uint64_t>(m) < n) {
+      const uint64_t threshold = (0 - n) % n;
+      while (static_cast<uint64_t>(m) < threshold) m = u128{g_()} * n;
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
+
+  // [lo, hi], lo <= hi.
+  uint64_t Between(uint64_t lo, uint64_t hi) { return lo + Below(hi - lo + 1); }
+
+  // Inverse CDF; 1 - u is in (0, 1], so the log is finite.
+  double Exponential(double mean) { return -mean * std::log(1 - Uniform()); }
+
+  // Box-Muller, cosine branch only (one normal per two uniforms: simple to reproduce).
+  double Normal(double mean, double sigma) {
+    const double u1 = 1 - Uniform(), u2 = Uniform();
+    return mean + sigma * std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
+  }
+
+  // Normal conditioned on >= min (drawn again below it: a truncated normal).
+  double NormalAtLeast(double mean, double sigma, double min) {
+    double x;
+    do x = Normal(mean, sigma);
+    while (x < min);
+    return x;
+  }
+
+  // Knuth's product of uniforms: exact arithmetic but for exp(-mean); fine for mean ~30.
+  uint64_t Poisson(double mean) {
+    const double limit = std::exp(-mean);
+    uint64_t k = 0;
+    for (double p = Uniform(); p > limit; p *= Uniform()) ++k;
+    return k;
+  }
+
+ private:
+  std::mt19937_64 g_;
+};
+
+// Milliseconds: hides a last-bit difference of log/cos between C libraries.
+double Ms(double s) { return std::round(s * 1000) / 1000; }
+
+// One bin of RTMR's Tables III and IV: jobs, then closed intervals (integers).
+struct Bin {
+  int jobs;
+  uint32_t maps_lo, maps_hi;
+  uint32_t reduces_lo, reduces_hi;
+  uint32_t deadline_lo, deadline_hi;
+};
+
+// Workload I: Table II's first six bins (#maps in benchmark, # of jobs in benchmark) with
+// Table III's reduce and deadline intervals ("30": bin 6's reduces are fixed at the
+// cluster's 30 reduce slots).
+constexpr std::array<Bin, 6> kWorkload1 = {{
+    {38, 1, 1, 1, 5, 200, 300},
+    {16, 2, 2, 1, 5, 200, 300},
+    {14, 10, 10, 5, 10, 300, 400},
+    {8, 50, 50, 10, 20, 500, 800},
+    {6, 100, 100, 20, 30, 1000, 1500},
+    {6, 200, 200, 30, 30, 2000, 2500},
+}};
+// Workload II: Table IV.
+constexpr std::array<Bin, 5> kWorkload2 = {{
+    {9, 1, 10, 1, 5, 200, 300},
+    {24, 10, 50, 5, 10, 300, 500},
+    {25, 50, 100, 15, 30, 1000, 1500},
+    {18, 100, 200, 25, 50, 1500, 2500},
+    {13, 200, 300, 35, 70, 2500, 3500},
+}};
+constexpr double kRtmrMeanGapS = 14;  // "exponential with a mean of 14 seconds"
+
+// Cluster of RTMR's Table I. One map slot per core ("we make the number of map slots in a
+// worker node equal to the number of CPU cores") and one reduce slot per node. Type I nodes
+// have 2 dual-core Opteron 275, type II 2 single-core Opterons, all at 2.2 GHz: the same
+// clock and the same K8 core, so a slot (one core) runs a task at the same speed on
+// either type and S = 1.0. The paper's heterogeneity is in slots per node (4 vs 2), not in
+// speed; the only difference per core is the dual-core's shared memory controller, which
+// the paper does not measure, so no other value is better grounded.
+constexpr std::string_view kRtmrCluster = "20x(4m,1r,1.0)+10x(2m,1r,1.0)";
+// MarS's "50 identical machines", each running one task at a time, maps and reduces
+// alike. Our Hadoop-1 slot model separates map and reduce slots, so each machine gets one
+// of each: the nearest cluster with 50 machines. It can overlap one job's map with another
+// job's reduce on a machine, which the paper's model cannot, so LP bounds must be taken
+// with |M| = 50 machines, not 100 slots.
+constexpr std::string_view kMarsCluster = "50x(1m,1r,1.0)";
+
+Status CheckOptions(const PresetOptions& o) {
+  if (!(std::isfinite(o.map_task_s) && o.map_task_s > 0))
+    return Status::InvalidArgument("preset: map task seconds must be positive");
+  if (!(std::isfinite(o.reduce_task_s) && o.reduce_task_s > 0))
+    return Status::InvalidArgument("preset: reduce task seconds must be positive");
+  if (!(std::isfinite(o.noise) && o.noise >= 0))
+    return Status::InvalidArgument("preset: noise must be a non-negative number");
+  return Status::OK();
+}
+
+template <size_t N>
+Result<WorkloadSpec> Rtmr(std::string_view name, const std::array<Bin, N>& bins, uint64_t seed,
+                          const PresetOptions& o) {
+  size_t total = 0;
+  for (const Bin& b : bins) total += static_cast<size_t>(b.jobs);
+  if (o.jobs != 0 && o.jobs != total)
+    return Status::InvalidArgument("preset " + std::string(name) + " has " + std::to_string(total) +
+                                   " jobs (its table's); it cannot make " + std::to_string(o.jobs));
+  Rng rng(seed);
+  struct Drawn {
+    int bin;
+    uint32_t maps, reduces, deadline;
+  };
+  std::vector<Drawn> drawn;
+  for (size_t b = 0; b < bins.size(); ++b)
+    for (int k = 0; k < bins[b].jobs; ++k) {
+      Drawn d{static_cast<int>(b + 1), 0, 0, 0};
+      d.maps = static_cast<uint32_t>(rng.Between(bins[b].maps_lo, bins[b].maps_hi));
+      d.reduces = static_cast<uint32_t>(rng.Between(bins[b].reduces_lo, bins[b].reduces_hi));
+      d.deadline = static_cast<uint32_t>(rng.Between(bins[b].deadline_lo, bins[b].deadline_hi));
+      drawn.push_back(d);
+    }
+  for (size_t i = drawn.size() - 1; i > 0; --i) std::swap(drawn[i], drawn[rng.Below(i + 1)]);
+
+  WorkloadSpec spec;
+  spec.cluster = *ClusterSpec::Parse(kRtmrCluster);
+  spec.model.noise = o.noise;
+  double t = 0;  // the first job arrives at 0, the others after exponential gaps
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    if (i > 0) t = Ms(t + rng.Exponential(kRtmrMeanGapS));
+    WorkloadJob& job = spec.jobs.emplace_back();
+    job.name = "job" + std::to_string(i) + "-bin" + std::to_string(drawn[i].bin);
+    job.arrival_s = t;
+    job.app = "synthetic";
+    job.maps = drawn[i].maps;
+    job.reduces = drawn[i].reduces;
+    job.deadline_s = drawn[i].deadline;
+    job.map_s = {o.map_task_s};
+    job.reduce_s = {o.reduce_task_s};
+  }
+  return spec;
+}
+
+// MarS section 5.1.1. `random`: Poisson(30) maps, U[1, maps] reduces, N(10,5) and N(15,5)
+// task times; otherwise 30 maps, 10 reduces, 10 s and 15 s.
+WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
+  Rng rng(seed);
+  WorkloadSpec spec;
+  spec.cluster = *ClusterSpec::Parse(kMarsCluster);
+  spec.model.noise = o.noise;
+  const size_t jobs = o.jobs ? o.jobs : 50;
+  uint64_t step = 0;
+  for (size_t i = 0; i < jobs; ++i) {
+    // "Bernoulli with probability 2" (garbled): one job released in a 1 s step with
+    // probability 1/2, so gaps are geometric with mean 2 s.
+    while (rng.Uniform() >= 0.5) ++step;
+    WorkloadJob& job = spec.jobs.emplace_back();
+    job.name = "job" + std::to_string(i);
+    job.arrival_s = static_cast<double>(step++);
+    job.app = "synthetic";
+    if (random) {
+      uint64_t maps;
+      do maps = rng.Poisson(30);
+      while (maps == 0);  // a job has at least one map (P(0) = e^-30)
+      job.maps = static_cast<uint32_t>(maps);
+      job.reduces = static_cast<uint32_t>(rng.Between(1, maps));
+      // Truncated to >= 0.1 s by drawing again: the mean map time is then 10.3 s, not 10.
+      for (uint32_t k = 0; k < job.maps; ++k) job.map_s.push_back(Ms(rng.NormalAtLeast(10, 5, 0.1)));
+      for (uint32_t k = 0; k < job.reduces; ++k)
+        job.reduce_s.push_back(Ms(rng.NormalAtLeast(15, 5, 0.1)));
+    } else {
+      job.maps = 30;
+      job.reduces = 10;
+      job.map_s = {10};
+      job.reduce_s = {15};
+    }
+    // N(30, 10) conditioned on > 0 (drawn again at or below 0: 0.1% of draws).
+    double w;
+    do w = Ms(rng.Normal(30, 10));
+    while (w <= 0);
+    job.weight = w;
+    // "Delays ... proportional to the processing time of map tasks", with no constant: a
+    // tenth of the job's mean map time, per job (our model has one delay per job).
+    double sum = 0;
+    for (double s : job.map_s) sum += s;
+    job.shuffle_delay_s = Ms(0.1 * sum / static_cast<double>(job.map_s.size()));
+  }
+  return spec;
+}
+
+struct Preset {
+  std::string_view name;
+  std::string_view summary;
+};
+constexpr std::array<Preset, 4> kPresets = {{
+    {"rtmr-wl1", "RTMR workload I (Tables II, III): 88 jobs of 1-200 maps, deadlines, on rtmr-table1"},
+    {"rtmr-wl2", "RTMR workload II (Table IV): 89 jobs of 1-300 maps, deadlines, on rtmr-table1"},
+    {"mars-random", "MarS 5.1 random: Poisson(30) maps, N(10,5)/N(15,5) s tasks, weights, on mars-50"},
+    {"mars-uniform", "MarS 5.1 uniform: 30 maps, 10 reduces, 10/15 s tasks, weights, on mars-50"},
+}};
+
+}  // namespace
+
+Result<WorkloadSpec> MakePreset(std::string_view name, uint64_t seed, const PresetOptions& o) {
+  MRLOCAL_RETURN_IF_ERROR(CheckOptions(o));
+  Result<WorkloadSpec> spec = Status::InvalidArgument("");
+  if (name == "rtmr-wl1")
+    spec = Rtmr(name, kWorkload1, seed, o);
+  else if (name == "rtmr-wl2")
+    spec = Rtmr(name, kWorkload2, seed, o);
+  else if (name == "mars-random" || name == "mars-uniform")
+    spec = Mars(name == "mars-random", seed, o);
+  else {
+    std::string known;
+    for (const Preset& p : kPresets) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    return Status::InvalidArgument("unknown preset '" + std::string(name) + "' (known: " + known + ")");
+  }
+  if (!spec.ok()) return spec;
+  spec->name = std::string(name);
+  spec->source = "preset " + std::string(name) + " (seed " + std::to_string(seed) + ")";
+  spec->description = PresetSummary(name);
+  return spec;
+}
+
+std::vector<std::string> PresetNames() {
+  std::vector<std::string> names;
+  for (const Preset& p : kPresets) names.emplace_back(p.name);
+  return names;
+}
+
+std::string PresetSummary(std::string_view name) {
+  for (const Preset& p : kPresets)
+    if (p.name == name) return std::string(p.summary);
+  return "";
+}
+
+Result<ClusterSpec> ClusterPreset(std::string_view name) {
+  if (name == "rtmr-table1") return ClusterSpec::Parse(kRtmrCluster);
+  if (name == "mars-50") return ClusterSpec::Parse(kMarsCluster);
+  return Status::InvalidArgument("unknown cluster preset '" + std::string(name) +
+                                 "' (known: rtmr-table1, mars-50)");
+}
+
+std::vector<std::string> ClusterPresetNames() { return {"rtmr-table1", "mars-50"}; }
+
+}  // namespace mrlocal

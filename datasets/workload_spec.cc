@@ -1,0 +1,573 @@
+#include "datasets/workload_spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "datasets/workload_file.h"
+#include "sched/units.h"
+
+namespace mrlocal {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kApps = "wordcount, friendcount, pi, synthetic";
+// Keeps a typo (1e9 maps) from allocating the simulator's memory away.
+constexpr uint64_t kMaxTasks = 1'000'000;
+constexpr uint64_t kMaxGraphNodes = uint64_t{1} << 32;  // GraphOptions' limit
+constexpr uint64_t kGraphHeaderBytes = 160;             // GraphGenerator::Header, about
+
+// "jobs[3]" + "arrival_s" -> "jobs[3].arrival_s".
+std::string Join(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+// A value as the user wrote it, for messages; long values are cut.
+std::string Got(const json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return "(got " + s + ")";
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// 1-based line and column of the 0-based byte offset `at`.
+std::string LineCol(std::string_view text, size_t at) {
+  at = std::min(at, text.size());
+  size_t line = 1, line_start = 0;
+  for (size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') ++line, line_start = i + 1;
+  return std::to_string(line) + ":" + std::to_string(at - line_start + 1);
+}
+
+// Every error of one spec: "<source>: <field path>: <what>".
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  Status Fail(const std::string& path, const std::string& what) const {
+    return Status::InvalidArgument(source_ + ": " + (path.empty() ? "" : path + ": ") + what);
+  }
+
+  // Refuses keys that are not in `known`, suggesting the nearest one.
+  Status CheckKeys(const json& obj, const std::string& path,
+                   std::initializer_list<std::string_view> known) const {
+    for (const auto& [key, value] : obj.items()) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      std::string_view best;
+      size_t best_d = 3;  // suggest only close keys
+      for (std::string_view k : known) {
+        const size_t d = EditDistance(key, k);
+        if (d < best_d) best = k, best_d = d;
+      }
+      std::string what = "unknown key";
+      if (!best.empty()) {
+        what += " (did you mean '" + std::string(best) + "'?)";
+      } else {
+        what += " (known:";
+        for (std::string_view k : known) what += std::string(what.back() == ':' ? " " : ", ") + std::string(k);
+        what += ")";
+      }
+      return Fail(Join(path, key), what);
+    }
+    return Status::OK();
+  }
+
+  Status NeedObject(const json& v, const std::string& path) const {
+    return v.is_object() ? Status::OK() : Fail(path, "must be a JSON object " + Got(v));
+  }
+
+  Result<double> Number(const json& v, const std::string& path, bool zero_ok) const {
+    const std::string want = zero_ok ? "must be a non-negative number " : "must be a positive number ";
+    if (!v.is_number()) return Fail(path, want + Got(v));
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x < 0 || (x == 0 && !zero_ok)) return Fail(path, want + Got(v));
+    return x;
+  }
+
+  Result<uint64_t> Integer(const json& v, const std::string& path, uint64_t min,
+                           uint64_t max = ~uint64_t{0}) const {
+    const std::string want =
+        max == ~uint64_t{0}
+            ? "must be an integer >= " + std::to_string(min) + " "
+            : "must be an integer from " + std::to_string(min) + " to " + std::to_string(max) + " ";
+    uint64_t x;
+    if (v.is_number_unsigned()) {
+      x = v.get<uint64_t>();
+    } else if (v.is_number_float()) {  // 1e6 is a float in JSON; fine when it is whole
+      const double d = v.get<double>();
+      if (!(d >= 0 && d < 0x1p64 && d == std::floor(d))) return Fail(path, want + Got(v));
+      x = static_cast<uint64_t>(d);
+    } else {  // negative integers, strings, booleans...
+      return Fail(path, want + Got(v));
+    }
+    if (x < min || x > max) return Fail(path, want + Got(v));
+    return x;
+  }
+
+  // Bytes as an integer, or a string with a unit ("64MiB").
+  Result<uint64_t> Size(const json& v, const std::string& path, bool zero_ok) const {
+    uint64_t x;
+    if (v.is_string()) {
+      Result<uint64_t> r = ParseSize(v.get<std::string>());
+      if (!r.ok()) return Fail(path, r.status().message());
+      x = *r;
+    } else if (v.is_number()) {
+      Result<uint64_t> r = Integer(v, path, 0);
+      if (!r.ok()) return Fail(path, "must be a size: bytes, or a string such as \"64MiB\" " + Got(v));
+      x = *r;
+    } else {
+      return Fail(path, "must be a size: bytes, or a string such as \"64MiB\" " + Got(v));
+    }
+    if (x == 0 && !zero_ok) return Fail(path, "must be a positive size " + Got(v));
+    return x;
+  }
+
+  Result<std::string> String(const json& v, const std::string& path) const {
+    if (!v.is_string() || v.get_ref<const std::string&>().empty())
+      return Fail(path, "must be a non-empty string " + Got(v));
+    return v.get<std::string>();
+  }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+const json* Find(const json& obj, std::string_view key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+// Assigns *out from an optional key through a reader returning Result<T>.
+#define MRLOCAL_READ_INTO(out, expr)         \
+  do {                                       \
+    auto _r = (expr);                        \
+    if (!_r.ok()) return _r.status();        \
+    out = std::move(*_r);                    \
+  } while (0)
+
+// nlohmann keeps the last of repeated keys silently; a repeated key is most often a
+// mistake, so the parse callback finds them, with the path of the second one.
+class DuplicateKeyFinder {
+ public:
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        frames_.push_back({false, 0, {}, {}});
+        break;
+      case json::parse_event_t::array_start:
+        frames_.push_back({true, 0, {}, {}});
+        break;
+      case json::parse_event_t::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second && duplicate_.empty()) duplicate_ = Path();
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        [[fallthrough]];
+      case json::parse_event_t::value:
+        if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+        break;
+    }
+    return true;
+  }
+  // The path of the first repeated key; empty when none.
+  const std::string& duplicate() const { return duplicate_; }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t index;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  std::string Path() const {
+    std::string p;
+    for (const Frame& f : frames_)
+      p = f.array ? p + "[" + std::to_string(f.index) + "]" : Join(p, f.key);
+    return p;
+  }
+  std::vector<Frame> frames_;
+  std::string duplicate_;
+};
+
+Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& path,
+                             const std::string& app, std::string_view base_dir) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"files", "generate", "size", "nodes", "edges", "seed"}));
+  InputSpec in;
+  const json* files = Find(v, "files");
+  const json* generate = Find(v, "generate");
+  if (files && generate) return r.Fail(path, "give \"files\" or \"generate\", not both");
+  if (!files && !generate)
+    return r.Fail(path, "needs \"files\" (a list of paths) or \"generate\" (\"text\" or \"graph\")");
+  if (files) {
+    for (std::string_view key : {"size", "nodes", "edges", "seed"})
+      if (Find(v, key)) return r.Fail(Join(path, key), "only generated inputs take it");
+    const std::string fpath = Join(path, "files");
+    if (!files->is_array() || files->empty())
+      return r.Fail(fpath, "must be a non-empty list of paths " + Got(*files));
+    in.kind = InputSpec::Kind::kFiles;
+    for (size_t i = 0; i < files->size(); ++i) {
+      std::string f;
+      MRLOCAL_READ_INTO(f, r.String((*files)[i], fpath + "[" + std::to_string(i) + "]"));
+      const std::filesystem::path p(f);
+      in.files.push_back(base_dir.empty() || p.is_absolute()
+                             ? f
+                             : (std::filesystem::path(base_dir) / p).lexically_normal().string());
+    }
+    return in;
+  }
+  in.kind = InputSpec::Kind::kGenerated;
+  const std::string gpath = Join(path, "generate");
+  MRLOCAL_READ_INTO(in.generator, r.String(*generate, gpath));
+  if (in.generator != "text" && in.generator != "graph")
+    return r.Fail(gpath, "unknown generator '" + in.generator + "' (known: text, graph)");
+  if (app == "wordcount" && in.generator != "text")
+    return r.Fail(gpath, "wordcount reads text: use \"text\"");
+  if (app == "friendcount" && in.generator != "graph")
+    return r.Fail(gpath, "friendcount reads edge lists: use \"graph\"");
+  if (const json* s = Find(v, "seed")) MRLOCAL_READ_INTO(in.seed, r.Integer(*s, Join(path, "seed"), 0));
+  const json* size = Find(v, "size");
+  const json* nodes = Find(v, "nodes");
+  const json* edges = Find(v, "edges");
+  if (size) MRLOCAL_READ_INTO(in.bytes, r.Size(*size, Join(path, "size"), false));
+  if (in.generator == "text") {
+    for (std::string_view key : {"nodes", "edges"})
+      if (Find(v, key)) return r.Fail(Join(path, key), "only graph inputs take it");
+    if (!size) return r.Fail(Join(path, "size"), "missing: a generated text needs its size");
+    return in;
+  }
+  if (size && (nodes || edges))
+    return r.Fail(path, "give a graph's \"size\" or its \"nodes\" and \"edges\", not both");
+  if (size) {
+    GraphForBytes(&in);
+    return in;
+  }
+  if (!nodes || !edges)
+    return r.Fail(path, "a generated graph needs \"size\", or \"nodes\" and \"edges\"");
+  MRLOCAL_READ_INTO(in.graph_nodes, r.Integer(*nodes, Join(path, "nodes"), 2, kMaxGraphNodes));
+  MRLOCAL_READ_INTO(in.graph_edges, r.Integer(*edges, Join(path, "edges"), 1));
+  in.bytes = GraphBytes(in.graph_nodes, in.graph_edges);
+  return in;
+}
+
+// A number or a list of numbers, each > 0: one for every task, or one per task.
+Result<std::vector<double>> ParseTaskTimes(const Reader& r, const json& v, const std::string& path,
+                                           uint64_t tasks, std::string_view what) {
+  std::vector<double> out;
+  if (v.is_array()) {
+    if (v.size() != 1 && v.size() != tasks)
+      return r.Fail(path, std::to_string(v.size()) + " values for " + std::to_string(tasks) + " " +
+                              std::string(what) + " (give one value for every task, or exactly " +
+                              std::string(what) + " values)");
+    for (size_t i = 0; i < v.size(); ++i) {
+      double x;
+      MRLOCAL_READ_INTO(x, r.Number(v[i], path + "[" + std::to_string(i) + "]", false));
+      out.push_back(x);
+    }
+    return out;
+  }
+  double x;
+  MRLOCAL_READ_INTO(x, r.Number(v, path, false));
+  out.push_back(x);
+  return out;
+}
+
+Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& path,
+                             std::string_view base_dir) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(
+      v, path,
+      {"name", "arrival_s", "app", "input", "maps", "reduces", "deadline_s", "deadline", "weight",
+       "queue", "samples", "map_s", "reduce_s", "shuffle_bytes", "output_bytes", "shuffle_delay_s"}));
+  WorkloadJob job;
+  auto at = [&](std::string_view key) { return Join(path, key); };
+  const json* app = Find(v, "app");
+  if (!app) return r.Fail(at("app"), "missing (one of " + std::string(kApps) + ")");
+  MRLOCAL_READ_INTO(job.app, r.String(*app, at("app")));
+  const bool pi = job.app == "pi", synthetic = job.app == "synthetic";
+  if (!pi && !synthetic && job.app != "wordcount" && job.app != "friendcount")
+    return r.Fail(at("app"), "unknown app '" + job.app + "' (known: " + std::string(kApps) + ")");
+
+  if (const json* n = Find(v, "name")) MRLOCAL_READ_INTO(job.name, r.String(*n, at("name")));
+  const json* arrival = Find(v, "arrival_s");
+  if (!arrival) return r.Fail(at("arrival_s"), "missing: seconds since the workload's start");
+  MRLOCAL_READ_INTO(job.arrival_s, r.Number(*arrival, at("arrival_s"), true));
+
+  const json* deadline_s = Find(v, "deadline_s");
+  const json* deadline = Find(v, "deadline");
+  if (deadline_s && deadline) return r.Fail(at("deadline"), "give deadline_s or deadline, not both");
+  if (deadline_s) MRLOCAL_READ_INTO(job.deadline_s, r.Number(*deadline_s, at("deadline_s"), false));
+  if (deadline) {
+    if (!deadline->is_string())
+      return r.Fail(at("deadline"), "must be a duration such as \"30s\" " + Got(*deadline) +
+                                        " (or use deadline_s for seconds)");
+    Result<Duration> d = ParseDuration(deadline->get<std::string>());
+    if (!d.ok()) return r.Fail(at("deadline"), d.status().message());
+    job.deadline_s = Seconds(*d);
+  }
+  if (const json* w = Find(v, "weight")) MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
+  if (const json* q = Find(v, "queue")) MRLOCAL_READ_INTO(job.queue, r.String(*q, at("queue")));
+  if (const json* s = Find(v, "shuffle_bytes"))
+    MRLOCAL_READ_INTO(job.shuffle_bytes, r.Size(*s, at("shuffle_bytes"), true));
+  if (const json* s = Find(v, "output_bytes"))
+    MRLOCAL_READ_INTO(job.output_bytes, r.Size(*s, at("output_bytes"), true));
+  if (const json* s = Find(v, "shuffle_delay_s"))
+    MRLOCAL_READ_INTO(job.shuffle_delay_s, r.Number(*s, at("shuffle_delay_s"), true));
+
+  const json* maps = Find(v, "maps");
+  if (maps) MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), pi || synthetic ? 1 : 0, kMaxTasks));
+  else if (pi || synthetic)
+    return r.Fail(at("maps"), "missing: " + job.app + " jobs need maps >= 1");
+  if (const json* red = Find(v, "reduces")) MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxTasks));
+
+  // What each app takes, and what it must not.
+  const json* input = Find(v, "input");
+  const json* samples = Find(v, "samples");
+  const json* map_s = Find(v, "map_s");
+  const json* reduce_s = Find(v, "reduce_s");
+  if (samples && !pi) return r.Fail(at("samples"), "only pi jobs take samples");
+  if (map_s && !synthetic) return r.Fail(at("map_s"), "only synthetic jobs take map_s");
+  if (reduce_s && !synthetic) return r.Fail(at("reduce_s"), "only synthetic jobs take reduce_s");
+  if (pi || synthetic) {
+    if (input) return r.Fail(at("input"), job.app + " jobs take no input");
+  } else {
+    if (!input) return r.Fail(at("input"), "missing: " + job.app + " needs \"files\" or \"generate\"");
+    MRLOCAL_READ_INTO(job.input, ParseInput(r, *input, at("input"), job.app, base_dir));
+  }
+  if (pi) {
+    if (!samples) return r.Fail(at("samples"), "missing: pi jobs need samples per map >= 1");
+    MRLOCAL_READ_INTO(job.pi_samples, r.Integer(*samples, at("samples"), 1));
+  }
+  if (synthetic) {
+    if (!map_s) return r.Fail(at("map_s"), "missing: synthetic jobs need map task seconds");
+    MRLOCAL_READ_INTO(job.map_s, ParseTaskTimes(r, *map_s, at("map_s"), job.maps, "maps"));
+    if (job.reduces == 0 && reduce_s)
+      return r.Fail(at("reduce_s"), "the job has no reduces (reduces is 0)");
+    if (job.reduces > 0 && !reduce_s)
+      return r.Fail(at("reduce_s"), "missing: a synthetic job with reduces needs reduce task seconds");
+    if (reduce_s) MRLOCAL_READ_INTO(job.reduce_s, ParseTaskTimes(r, *reduce_s, at("reduce_s"), job.reduces, "reduces"));
+  }
+  return job;
+}
+
+Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v, const std::string& path,
+                                              const std::optional<ClusterSpec>& cluster) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"nodes", "profile"}));
+  AvailabilityProfile a;
+  const json* nodes = Find(v, "nodes");
+  const json* profile = Find(v, "profile");
+  if (!nodes) return r.Fail(Join(path, "nodes"), "missing: the node ids the profile applies to");
+  if (!profile) return r.Fail(Join(path, "profile"), "missing: [[time_s, factor], ...]");
+  const std::string npath = Join(path, "nodes");
+  if (!nodes->is_array() || nodes->empty())
+    return r.Fail(npath, "must be a non-empty list of node ids " + Got(*nodes));
+  const uint64_t max_node = cluster ? static_cast<uint64_t>(cluster->nodes() - 1) : ClusterSpec::kMaxNodes - 1;
+  for (size_t i = 0; i < nodes->size(); ++i) {
+    const std::string ipath = npath + "[" + std::to_string(i) + "]";
+    uint64_t id;
+    MRLOCAL_READ_INTO(id, r.Integer((*nodes)[i], ipath, 0));
+    if (id > max_node)
+      return r.Fail(ipath, "node " + std::to_string(id) + " is not in the cluster" +
+                               (cluster ? " (" + std::to_string(cluster->nodes()) + " nodes: " +
+                                              cluster->ToString() + ")"
+                                        : ""));
+    a.nodes.push_back(static_cast<int>(id));
+  }
+  const std::string ppath = Join(path, "profile");
+  if (!profile->is_array() || profile->empty())
+    return r.Fail(ppath, "must be a non-empty list of [time_s, factor] steps " + Got(*profile));
+  for (size_t i = 0; i < profile->size(); ++i) {
+    const std::string spath = ppath + "[" + std::to_string(i) + "]";
+    const json& step = (*profile)[i];
+    if (!step.is_array() || step.size() != 2)
+      return r.Fail(spath, "must be a [time_s, factor] pair " + Got(step));
+    AvailabilityProfile::Step s;
+    MRLOCAL_READ_INTO(s.at_s, r.Number(step[0], spath + "[0]", true));
+    MRLOCAL_READ_INTO(s.factor, r.Number(step[1], spath + "[1]", false));
+    if (s.factor > 1) return r.Fail(spath + "[1]", "factor must be in (0, 1] " + Got(step[1]));
+    if (!a.steps.empty() && s.at_s <= a.steps.back().at_s)
+      return r.Fail(spath + "[0]", "times must be strictly increasing " + Got(step[0]));
+    a.steps.push_back(s);
+  }
+  return a;
+}
+
+// Default names, then uniqueness, with the message that says which name was whose.
+Status NameJobs(const Reader& r, std::vector<WorkloadJob>* jobs) {
+  std::map<std::string, size_t> seen;
+  std::vector<bool> given(jobs->size());
+  for (size_t i = 0; i < jobs->size(); ++i) {
+    WorkloadJob& job = (*jobs)[i];
+    given[i] = !job.name.empty();
+    if (!given[i]) job.name = "job" + std::to_string(i);
+    auto [it, fresh] = seen.emplace(job.name, i);
+    if (fresh) continue;
+    const std::string here = "jobs[" + std::to_string(i) + "]", there = "jobs[" + std::to_string(it->second) + "]";
+    if (!given[i])
+      return r.Fail(here, "its default name '" + job.name + "' is taken by " + there + "; give it a name");
+    if (!given[it->second])
+      return r.Fail(here + ".name", "'" + job.name + "' is the default name of " + there);
+    return r.Fail(here + ".name", "duplicate name '" + job.name + "' (also " + there + ")");
+  }
+  return Status::OK();
+}
+
+Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_view base_dir) {
+  if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(root, "", {"name", "description", "cluster", "block_size", "model", "availability", "jobs"}));
+  WorkloadSpec spec;
+  spec.source = r.source();
+  spec.name = std::filesystem::path(r.source()).stem().string();
+  if (spec.name.empty()) spec.name = "workload";
+  if (const json* n = Find(root, "name")) MRLOCAL_READ_INTO(spec.name, r.String(*n, "name"));
+  if (const json* d = Find(root, "description")) {
+    if (!d->is_string()) return r.Fail("description", "must be a string " + Got(*d));
+    spec.description = d->get<std::string>();
+  }
+  if (const json* c = Find(root, "cluster")) {
+    std::string text;
+    MRLOCAL_READ_INTO(text, r.String(*c, "cluster"));
+    Result<ClusterSpec> cluster = ClusterSpec::Parse(text);
+    if (!cluster.ok()) {
+      std::string msg = cluster.status().message();
+      if (msg.rfind("--cluster ", 0) == 0) msg.erase(0, 10);  // the parser speaks to the CLI
+      return r.Fail("cluster", msg);
+    }
+    spec.cluster = std::move(*cluster);
+  }
+  if (const json* b = Find(root, "block_size")) MRLOCAL_READ_INTO(spec.block_size, r.Size(*b, "block_size", false));
+  if (const json* m = Find(root, "model")) {
+    MRLOCAL_RETURN_IF_ERROR(r.NeedObject(*m, "model"));
+    MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(*m, "model", {"noise", "shuffle_delay_s"}));
+    if (const json* n = Find(*m, "noise")) MRLOCAL_READ_INTO(spec.model.noise, r.Number(*n, "model.noise", true));
+    if (const json* s = Find(*m, "shuffle_delay_s"))
+      MRLOCAL_READ_INTO(spec.model.shuffle_delay_s, r.Number(*s, "model.shuffle_delay_s", true));
+  }
+  if (const json* av = Find(root, "availability")) {
+    if (!av->is_array()) return r.Fail("availability", "must be a list of {nodes, profile} " + Got(*av));
+    std::map<int, size_t> owner;  // node -> the profile that has it
+    for (size_t i = 0; i < av->size(); ++i) {
+      const std::string path = "availability[" + std::to_string(i) + "]";
+      AvailabilityProfile a;
+      MRLOCAL_READ_INTO(a, ParseAvailability(r, (*av)[i], path, spec.cluster));
+      for (size_t k = 0; k < a.nodes.size(); ++k) {
+        auto [it, fresh] = owner.emplace(a.nodes[k], i);
+        if (!fresh)
+          return r.Fail(path + ".nodes[" + std::to_string(k) + "]",
+                        "node " + std::to_string(a.nodes[k]) + " already has a profile (availability[" +
+                            std::to_string(it->second) + "])");
+      }
+      spec.availability.push_back(std::move(a));
+    }
+  }
+  const json* jobs = Find(root, "jobs");
+  if (!jobs) return r.Fail("jobs", "missing: the list of jobs");
+  if (!jobs->is_array() || jobs->empty()) return r.Fail("jobs", "must be a non-empty list of jobs " + Got(*jobs));
+  spec.jobs.reserve(jobs->size());
+  for (size_t i = 0; i < jobs->size(); ++i) {
+    WorkloadJob job;
+    MRLOCAL_READ_INTO(job, ParseJob(r, (*jobs)[i], "jobs[" + std::to_string(i) + "]", base_dir));
+    spec.jobs.push_back(std::move(job));
+  }
+  MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &spec.jobs));
+  std::stable_sort(spec.jobs.begin(), spec.jobs.end(),
+                   [](const WorkloadJob& a, const WorkloadJob& b) { return a.arrival_s < b.arrival_s; });
+  return spec;
+}
+
+// Mean decimal digits of the ids 0..n-1.
+double MeanDigits(uint64_t n) {
+  if (n == 0) return 1;
+  double total = 0;
+  uint64_t lo = 0, hi = 10;  // ids of `d` digits: [lo, hi)
+  for (int d = 1; lo < n; ++d, lo = hi, hi = hi > UINT64_MAX / 10 ? UINT64_MAX : hi * 10)
+    total += static_cast<double>(d) * static_cast<double>(std::min(hi, n) - lo);
+  return total / static_cast<double>(n);
+}
+
+}  // namespace
+
+Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
+                                       std::string_view base_dir) {
+  const Reader r(source.empty() ? std::string("spec") : std::string(source));
+  DuplicateKeyFinder dups;
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end(), std::ref(dups));
+  } catch (const json::parse_error& e) {
+    // e.byte is the 1-based offset of the last byte read; the message repeats the place.
+    std::string what = e.what();
+    const size_t colon = what.find(": ", what.find("parse error"));
+    if (colon != std::string::npos) what.erase(0, colon + 2);
+    if (what.rfind("syntax error ", 0) == 0) what.erase(0, 13);
+    return Status::InvalidArgument(r.source() + ":" + LineCol(text, e.byte ? e.byte - 1 : 0) +
+                                   ": JSON syntax error: " + what);
+  } catch (const json::out_of_range& e) {
+    // "number overflow parsing '1e999'" has no offset: place the number's first occurrence.
+    const std::string what = e.what();
+    const size_t q = what.find('\''), q2 = what.rfind('\'');
+    if (q == std::string::npos || q2 <= q) return r.Fail("", "JSON number out of range");
+    const std::string number = what.substr(q + 1, q2 - q - 1);
+    const size_t at = text.find(number);
+    return Status::InvalidArgument(r.source() + ":" + LineCol(text, at == text.npos ? 0 : at) +
+                                   ": JSON number out of range: " + number);
+  } catch (const json::exception& e) {
+    return r.Fail("", std::string("cannot read JSON: ") + e.what());
+  }
+  if (!dups.duplicate().empty()) return r.Fail(dups.duplicate(), "repeated key (JSON keeps only the last)");
+  try {
+    return ParseTop(r, root, base_dir);
+  } catch (const json::exception& e) {  // a check above that missed a type: still one line
+    return r.Fail("", e.what());
+  }
+}
+
+Result<WorkloadSpec> LoadWorkloadJson(const std::string& path) {
+  Result<std::string> text = ReadWorkloadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseWorkloadJson(*text, path, std::filesystem::path(path).parent_path().string());
+}
+
+uint64_t GraphBytes(uint64_t nodes, uint64_t edges) {
+  const double line = 2 * MeanDigits(nodes) + 2;  // two ids, a tab, a newline
+  return kGraphHeaderBytes + static_cast<uint64_t>(std::llround(line * static_cast<double>(edges)));
+}
+
+void GraphForBytes(InputSpec* input) {
+  const uint64_t body = input->bytes > kGraphHeaderBytes ? input->bytes - kGraphHeaderBytes : 0;
+  uint64_t edges = std::max<uint64_t>(1, body / 14), nodes = 2;
+  for (int i = 0; i < 8; ++i) {  // the mean id length depends on nodes, nodes on edges
+    nodes = std::clamp<uint64_t>(edges / 10, 2, kMaxGraphNodes);
+    edges = std::max<uint64_t>(1, std::llround(static_cast<double>(body) / (2 * MeanDigits(nodes) + 2)));
+  }
+  input->graph_nodes = nodes;
+  input->graph_edges = edges;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,44 @@
+#include "tools/cli/job_apps.h"
+
+#include "apps/friendcount.h"
+#include "apps/pi.h"
+#include "apps/wordcount.h"
+#include "datasets/text_generator.h"
+#include "engine/typed_job.h"
+
+namespace mrlocal {
+
+JobApp WordCountApp() {
+  JobApp job;
+  job.name = "wordcount";
+  job.make_runtime = [](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::WordCount>>(std::move(o));
+  };
+  job.default_input_name = "default-corpus.txt";
+  job.make_default_input = [] {
+    return std::make_shared<const std::string>(GenerateText(DefaultCorpusOptions()));
+  };
+  return job;
+}
+
+JobApp FriendCountApp(bool list) {
+  JobApp job;
+  job.name = "friendcount";
+  job.make_runtime = [list](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::FriendCount>>(std::move(o),
+                                                                apps::FriendCount{.list = list});
+  };
+  return job;
+}
+
+JobApp PiApp(uint32_t maps, uint64_t samples) {
+  JobApp job;
+  job.name = "pi";
+  job.make_runtime = [samples](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::Pi>>(std::move(o), apps::Pi{samples});
+  };
+  job.index_maps = maps;
+  return job;
+}
+
+}  // namespace mrlocal

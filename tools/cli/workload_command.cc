@@ -1,0 +1,146 @@
+// mrlocal workload SPEC.json|TRACE.tsv|--preset NAME [--sim] [--policy NAME] [--cluster SPEC]
+//                  [--seed N] [--time-scale X] [--report DIR]
+// Runs a stream of jobs under one policy and prints the workload's figures (RTMR's
+// AcceptR / SuccessR / Util, TWJCT, latency, makespan, scheduler cost); --report writes
+// metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "sched/policy_registry.h"
+#include "sched/units.h"
+#include "sched/workload_report.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/exit_codes.h"
+#include "tools/cli/workload_options.h"
+#include "tools/cli/workload_runner.h"
+
+namespace mrlocal {
+namespace {
+
+std::string Percent(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * r);
+  return buf;
+}
+
+std::string Num(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOptions& o,
+              const WorkloadRun& run) {
+  const WorkloadMetrics& m = run.metrics;
+  out << "workload " << spec.name << ": " << m.jobs << " jobs on " << o.cluster.ToString() << " ("
+      << run.slots.size() << " slots) under " << o.policy << (m.sim ? ", simulated" : "")
+      << "\n";
+  out << "  accepted   " << m.accepted << " (AcceptR " << Percent(m.accept_ratio) << ")"
+      << (m.admission_control ? "" : ", no admission control: every job counts") << "\n";
+  out << "  successful " << m.successful << " (SuccessR " << Percent(m.success_ratio)
+      << "), missed " << m.missed << " of " << m.deadline_jobs << " with a deadline (miss "
+      << Percent(m.miss_ratio) << ")";
+  if (m.failed + m.unfinished > 0) out << ", failed " << m.failed << ", unfinished " << m.unfinished;
+  out << "\n";
+  out << "  Util " << Percent(m.utilization) << " (successful jobs " << Percent(m.utilization_successful)
+      << ", all jobs " << Percent(m.utilization_all) << ") over " << FormatDuration(FromSeconds(m.turnaround_s))
+      << "\n";
+  out << "  latency p50 " << FormatDuration(FromSeconds(m.latency_s.p50)) << ", p95 "
+      << FormatDuration(FromSeconds(m.latency_s.p95)) << ", p99 "
+      << FormatDuration(FromSeconds(m.latency_s.p99)) << "; makespan "
+      << FormatDuration(FromSeconds(m.makespan_s)) << "; TWJCT " << Num(m.twjct, 1) << " s\n";
+  out << "  scheduler " << m.scheduler.decisions << " decisions, p50 "
+      << Num(m.scheduler.decision_latency_us.p50, 2) << " us, p99 "
+      << Num(m.scheduler.decision_latency_us.p99, 2) << " us\n";
+  if (m.sim && run.wall_s > 0) {
+    out << "  simulated " << run.task_events << " task events in " << Num(run.wall_s, 2)
+        << " s: " << Num(double(run.task_events) / run.wall_s / 1e6, 2) << " M events/s, "
+        << Num(m.makespan_s / run.wall_s, 0) << " simulated s per s\n";
+  }
+}
+
+std::atomic<int> g_signal{0};
+void OnWorkloadSignal(int sig) { g_signal.store(sig); }
+
+// One line per second of the run while something changed: arrivals, completions, tasks.
+class WorkloadProgress final : public ControllerObserver {
+ public:
+  WorkloadProgress(std::ostream& out, size_t jobs) : out_(out), jobs_(jobs) {}
+  void OnTick(const ClusterState& state, const Executor&, Time now) override {
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    size_t finished = 0, running = 0;
+    for (auto& [id, job] : state.jobs) finished += job.finished();
+    for (auto& s : state.slots) running += s.task.has_value();
+    char line[160];
+    std::snprintf(line, sizeof line, "[%7.1f s] %zu/%zu jobs arrived, %zu finished, %zu tasks running\n",
+                  Seconds(now), state.jobs.size(), jobs_, finished, running);
+    out_ << line << std::flush;
+  }
+
+ private:
+  std::ostream& out_;
+  size_t jobs_;
+  Time last_{0};
+};
+
+class WorkloadCommand final : public Command {
+ public:
+  explicit WorkloadCommand(CLI::App& root) {
+    app = root.add_subcommand("workload",
+                              "Run a stream of jobs (a JSON spec, a SWIM trace or a preset) "
+                              "under one policy, for real or --sim, and report its figures");
+    AddWorkloadOptions(app, options_);
+    std::string names;
+    for (auto& n : PolicyNames()) names += (names.empty() ? "" : " | ") + n;
+    app->add_option("--policy", policy_, "Scheduling policy: " + names)->capture_default_str();
+  }
+
+  int Run() override {
+    auto loaded = LoadWorkloadFromOptions(options_);
+    if (!loaded.ok()) return ReportError(loaded.status());
+    WorkloadRunOptions& ro = loaded->run;
+    ro.policy = policy_;
+    ro.keep_attempts = !options_.report_dir.empty();
+    WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());
+    Result<WorkloadRun> run = Status::Internal("not run");
+    if (options_.sim) {
+      run = RunWorkloadSim(loaded->spec, ro);
+    } else {
+      if (!options_.quiet) ro.observer = &progress;
+      g_signal.store(0);
+      std::signal(SIGINT, OnWorkloadSignal);
+      std::signal(SIGTERM, OnWorkloadSignal);
+      run = RunWorkloadReal(loaded->spec, ro, [] { return g_signal.load() != 0; });
+      std::signal(SIGINT, SIG_DFL);
+      std::signal(SIGTERM, SIG_DFL);
+      if (g_signal.load() != 0) {
+        std::cerr << "mrlocal: workload interrupted\n";
+        return 130;
+      }
+    }
+    if (!run.ok()) return ReportError(run.status());
+    PrintRun(std::cout, loaded->spec, ro, *run);
+    if (!options_.report_dir.empty()) {
+      Status st = WriteWorkloadReport(options_.report_dir, run->metrics, *run->recorder, run->slots);
+      if (!st.ok()) return ReportError(st);
+      std::cout << "  report in " << options_.report_dir
+                << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg)\n";
+    }
+    return kExitOk;
+  }
+
+ private:
+  WorkloadOptions options_;
+  std::string policy_ = "fifo";
+};
+
+}  // namespace
+
+std::unique_ptr<Command> AddWorkloadCommand(CLI::App& root) {
+  return std::make_unique<WorkloadCommand>(root);
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,97 @@
+#include "tools/cli/workload_options.h"
+
+#include "datasets/workload_file.h"
+#include "datasets/workload_presets.h"
+#include "engine/slot_worker.h"
+#include "sched/units.h"
+
+namespace mrlocal {
+
+void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
+  std::string presets;
+  for (auto& n : PresetNames()) presets += (presets.empty() ? "" : " | ") + n;
+  std::string clusters;
+  for (auto& n : ClusterPresetNames()) clusters += (clusters.empty() ? "" : " | ") + n;
+  cmd->add_option("WORKLOAD", o.source, "A workload spec (.json) or a SWIM trace (.tsv)");
+  cmd->add_option("--preset", o.preset, "A generated workload: " + presets);
+  cmd->add_flag("--sim", o.sim, "Simulate instead of running the jobs on the local slots");
+  cmd->add_option("--cluster", o.cluster,
+                  "Cluster spec, e.g. '3000x(1m,1r,1.0)', or a preset: " + clusters +
+                      " (default: the workload's, else one node per CPU)");
+  cmd->add_option("--seed", o.seed, "Seed of the preset's draws and the model's noise")
+      ->capture_default_str();
+  cmd->add_option("--time-scale", o.time_scale,
+                  "Multiply arrival times, deadlines and availability steps by X "
+                  "(0.05: a 20-minute workload's arrivals in one minute)")
+      ->capture_default_str();
+  cmd->add_option("--report", o.report_dir, "Write the report files to DIR");
+  cmd->add_option("--block-size", o.block_size,
+                  "Traces: input bytes per map task (default 64MiB, as SWIM's replayer)");
+  cmd->add_option("--trace-app", o.trace_app, "Traces: the calibrated app that models their jobs")
+      ->capture_default_str();
+  cmd->add_option("--limit", o.limit, "Traces: only the first N jobs");
+  cmd->add_option("--jobs", o.preset_jobs, "Presets with a job count (mars-random): how many");
+  cmd->add_option("--calibration", o.calibration,
+                  "Task-time model (default: " + Calibration::DefaultPath().string() +
+                      " if it exists, else the built-in one)");
+  cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
+}
+
+Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
+  LoadedWorkload w;
+  if (o.source.empty() == o.preset.empty())
+    return Status::InvalidArgument("give either a WORKLOAD file or --preset NAME (not both)");
+  if (!(o.time_scale > 0) || o.time_scale > 1e6)
+    return Status::InvalidArgument("--time-scale must be a positive number");
+  if (!o.preset.empty()) {
+    PresetOptions po;
+    if (o.preset_jobs < 0) return Status::InvalidArgument("--jobs must be positive");
+    if (o.preset_jobs > 0) po.jobs = o.preset_jobs;
+    auto spec = MakePreset(o.preset, o.seed, po);
+    if (!spec.ok()) return spec.status();
+    w.spec = std::move(spec).value();
+  } else {
+    TraceOptions to;
+    if (!o.block_size.empty()) {
+      auto bs = ParseSize(o.block_size);
+      if (!bs.ok()) return Status::InvalidArgument("--block-size: " + bs.status().message());
+      if (*bs == 0) return Status::InvalidArgument("--block-size must be positive");
+      to.block_size = *bs;
+    }
+    to.app = o.trace_app;
+    to.limit = o.limit;
+    auto spec = LoadWorkload(o.source, to);
+    if (!spec.ok()) return spec.status();
+    w.spec = std::move(spec).value();
+  }
+
+  if (!o.cluster.empty()) {
+    auto preset = ClusterPreset(o.cluster);
+    if (preset.ok()) {
+      w.run.cluster = *preset;
+    } else {
+      auto c = ClusterSpec::Parse(o.cluster);
+      if (!c.ok()) return c.status();
+      w.run.cluster = *c;
+    }
+  } else if (w.spec.cluster) {
+    w.run.cluster = *w.spec.cluster;
+  } else {
+    w.run.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
+  }
+
+  if (!o.calibration.empty()) {
+    auto c = Calibration::Load(o.calibration);
+    if (!c.ok()) return c.status();
+    w.run.calibration = std::move(c).value();
+  } else {
+    auto c = Calibration::LoadDefault();
+    if (!c.ok()) return c.status();
+    w.run.calibration = std::move(c).value();
+  }
+  w.run.seed = o.seed;
+  w.run.time_scale = o.time_scale;
+  return w;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,42 @@
+// What `mrlocal workload` and `mrlocal compare` share: where the workload comes from (a
+// spec file, a SWIM trace or a preset), the cluster, the model and the time scale.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "datasets/workload_spec.h"
+#include "engine/status.h"
+#include "tools/cli/workload_runner.h"
+
+namespace mrlocal {
+
+struct WorkloadOptions {
+  std::string source;  // SPEC.json or TRACE.tsv
+  std::string preset;  // --preset NAME
+  bool sim = false;
+  std::string cluster;  // a spec string or a cluster preset name
+  uint64_t seed = 1;
+  double time_scale = 1.0;
+  std::string report_dir;
+  std::string block_size;  // traces: bytes per map (default 64 MiB, SWIM's replayer)
+  std::string trace_app = "wordcount";
+  size_t limit = 0;
+  std::string calibration;  // empty: the default file, else the built-in model
+  int preset_jobs = 0;      // presets with a job count (mars-random); 0: the preset's own
+  bool quiet = false;
+};
+
+void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
+
+struct LoadedWorkload {
+  WorkloadSpec spec;
+  WorkloadRunOptions run;  // cluster, calibration, seed and time scale filled in
+};
+
+// Reads or generates the workload and resolves the cluster (--cluster, else the spec's,
+// else one node per CPU) and the calibration. Errors are one line, for exit code 2.
+Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
+
+}  // namespace mrlocal

@@ -1,0 +1,265 @@
+#include "tools/cli/workload_runner.h"
+
+#include <chrono>
+
+#include "datasets/graph_generator.h"
+#include "datasets/text_generator.h"
+#include "engine/block_store.h"
+#include "sched/asio_loop.h"
+#include "sched/controller.h"
+#include "sched/real_executor.h"
+#include "tools/cli/job_apps.h"
+#include "tools/cli/real_job.h"
+#include "sched/partitioner.h"
+#include "sched/policy_registry.h"
+#include "sched/sim_executor.h"
+#include "sched/sim_loop.h"
+#include "tools/cli/sim_jobs.h"
+
+namespace mrlocal {
+
+WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
+  if (scale == 1.0) return spec;
+  for (WorkloadJob& j : spec.jobs) {
+    j.arrival_s *= scale;
+    if (j.deadline_s) *j.deadline_s *= scale;
+  }
+  for (AvailabilityProfile& a : spec.availability)
+    for (auto& step : a.steps) step.at_s *= scale;
+  return spec;
+}
+
+Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunOptions& o) {
+  const WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto policy = MakePolicy(o.policy);
+  if (!policy.ok()) return policy.status();
+  const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
+  auto partitioner = MakePartitioner(partitioner_name);
+  if (!partitioner.ok()) return partitioner.status();
+  // Every job is checked before the clock starts: a bad job is an error, not a surprise
+  // an hour into a simulated day. Building them costs little next to running them.
+  for (const WorkloadJob& j : spec.jobs) {
+    WorkloadJob probe = j;
+    if (probe.input.kind == InputSpec::Kind::kFiles || probe.app == "synthetic" ||
+        o.calibration.apps.count(probe.app) == 0) {
+      auto built = BuildSimJob(probe, spec, o.calibration);
+      if (!built.ok()) return built.status();
+    }
+  }
+
+  WorkloadRun run;
+  run.slots = o.cluster.Slots();
+  SimExecutorOptions eo;
+  eo.seed = o.seed;
+  eo.noise = spec.model.noise;
+  for (const AvailabilityProfile& a : spec.availability) {
+    SpeedProfile p;
+    for (auto& step : a.steps) {
+      p.at.push_back(FromSeconds(step.at_s));
+      p.factor.push_back(step.factor);
+    }
+    for (int node : a.nodes) {
+      if (node < 0 || node >= o.cluster.nodes())
+        return Status::InvalidArgument(spec.source + ": availability names node " +
+                                       std::to_string(node) + " but the cluster has " +
+                                       std::to_string(o.cluster.nodes()) + " nodes");
+      eo.availability[node] = p;
+    }
+  }
+
+  SimLoop loop;
+  SimExecutor executor(loop, run.slots, eo);
+  ControllerOptions co;
+  co.partitioner = partitioner_name;
+  co.observer_tick = o.observer_tick;
+  Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
+                        std::move(partitioner).value(), co);
+  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
+  controller.AddObserver(run.recorder.get());
+  if (o.observer) controller.AddObserver(o.observer);
+
+  Status build_error;
+  for (const WorkloadJob& j : spec.jobs) {
+    controller.SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId id) {
+      auto built = BuildSimJob(*job, spec, o.calibration);
+      if (!built.ok()) {  // checked above; kept for safety
+        if (build_error.ok()) build_error = built.status();
+        JobSpec empty;
+        empty.name = job->name;
+        executor.AddJob(id, {});
+        return empty;
+      }
+      executor.AddJob(id, std::move(built->sim));
+      return std::move(built->spec);
+    });
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  controller.RunUntilIdle();
+  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!build_error.ok()) return build_error;
+
+  run.stats = controller.stats();
+  run.task_events = executor.task_events();
+  MetricsContext mc;
+  mc.policy = o.policy;
+  mc.sim = true;
+  mc.total_slots = static_cast<int>(run.slots.size());
+  mc.admission_control = (*policy)->admission_control();
+  mc.scheduler = &run.stats;
+  run.metrics = ComputeMetrics(*run.recorder, mc);
+  return run;
+}
+
+namespace {
+
+// Stops the run when `interrupt` says so; polled on the controller's ticks.
+class InterruptWatch final : public ControllerObserver {
+ public:
+  InterruptWatch(Controller& c, std::function<bool()> f) : c_(c), f_(std::move(f)) {}
+  void OnTick(const ClusterState&, const Executor&, Time) override {
+    if (f_ && !fired_ && f_()) {
+      fired_ = true;
+      c_.AbortAll(Status::Aborted("interrupted"));
+    }
+  }
+
+ private:
+  Controller& c_;
+  std::function<bool()> f_;
+  bool fired_ = false;
+};
+
+// The store path of a job's input, generating it (once per distinct generator setting).
+Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockStore& store,
+                                                  std::map<std::string, bool>& present) {
+  const InputSpec& in = j.input;
+  std::vector<std::string> paths;
+  if (in.kind == InputSpec::Kind::kFiles) {
+    for (const std::string& f : in.files) {
+      if (!present[f]) {
+        Status st = store.Put(f, f);
+        if (!st.ok()) return st.WithContext("job '" + j.name + "': ");
+        present[f] = true;
+      }
+      paths.push_back(f);
+    }
+    return paths;
+  }
+  if (in.kind != InputSpec::Kind::kGenerated) return paths;
+  const std::string name = "generated/" + in.generator + "-" + std::to_string(in.bytes) + "-" +
+                           std::to_string(in.graph_nodes) + "-" + std::to_string(in.graph_edges) +
+                           "-" + std::to_string(in.seed);
+  if (!present[name]) {
+    std::string data;
+    if (in.generator == "graph") {
+      GraphOptions g;
+      g.seed = in.seed;
+      if (in.graph_nodes > 0) g.nodes = in.graph_nodes;
+      g.edges = in.graph_edges > 0 ? in.graph_edges : std::max<uint64_t>(1, in.bytes / 14);
+      auto text = GenerateGraph(g);
+      if (!text.ok()) return Status::InvalidArgument("job '" + j.name + "': " + text.status().message());
+      data = std::move(text).value();
+    } else {
+      TextOptions t;
+      t.bytes = in.bytes;
+      t.seed = in.seed;
+      data = GenerateText(t);
+    }
+    Status st = store.PutBuffer(name, std::make_shared<const std::string>(std::move(data)));
+    if (!st.ok()) return st;
+    present[name] = true;
+  }
+  paths.push_back(name);
+  return paths;
+}
+
+}  // namespace
+
+Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
+                                    std::function<bool()> interrupt) {
+  const WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto policy = MakePolicy(o.policy);
+  if (!policy.ok()) return policy.status();
+  const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
+  auto partitioner = MakePartitioner(partitioner_name);
+  if (!partitioner.ok()) return partitioner.status();
+  if (!spec.availability.empty())
+    return Status::InvalidArgument(spec.source +
+                                   ": availability profiles are simulated only (for now)");
+
+  BlockStoreOptions so;
+  so.block_size = spec.block_size;
+  so.nodes = o.cluster.nodes();
+  auto store = BlockStore::InMemory(so);
+  if (!store.ok()) return store.status();
+
+  // Every job is built before the clock starts: inputs read or generated, runtimes made.
+  std::vector<JobApp> apps;
+  apps.reserve(spec.jobs.size());
+  std::vector<RealJobParts> jobs;
+  std::map<std::string, bool> present;
+  for (const WorkloadJob& j : spec.jobs) {
+    if (j.app == "wordcount") {
+      apps.push_back(WordCountApp());
+    } else if (j.app == "friendcount") {
+      apps.push_back(FriendCountApp());
+    } else if (j.app == "pi") {
+      apps.push_back(PiApp(j.maps, j.pi_samples));
+    } else {
+      return Status::InvalidArgument("job '" + j.name + "': app '" + j.app +
+                                     "' runs only in simulation (add --sim)");
+    }
+    auto paths = MaterializeInput(j, **store, present);
+    if (!paths.ok()) return paths.status();
+    RealJobRequest q;
+    q.app = &apps.back();
+    q.store = store->get();
+    q.paths = *paths;
+    q.name = j.name;
+    if (j.deadline_s) q.deadline = FromSeconds(*j.deadline_s);
+    q.reduces = j.reduces;
+    q.partitions = partitioner_name == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
+    q.top = 0;
+    q.weight = j.weight;
+    q.queue = j.queue;
+    auto parts = PrepareRealJob(q);
+    if (!parts.ok()) return parts.status().WithContext("job '" + j.name + "': ");
+    jobs.push_back(std::move(parts).value());
+  }
+
+  WorkloadRun run;
+  run.slots = o.cluster.Slots();
+  AsioLoop loop;
+  RealExecutor executor(loop, run.slots, /*pin=*/true);
+  ControllerOptions co;
+  co.partitioner = partitioner_name;
+  co.observer_tick = o.observer_tick > Duration::zero() ? o.observer_tick
+                                                        : std::chrono::milliseconds(250);
+  Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
+                        std::move(partitioner).value(), co);
+  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
+  controller.AddObserver(run.recorder.get());
+  InterruptWatch watch(controller, std::move(interrupt));
+  controller.AddObserver(&watch);
+  if (o.observer) controller.AddObserver(o.observer);
+  for (size_t i = 0; i < spec.jobs.size(); ++i) {
+    controller.SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId id) {
+      executor.AddJob(id, std::move(jobs[i].real));
+      return std::move(jobs[i].spec);
+    });
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  controller.RunUntilIdle();
+  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.stats = controller.stats();
+  MetricsContext mc;
+  mc.policy = o.policy;
+  mc.sim = false;
+  mc.total_slots = static_cast<int>(run.slots.size());
+  mc.admission_control = (*policy)->admission_control();
+  mc.scheduler = &run.stats;
+  run.metrics = ComputeMetrics(*run.recorder, mc);
+  return run;
+}
+
+}  // namespace mrlocal

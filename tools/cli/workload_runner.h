@@ -1,0 +1,57 @@
+// Running a workload (datasets/workload_spec.h): every job submitted at its arrival time to
+// one Controller under one policy, in simulation (SimLoop + SimExecutor, a simulated day
+// in seconds) or for real on the local slots. `mrlocal workload` and `mrlocal compare`
+// are thin layers over this.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets/workload_spec.h"
+#include "engine/status.h"
+#include "sched/cluster_spec.h"
+#include "sched/run_recorder.h"
+#include "sched/scheduler_stats.h"
+#include "sched/task_model.h"
+#include "sched/workload_metrics.h"
+
+namespace mrlocal {
+
+struct WorkloadRunOptions {
+  std::string policy = "fifo";
+  ClusterSpec cluster;  // REQUIRES: set (the spec's, --cluster's, or a default)
+  std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
+  uint64_t seed = 1;        // the simulation's noise draws
+  double time_scale = 1.0;  // arrival times, deadlines and availability steps are scaled
+  Calibration calibration = Calibration::BuiltIn();
+  bool keep_attempts = true;  // tasks.csv, trace.json, gantt.svg need them
+  ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
+  Duration observer_tick{0};
+};
+
+struct WorkloadRun {
+  std::unique_ptr<RunRecorder> recorder;
+  WorkloadMetrics metrics;
+  SchedulerStats stats;
+  std::vector<SlotInfo> slots;
+  uint64_t task_events = 0;  // attempt starts + ends (simulation)
+  double wall_s = 0;         // what the run took on this machine
+};
+
+// Validates the spec against the options (apps modelled, inputs present), then runs it.
+Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOptions& options);
+
+// Runs the jobs for real on the cluster's slots (threads pinned, throttled to the slots'
+// speeds). Inputs are read into an in-process block store, or generated, before the clock
+// starts. Apps: wordcount, friendcount, pi (synthetic jobs run only in simulation). Output
+// is computed and discarded. `interrupt`, if given, is polled on the loop thread: when it
+// returns true every unfinished job is aborted.
+Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
+                                    std::function<bool()> interrupt = nullptr);
+
+// The spec with arrival times, deadlines and availability steps multiplied by `scale`.
+WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);
+
+}  // namespace mrlocal
