@@ -50,7 +50,8 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
   std::string_view fields[kMaxFields];
   for (size_t pos = 0; pos < text.size();) {
     if (options.limit && spec.jobs.size() == options.limit) break;
-    const char* nl = static_cast<const char*>(std::memchr(text.data() + pos, '\n', text.size() - pos));
+    const char* nl =
+        static_cast<const char*>(std::memchr(text.data() + pos, '\n', text.size() - pos));
     const size_t end = nl ? static_cast<size_t>(nl - text.data()) : text.size();
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
@@ -85,8 +86,8 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
       return fail("field 1 (job_id): repeated job id '" + std::string(fields[0]) + "'");
     const uint64_t submit = num[1], input = num[3], shuffle = num[4];
     if (submit < prev_submit)
-      return fail("field 2 (submit_time_s): submit time goes backwards (" +
-                  std::to_string(submit) + " after " + std::to_string(prev_submit) + ")");
+      return fail("field 2 (submit_time_s): submit time goes backwards (" + std::to_string(submit) +
+                  " after " + std::to_string(prev_submit) + ")");
     prev_submit = submit;
     const uint64_t maps = std::max<uint64_t>(1, CeilDiv(input, options.block_size));
     if (maps > std::numeric_limits<uint32_t>::max())
@@ -98,9 +99,10 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
     job.arrival_s = static_cast<double>(submit);
     job.app = options.app;
     job.maps = static_cast<uint32_t>(maps);
-    job.reduces = shuffle == 0 ? 0
-                               : static_cast<uint32_t>(std::min<uint64_t>(
-                                     options.max_reduces, CeilDiv(shuffle, options.bytes_per_reduce)));
+    job.reduces = shuffle == 0
+                      ? 0
+                      : static_cast<uint32_t>(std::min<uint64_t>(
+                            options.max_reduces, CeilDiv(shuffle, options.bytes_per_reduce)));
     job.shuffle_bytes = shuffle;
     job.output_bytes = num[5];
     InputSpec& in = job.input;

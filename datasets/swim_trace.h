@@ -25,7 +25,7 @@
 namespace mrlocal {
 
 struct TraceOptions {
-  uint64_t block_size = 64ull << 20;         // bytes of input per map, > 0
+  uint64_t block_size = 64ull << 20;          // bytes of input per map, > 0
   uint64_t bytes_per_reduce = 1'000'000'000;  // shuffle bytes per reduce, > 0
   uint32_t max_reduces = 999;                 // >= 1
   std::string app = "wordcount";              // wordcount or friendcount

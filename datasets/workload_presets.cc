@@ -185,7 +185,8 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
       job.maps = static_cast<uint32_t>(maps);
       job.reduces = static_cast<uint32_t>(rng.Between(1, maps));
       // Truncated to >= 0.1 s by drawing again: the mean map time is then 10.3 s, not 10.
-      for (uint32_t k = 0; k < job.maps; ++k) job.map_s.push_back(Ms(rng.NormalAtLeast(10, 5, 0.1)));
+      for (uint32_t k = 0; k < job.maps; ++k)
+        job.map_s.push_back(Ms(rng.NormalAtLeast(10, 5, 0.1)));
       for (uint32_t k = 0; k < job.reduces; ++k)
         job.reduce_s.push_back(Ms(rng.NormalAtLeast(15, 5, 0.1)));
     } else {
@@ -213,9 +214,11 @@ struct Preset {
   std::string_view summary;
 };
 constexpr std::array<Preset, 4> kPresets = {{
-    {"rtmr-wl1", "RTMR workload I (Tables II, III): 88 jobs of 1-200 maps, deadlines, on rtmr-table1"},
+    {"rtmr-wl1",
+     "RTMR workload I (Tables II, III): 88 jobs of 1-200 maps, deadlines, on rtmr-table1"},
     {"rtmr-wl2", "RTMR workload II (Table IV): 89 jobs of 1-300 maps, deadlines, on rtmr-table1"},
-    {"mars-random", "MarS 5.1 random: Poisson(30) maps, N(10,5)/N(15,5) s tasks, weights, on mars-50"},
+    {"mars-random",
+     "MarS 5.1 random: Poisson(30) maps, N(10,5)/N(15,5) s tasks, weights, on mars-50"},
     {"mars-uniform", "MarS 5.1 uniform: 30 maps, 10 reduces, 10/15 s tasks, weights, on mars-50"},
 }};
 
@@ -233,7 +236,8 @@ Result<WorkloadSpec> MakePreset(std::string_view name, uint64_t seed, const Pres
   else {
     std::string known;
     for (const Preset& p : kPresets) known += (known.empty() ? "" : ", ") + std::string(p.name);
-    return Status::InvalidArgument("unknown preset '" + std::string(name) + "' (known: " + known + ")");
+    return Status::InvalidArgument("unknown preset '" + std::string(name) + "' (known: " + known +
+                                   ")");
   }
   if (!spec.ok()) return spec;
   spec->name = std::string(name);

@@ -82,7 +82,8 @@ class Reader {
         what += " (did you mean '" + std::string(best) + "'?)";
       } else {
         what += " (known:";
-        for (std::string_view k : known) what += std::string(what.back() == ':' ? " " : ", ") + std::string(k);
+        for (std::string_view k : known)
+          what += std::string(what.back() == ':' ? " " : ", ") + std::string(k);
         what += ")";
       }
       return Fail(Join(path, key), what);
@@ -95,7 +96,8 @@ class Reader {
   }
 
   Result<double> Number(const json& v, const std::string& path, bool zero_ok) const {
-    const std::string want = zero_ok ? "must be a non-negative number " : "must be a positive number ";
+    const std::string want =
+        zero_ok ? "must be a non-negative number " : "must be a positive number ";
     if (!v.is_number()) return Fail(path, want + Got(v));
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < 0 || (x == 0 && !zero_ok)) return Fail(path, want + Got(v));
@@ -131,7 +133,8 @@ class Reader {
       x = *r;
     } else if (v.is_number()) {
       Result<uint64_t> r = Integer(v, path, 0);
-      if (!r.ok()) return Fail(path, "must be a size: bytes, or a string such as \"64MiB\" " + Got(v));
+      if (!r.ok())
+        return Fail(path, "must be a size: bytes, or a string such as \"64MiB\" " + Got(v));
       x = *r;
     } else {
       return Fail(path, "must be a size: bytes, or a string such as \"64MiB\" " + Got(v));
@@ -158,11 +161,11 @@ const json* Find(const json& obj, std::string_view key) {
 }
 
 // Assigns *out from an optional key through a reader returning Result<T>.
-#define MRLOCAL_READ_INTO(out, expr)         \
-  do {                                       \
-    auto _r = (expr);                        \
-    if (!_r.ok()) return _r.status();        \
-    out = std::move(*_r);                    \
+#define MRLOCAL_READ_INTO(out, expr)  \
+  do {                                \
+    auto _r = (expr);                 \
+    if (!_r.ok()) return _r.status(); \
+    out = std::move(*_r);             \
   } while (0)
 
 // nlohmann keeps the last of repeated keys silently; a repeated key is most often a
@@ -216,13 +219,15 @@ class DuplicateKeyFinder {
 Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& path,
                              const std::string& app, std::string_view base_dir) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
-  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"files", "generate", "size", "nodes", "edges", "seed"}));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(v, path, {"files", "generate", "size", "nodes", "edges", "seed"}));
   InputSpec in;
   const json* files = Find(v, "files");
   const json* generate = Find(v, "generate");
   if (files && generate) return r.Fail(path, "give \"files\" or \"generate\", not both");
   if (!files && !generate)
-    return r.Fail(path, "needs \"files\" (a list of paths) or \"generate\" (\"text\" or \"graph\")");
+    return r.Fail(path,
+                  "needs \"files\" (a list of paths) or \"generate\" (\"text\" or \"graph\")");
   if (files) {
     for (std::string_view key : {"size", "nodes", "edges", "seed"})
       if (Find(v, key)) return r.Fail(Join(path, key), "only generated inputs take it");
@@ -249,7 +254,8 @@ Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& 
     return r.Fail(gpath, "wordcount reads text: use \"text\"");
   if (app == "friendcount" && in.generator != "graph")
     return r.Fail(gpath, "friendcount reads edge lists: use \"graph\"");
-  if (const json* s = Find(v, "seed")) MRLOCAL_READ_INTO(in.seed, r.Integer(*s, Join(path, "seed"), 0));
+  if (const json* s = Find(v, "seed"))
+    MRLOCAL_READ_INTO(in.seed, r.Integer(*s, Join(path, "seed"), 0));
   const json* size = Find(v, "size");
   const json* nodes = Find(v, "nodes");
   const json* edges = Find(v, "edges");
@@ -299,10 +305,11 @@ Result<std::vector<double>> ParseTaskTimes(const Reader& r, const json& v, const
 Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& path,
                              std::string_view base_dir) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
-  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(
-      v, path,
-      {"name", "arrival_s", "app", "input", "maps", "reduces", "deadline_s", "deadline", "weight",
-       "queue", "samples", "map_s", "reduce_s", "shuffle_bytes", "output_bytes", "shuffle_delay_s"}));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(v, path,
+                  {"name", "arrival_s", "app", "input", "maps", "reduces", "deadline_s", "deadline",
+                   "weight", "queue", "samples", "map_s", "reduce_s", "shuffle_bytes",
+                   "output_bytes", "shuffle_delay_s"}));
   WorkloadJob job;
   auto at = [&](std::string_view key) { return Join(path, key); };
   const json* app = Find(v, "app");
@@ -319,7 +326,8 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
 
   const json* deadline_s = Find(v, "deadline_s");
   const json* deadline = Find(v, "deadline");
-  if (deadline_s && deadline) return r.Fail(at("deadline"), "give deadline_s or deadline, not both");
+  if (deadline_s && deadline)
+    return r.Fail(at("deadline"), "give deadline_s or deadline, not both");
   if (deadline_s) MRLOCAL_READ_INTO(job.deadline_s, r.Number(*deadline_s, at("deadline_s"), false));
   if (deadline) {
     if (!deadline->is_string())
@@ -329,7 +337,8 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
     if (!d.ok()) return r.Fail(at("deadline"), d.status().message());
     job.deadline_s = Seconds(*d);
   }
-  if (const json* w = Find(v, "weight")) MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
+  if (const json* w = Find(v, "weight"))
+    MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
   if (const json* q = Find(v, "queue")) MRLOCAL_READ_INTO(job.queue, r.String(*q, at("queue")));
   if (const json* s = Find(v, "shuffle_bytes"))
     MRLOCAL_READ_INTO(job.shuffle_bytes, r.Size(*s, at("shuffle_bytes"), true));
@@ -339,10 +348,12 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
     MRLOCAL_READ_INTO(job.shuffle_delay_s, r.Number(*s, at("shuffle_delay_s"), true));
 
   const json* maps = Find(v, "maps");
-  if (maps) MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), pi || synthetic ? 1 : 0, kMaxTasks));
+  if (maps)
+    MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), pi || synthetic ? 1 : 0, kMaxTasks));
   else if (pi || synthetic)
     return r.Fail(at("maps"), "missing: " + job.app + " jobs need maps >= 1");
-  if (const json* red = Find(v, "reduces")) MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxTasks));
+  if (const json* red = Find(v, "reduces"))
+    MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxTasks));
 
   // What each app takes, and what it must not.
   const json* input = Find(v, "input");
@@ -355,7 +366,8 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
   if (pi || synthetic) {
     if (input) return r.Fail(at("input"), job.app + " jobs take no input");
   } else {
-    if (!input) return r.Fail(at("input"), "missing: " + job.app + " needs \"files\" or \"generate\"");
+    if (!input)
+      return r.Fail(at("input"), "missing: " + job.app + " needs \"files\" or \"generate\"");
     MRLOCAL_READ_INTO(job.input, ParseInput(r, *input, at("input"), job.app, base_dir));
   }
   if (pi) {
@@ -368,13 +380,17 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
     if (job.reduces == 0 && reduce_s)
       return r.Fail(at("reduce_s"), "the job has no reduces (reduces is 0)");
     if (job.reduces > 0 && !reduce_s)
-      return r.Fail(at("reduce_s"), "missing: a synthetic job with reduces needs reduce task seconds");
-    if (reduce_s) MRLOCAL_READ_INTO(job.reduce_s, ParseTaskTimes(r, *reduce_s, at("reduce_s"), job.reduces, "reduces"));
+      return r.Fail(at("reduce_s"),
+                    "missing: a synthetic job with reduces needs reduce task seconds");
+    if (reduce_s)
+      MRLOCAL_READ_INTO(job.reduce_s,
+                        ParseTaskTimes(r, *reduce_s, at("reduce_s"), job.reduces, "reduces"));
   }
   return job;
 }
 
-Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v, const std::string& path,
+Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v,
+                                              const std::string& path,
                                               const std::optional<ClusterSpec>& cluster) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
   MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"nodes", "profile"}));
@@ -386,15 +402,16 @@ Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v, co
   const std::string npath = Join(path, "nodes");
   if (!nodes->is_array() || nodes->empty())
     return r.Fail(npath, "must be a non-empty list of node ids " + Got(*nodes));
-  const uint64_t max_node = cluster ? static_cast<uint64_t>(cluster->nodes() - 1) : ClusterSpec::kMaxNodes - 1;
+  const uint64_t max_node =
+      cluster ? static_cast<uint64_t>(cluster->nodes() - 1) : ClusterSpec::kMaxNodes - 1;
   for (size_t i = 0; i < nodes->size(); ++i) {
     const std::string ipath = npath + "[" + std::to_string(i) + "]";
     uint64_t id;
     MRLOCAL_READ_INTO(id, r.Integer((*nodes)[i], ipath, 0));
     if (id > max_node)
       return r.Fail(ipath, "node " + std::to_string(id) + " is not in the cluster" +
-                               (cluster ? " (" + std::to_string(cluster->nodes()) + " nodes: " +
-                                              cluster->ToString() + ")"
+                               (cluster ? " (" + std::to_string(cluster->nodes()) +
+                                              " nodes: " + cluster->ToString() + ")"
                                         : ""));
     a.nodes.push_back(static_cast<int>(id));
   }
@@ -427,9 +444,11 @@ Status NameJobs(const Reader& r, std::vector<WorkloadJob>* jobs) {
     if (!given[i]) job.name = "job" + std::to_string(i);
     auto [it, fresh] = seen.emplace(job.name, i);
     if (fresh) continue;
-    const std::string here = "jobs[" + std::to_string(i) + "]", there = "jobs[" + std::to_string(it->second) + "]";
+    const std::string here = "jobs[" + std::to_string(i) + "]",
+                      there = "jobs[" + std::to_string(it->second) + "]";
     if (!given[i])
-      return r.Fail(here, "its default name '" + job.name + "' is taken by " + there + "; give it a name");
+      return r.Fail(
+          here, "its default name '" + job.name + "' is taken by " + there + "; give it a name");
     if (!given[it->second])
       return r.Fail(here + ".name", "'" + job.name + "' is the default name of " + there);
     return r.Fail(here + ".name", "duplicate name '" + job.name + "' (also " + there + ")");
@@ -439,8 +458,8 @@ Status NameJobs(const Reader& r, std::vector<WorkloadJob>* jobs) {
 
 Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_view base_dir) {
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
-  MRLOCAL_RETURN_IF_ERROR(
-      r.CheckKeys(root, "", {"name", "description", "cluster", "block_size", "model", "availability", "jobs"}));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(
+      root, "", {"name", "description", "cluster", "block_size", "model", "availability", "jobs"}));
   WorkloadSpec spec;
   spec.source = r.source();
   spec.name = std::filesystem::path(r.source()).stem().string();
@@ -461,16 +480,19 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_vie
     }
     spec.cluster = std::move(*cluster);
   }
-  if (const json* b = Find(root, "block_size")) MRLOCAL_READ_INTO(spec.block_size, r.Size(*b, "block_size", false));
+  if (const json* b = Find(root, "block_size"))
+    MRLOCAL_READ_INTO(spec.block_size, r.Size(*b, "block_size", false));
   if (const json* m = Find(root, "model")) {
     MRLOCAL_RETURN_IF_ERROR(r.NeedObject(*m, "model"));
     MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(*m, "model", {"noise", "shuffle_delay_s"}));
-    if (const json* n = Find(*m, "noise")) MRLOCAL_READ_INTO(spec.model.noise, r.Number(*n, "model.noise", true));
+    if (const json* n = Find(*m, "noise"))
+      MRLOCAL_READ_INTO(spec.model.noise, r.Number(*n, "model.noise", true));
     if (const json* s = Find(*m, "shuffle_delay_s"))
       MRLOCAL_READ_INTO(spec.model.shuffle_delay_s, r.Number(*s, "model.shuffle_delay_s", true));
   }
   if (const json* av = Find(root, "availability")) {
-    if (!av->is_array()) return r.Fail("availability", "must be a list of {nodes, profile} " + Got(*av));
+    if (!av->is_array())
+      return r.Fail("availability", "must be a list of {nodes, profile} " + Got(*av));
     std::map<int, size_t> owner;  // node -> the profile that has it
     for (size_t i = 0; i < av->size(); ++i) {
       const std::string path = "availability[" + std::to_string(i) + "]";
@@ -480,15 +502,17 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_vie
         auto [it, fresh] = owner.emplace(a.nodes[k], i);
         if (!fresh)
           return r.Fail(path + ".nodes[" + std::to_string(k) + "]",
-                        "node " + std::to_string(a.nodes[k]) + " already has a profile (availability[" +
-                            std::to_string(it->second) + "])");
+                        "node " + std::to_string(a.nodes[k]) +
+                            " already has a profile (availability[" + std::to_string(it->second) +
+                            "])");
       }
       spec.availability.push_back(std::move(a));
     }
   }
   const json* jobs = Find(root, "jobs");
   if (!jobs) return r.Fail("jobs", "missing: the list of jobs");
-  if (!jobs->is_array() || jobs->empty()) return r.Fail("jobs", "must be a non-empty list of jobs " + Got(*jobs));
+  if (!jobs->is_array() || jobs->empty())
+    return r.Fail("jobs", "must be a non-empty list of jobs " + Got(*jobs));
   spec.jobs.reserve(jobs->size());
   for (size_t i = 0; i < jobs->size(); ++i) {
     WorkloadJob job;
@@ -496,8 +520,9 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_vie
     spec.jobs.push_back(std::move(job));
   }
   MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &spec.jobs));
-  std::stable_sort(spec.jobs.begin(), spec.jobs.end(),
-                   [](const WorkloadJob& a, const WorkloadJob& b) { return a.arrival_s < b.arrival_s; });
+  std::stable_sort(
+      spec.jobs.begin(), spec.jobs.end(),
+      [](const WorkloadJob& a, const WorkloadJob& b) { return a.arrival_s < b.arrival_s; });
   return spec;
 }
 
@@ -506,7 +531,7 @@ double MeanDigits(uint64_t n) {
   if (n == 0) return 1;
   double total = 0;
   uint64_t lo = 0, hi = 10;  // ids of `d` digits: [lo, hi)
-  for (int d = 1; lo < n; ++d, lo = hi, hi = hi > UINT64_MAX / 10 ? UINT64_MAX : hi * 10)
+  for (int d = 1; lo<n; ++d, lo = hi, hi = hi> UINT64_MAX / 10 ? UINT64_MAX : hi * 10)
     total += static_cast<double>(d) * static_cast<double>(std::min(hi, n) - lo);
   return total / static_cast<double>(n);
 }
@@ -540,7 +565,8 @@ Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view s
   } catch (const json::exception& e) {
     return r.Fail("", std::string("cannot read JSON: ") + e.what());
   }
-  if (!dups.duplicate().empty()) return r.Fail(dups.duplicate(), "repeated key (JSON keeps only the last)");
+  if (!dups.duplicate().empty())
+    return r.Fail(dups.duplicate(), "repeated key (JSON keeps only the last)");
   try {
     return ParseTop(r, root, base_dir);
   } catch (const json::exception& e) {  // a check above that missed a type: still one line
@@ -564,7 +590,8 @@ void GraphForBytes(InputSpec* input) {
   uint64_t edges = std::max<uint64_t>(1, body / 14), nodes = 2;
   for (int i = 0; i < 8; ++i) {  // the mean id length depends on nodes, nodes on edges
     nodes = std::clamp<uint64_t>(edges / 10, 2, kMaxGraphNodes);
-    edges = std::max<uint64_t>(1, std::llround(static_cast<double>(body) / (2 * MeanDigits(nodes) + 2)));
+    edges = std::max<uint64_t>(
+        1, std::llround(static_cast<double>(body) / (2 * MeanDigits(nodes) + 2)));
   }
   input->graph_nodes = nodes;
   input->graph_edges = edges;

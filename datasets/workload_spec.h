@@ -45,12 +45,12 @@ struct InputSpec {
 };
 
 struct WorkloadJob {
-  std::string name;         // unique within the workload; default "job<N>"
-  double arrival_s = 0;     // since the workload's start, >= 0
-  std::string app;          // wordcount | friendcount | pi | synthetic
+  std::string name;      // unique within the workload; default "job<N>"
+  double arrival_s = 0;  // since the workload's start, >= 0
+  std::string app;       // wordcount | friendcount | pi | synthetic
   InputSpec input;
-  uint32_t maps = 0;        // 0: one per input block (file and generated inputs)
-  uint32_t reduces = 1;     // R; 0 = a map-only job
+  uint32_t maps = 0;                 // 0: one per input block (file and generated inputs)
+  uint32_t reduces = 1;              // R; 0 = a map-only job
   std::optional<double> deadline_s;  // relative to arrival; none = best effort
   double weight = 1.0;               // MarS, TWJCT
   std::string queue = "default";     // fair share by queue, dynamic proportional share
@@ -86,8 +86,8 @@ struct ModelOptions {
 
 struct WorkloadSpec {
   std::string name;
-  std::string description;  // free text from the spec file, for reports; may be empty
-  std::string source;  // file or preset it came from, for messages
+  std::string description;             // free text from the spec file, for reports; may be empty
+  std::string source;                  // file or preset it came from, for messages
   std::optional<ClusterSpec> cluster;  // none: the command's --cluster or its default
   uint64_t block_size = 128ull << 20;  // maps of file and generated inputs
   std::vector<AvailabilityProfile> availability;

@@ -33,11 +33,12 @@ constexpr Field kFields[] = {
 Calibration Calibration::BuiltIn() {
   Calibration c;
   c.source = "built-in";
-  // Measured with `mrlocal calibrate` on the reference machine (README, "Calibration").
-  c.apps["wordcount"] = {2.6e-9 * 1.0, 0.004, 0.35, 1.6e-8, 0.002};
-  c.apps["friendcount"] = {1.1e-8, 0.004, 1.2, 1.0e-8, 0.002};
-  c.apps["pi"] = {1.8e-9, 0.001, 0.0, 0.0, 0.001};
-  c.apps["synthetic"] = {1.0, 0.0, 0.0, 1.0, 0.0};  // units are seconds of work
+  // Measured with `mrlocal calibrate -o FILE` on the reference machine (2 cores, idle;
+  // README, "Calibration"), rounded to 3 digits. Fields: map s/unit, map s per task,
+  // output units per input unit, reduce s/unit, reduce s per task.
+  c.apps["wordcount"] = {3.60e-9, 0.00473, 0.0694, 1.28e-8, 0};
+  c.apps["friendcount"] = {2.04e-8, 0.748, 0.145, 1.00e-7, 0.179};
+  c.apps["pi"] = {1.72e-9, 0.00117, 0, 0, 0.00042};
   return c;
 }
 

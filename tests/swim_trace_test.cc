@@ -69,7 +69,8 @@ TEST(SwimTrace, OptionsChangeTheRule) {
   o.app = "friendcount";
   o.limit = 2;
   const WorkloadSpec spec = Parse(
-      "job0\t1\t1\t268435456\t268435457\t1\njob1\t2\t1\t1\t2000000000\t1\njob2\t3\t1\t1\t0\t1\n", o);
+      "job0\t1\t1\t268435456\t268435457\t1\njob1\t2\t1\t1\t2000000000\t1\njob2\t3\t1\t1\t0\t1\n",
+      o);
   ASSERT_EQ(spec.jobs.size(), 2u);
   EXPECT_EQ(spec.block_size, 128 * kMiB);
   EXPECT_EQ(spec.jobs[0].maps, 2u);
@@ -100,16 +101,24 @@ TEST(SwimTrace, EveryMalformedLineIsNamed) {
   const std::vector<Case> cases = {
       {"", "trace.tsv: empty trace (no jobs)"},
       {"\n\n", "trace.tsv: empty trace (no jobs)"},
-      {ok + "job1\t2\t1\t5\t5\n", "trace.tsv:2: expected 6 tab-separated fields (7 to 9 with the input path), got 5"},
+      {ok + "job1\t2\t1\t5\t5\n",
+       "trace.tsv:2: expected 6 tab-separated fields (7 to 9 with the input path), got 5"},
       {ok + "job1 2 1 5 5 5\n", "trace.tsv:2: expected 6 tab-separated fields"},
       {ok + "job1\t2\t1\t5\t5\t5\tp\t\t\t\n", "trace.tsv:2: more than 9 tab-separated fields"},
-      {ok + "job1\t1\t0\t5\t5\t5\njob2\t1\t0\t5\t5\t5\njob3\t2\t1\tabc\t5\t5\n", "trace.tsv:4: field 4 (map_input_bytes): not a non-negative integer: 'abc'"},
-      {"job0\t-5\t1\t5\t5\t5\n", "trace.tsv:1: field 2 (submit_time_s): not a non-negative integer: '-5'"},
-      {"job0\t1\t1\t5\t\t5\n", "trace.tsv:1: field 5 (shuffle_bytes): not a non-negative integer: ''"},
-      {"job0\t1\t1\t5\t5\t5x\n", "trace.tsv:1: field 6 (reduce_output_bytes): not a non-negative integer: '5x'"},
-      {"job0\t1\t1\t5\t5\t1.5\n", "field 6 (reduce_output_bytes): not a non-negative integer: '1.5'"},
-      {"job0\t1\t1\t99999999999999999999\t5\t5\n", "field 4 (map_input_bytes): not a non-negative integer: '99999999999999999999'"},
-      {"job0\t1\t1\t5\t5\t5\njob1\t2\tx\t5\t5\t5\n", "trace.tsv:2: field 3 (gap_s): not a non-negative integer: 'x'"},
+      {ok + "job1\t1\t0\t5\t5\t5\njob2\t1\t0\t5\t5\t5\njob3\t2\t1\tabc\t5\t5\n",
+       "trace.tsv:4: field 4 (map_input_bytes): not a non-negative integer: 'abc'"},
+      {"job0\t-5\t1\t5\t5\t5\n",
+       "trace.tsv:1: field 2 (submit_time_s): not a non-negative integer: '-5'"},
+      {"job0\t1\t1\t5\t\t5\n",
+       "trace.tsv:1: field 5 (shuffle_bytes): not a non-negative integer: ''"},
+      {"job0\t1\t1\t5\t5\t5x\n",
+       "trace.tsv:1: field 6 (reduce_output_bytes): not a non-negative integer: '5x'"},
+      {"job0\t1\t1\t5\t5\t1.5\n",
+       "field 6 (reduce_output_bytes): not a non-negative integer: '1.5'"},
+      {"job0\t1\t1\t99999999999999999999\t5\t5\n",
+       "field 4 (map_input_bytes): not a non-negative integer: '99999999999999999999'"},
+      {"job0\t1\t1\t5\t5\t5\njob1\t2\tx\t5\t5\t5\n",
+       "trace.tsv:2: field 3 (gap_s): not a non-negative integer: 'x'"},
       {"\t1\t1\t5\t5\t5\n", "trace.tsv:1: field 1 (job_id): empty"},
       {"job0\t10\t10\t5\t5\t5\njob1\t9\t0\t5\t5\t5\n",
        "trace.tsv:2: field 2 (submit_time_s): submit time goes backwards (9 after 10)"},
@@ -119,8 +128,9 @@ TEST(SwimTrace, EveryMalformedLineIsNamed) {
 
   TraceOptions tiny;
   tiny.block_size = 1;
-  EXPECT_THAT(Error("job0\t1\t1\t5000000000\t5\t5\n", tiny),
-              HasSubstr("trace.tsv:1: field 4 (map_input_bytes): 5000000000 bytes make too many maps"));
+  EXPECT_THAT(
+      Error("job0\t1\t1\t5000000000\t5\t5\n", tiny),
+      HasSubstr("trace.tsv:1: field 4 (map_input_bytes): 5000000000 bytes make too many maps"));
   for (auto bad : {TraceOptions{.block_size = 0}, TraceOptions{.bytes_per_reduce = 0},
                    TraceOptions{.max_reduces = 0}, TraceOptions{.app = "pi"}})
     EXPECT_THAT(Error(ok, bad), HasSubstr("trace: "));
@@ -135,9 +145,10 @@ struct RealTrace {
 
 TEST(SwimTrace, ReadsTheFacebookTraces) {
   MRLOCAL_REQUIRE_DATASETS();
-  for (const RealTrace& t : {RealTrace{"FB-2009_samples_24_times_1hr_0.tsv", 5894, 0.755},
-                             RealTrace{"FB-2010_samples_24_times_1hr_0.tsv", 24442, 0.341},
-                             RealTrace{"FB-2010_samples_24_times_1hr_withInputPaths_0.tsv", 25428, 0.334}}) {
+  for (const RealTrace& t :
+       {RealTrace{"FB-2009_samples_24_times_1hr_0.tsv", 5894, 0.755},
+        RealTrace{"FB-2010_samples_24_times_1hr_0.tsv", 24442, 0.341},
+        RealTrace{"FB-2010_samples_24_times_1hr_withInputPaths_0.tsv", 25428, 0.334}}) {
     const std::string path = (testing::SharedDatasets() / "traces" / t.file).string();
     Result<WorkloadSpec> spec = LoadSwimTrace(path);
     ASSERT_TRUE(spec.ok()) << spec.status().message();
@@ -162,8 +173,9 @@ TEST(SwimTrace, FacebookTwentyTenTotalsAndSpeed) {
   for (int i = 0; i < 3; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     spec = LoadSwimTrace(path);
-    best_ms = std::min(best_ms, std::chrono::duration<double, std::milli>(
-                                    std::chrono::steady_clock::now() - t0).count());
+    best_ms = std::min(
+        best_ms,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   uint64_t maps = 0;
@@ -174,7 +186,9 @@ TEST(SwimTrace, FacebookTwentyTenTotalsAndSpeed) {
   EXPECT_EQ(spec->jobs.back().name, "job24441");
   RecordProperty("parse_ms", std::to_string(best_ms));
   std::printf("FB-2010 (24,442 jobs) parsed in %.2f ms\n", best_ms);
-  EXPECT_LT(best_ms, 100);
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  EXPECT_LT(best_ms, 100);  // about 8 ms on one core; sanitizers and -O0 are slower
+#endif
 
   TraceOptions first;
   first.limit = 10;

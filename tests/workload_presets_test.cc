@@ -71,9 +71,10 @@ TEST(Presets, RtmrWorkloadOneFollowsTablesTwoAndThree) {
     int jobs;
     uint32_t maps, red_lo, red_hi, dl_lo, dl_hi;
   };
-  const std::map<int, Want> want = {{1, {38, 1, 1, 5, 200, 300}},     {2, {16, 2, 1, 5, 200, 300}},
-                                    {3, {14, 10, 5, 10, 300, 400}},   {4, {8, 50, 10, 20, 500, 800}},
-                                    {5, {6, 100, 20, 30, 1000, 1500}}, {6, {6, 200, 30, 30, 2000, 2500}}};
+  const std::map<int, Want> want = {
+      {1, {38, 1, 1, 5, 200, 300}},      {2, {16, 2, 1, 5, 200, 300}},
+      {3, {14, 10, 5, 10, 300, 400}},    {4, {8, 50, 10, 20, 500, 800}},
+      {5, {6, 100, 20, 30, 1000, 1500}}, {6, {6, 200, 30, 30, 2000, 2500}}};
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     const WorkloadSpec spec = Make("rtmr-wl1", seed);
     ASSERT_EQ(spec.jobs.size(), 88u);
@@ -210,8 +211,8 @@ TEST(Presets, MarsRandomMatchesSectionFiveOne) {
       EXPECT_FALSE(j.deadline_s.has_value());
     }
   }
-  EXPECT_NEAR(gap_sum / gaps, 2.0, 0.06);   // geometric, p = 1/2
-  EXPECT_NEAR(maps_sum / jobs, 30, 0.4);    // Poisson(30): standard error 0.08
+  EXPECT_NEAR(gap_sum / gaps, 2.0, 0.06);       // geometric, p = 1/2
+  EXPECT_NEAR(maps_sum / jobs, 30, 0.4);        // Poisson(30): standard error 0.08
   EXPECT_NEAR(map_s / map_tasks, 10.29, 0.1);   // N(10,5) truncated at 0.1 s
   EXPECT_NEAR(red_s / red_tasks, 15.02, 0.15);  // N(15,5), almost never truncated
   const double wm = weight / jobs;
@@ -235,7 +236,8 @@ TEST(Presets, MarsUniformAndJobCount) {
 }
 
 TEST(Presets, NamesSourcesAndErrors) {
-  EXPECT_EQ(PresetNames(), (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random", "mars-uniform"}));
+  EXPECT_EQ(PresetNames(),
+            (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random", "mars-uniform"}));
   for (const std::string& name : PresetNames()) {
     const WorkloadSpec spec = Make(name, 42);
     EXPECT_EQ(spec.name, name);
@@ -271,7 +273,8 @@ TEST(Presets, Clusters) {
   EXPECT_EQ(mars->nodes(), 50);
   Result<ClusterSpec> bad = ClusterPreset("big");
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(bad.status().message(), HasSubstr("unknown cluster preset 'big' (known: rtmr-table1, mars-50)"));
+  EXPECT_THAT(bad.status().message(),
+              HasSubstr("unknown cluster preset 'big' (known: rtmr-table1, mars-50)"));
 }
 
 }  // namespace

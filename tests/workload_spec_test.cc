@@ -48,9 +48,7 @@ std::string Error(std::string_view text) {
 }
 
 // A spec around one job.
-std::string OneJob(std::string_view job) {
-  return R"({"jobs": [)" + std::string(job) + "]}";
-}
+std::string OneJob(std::string_view job) { return R"({"jobs": [)" + std::string(job) + "]}"; }
 
 TEST(WorkloadSpec, ParsesTheReadmeExample) {
   const WorkloadSpec spec = Parse(kReadmeExample, "/specs");
@@ -110,9 +108,8 @@ TEST(WorkloadSpec, ParsesTheReadmeExample) {
 }
 
 TEST(WorkloadSpec, DefaultsFromTheSourceAndTheStruct) {
-  const WorkloadSpec spec =
-      *ParseWorkloadJson(OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 5})"),
-                         "dir/night-run.json");
+  const WorkloadSpec spec = *ParseWorkloadJson(
+      OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 5})"), "dir/night-run.json");
   EXPECT_EQ(spec.name, "night-run");
   EXPECT_FALSE(spec.cluster.has_value());
   EXPECT_EQ(spec.block_size, WorkloadSpec{}.block_size);
@@ -204,12 +201,15 @@ TEST(WorkloadSpec, EveryMistakeIsOneLineNamingTheField) {
       {R"({"jobs": {}})", "spec.json: jobs: must be a non-empty list"},
       {R"({"jbos": []})", "spec.json: jbos: unknown key (did you mean 'jobs'?)"},
       {R"({"zzz": 1, "jobs": []})", "spec.json: zzz: unknown key (known: name, description,"},
-      {R"j({"cluster": "2x(1m,1r)", "jobs": []})j", "spec.json: cluster: '2x(1m,1r)': expected ',' and a speed"},
+      {R"j({"cluster": "2x(1m,1r)", "jobs": []})j",
+       "spec.json: cluster: '2x(1m,1r)': expected ',' and a speed"},
       {R"({"cluster": 2, "jobs": []})", "spec.json: cluster: must be a non-empty string (got 2)"},
       {R"({"block_size": "32M", "jobs": []})", "spec.json: block_size: ambiguous unit 'm'"},
-      {R"({"block_size": 0, "jobs": []})", "spec.json: block_size: must be a positive size (got 0)"},
+      {R"({"block_size": 0, "jobs": []})",
+       "spec.json: block_size: must be a positive size (got 0)"},
       {R"({"block_size": -5, "jobs": []})", "spec.json: block_size: must be a size"},
-      {R"({"model": {"noise": -1}, "jobs": []})", "spec.json: model.noise: must be a non-negative number (got -1)"},
+      {R"({"model": {"noise": -1}, "jobs": []})",
+       "spec.json: model.noise: must be a non-negative number (got -1)"},
       {R"({"model": {"sigma": 1}, "jobs": []})", "spec.json: model.sigma: unknown key"},
       {R"({"model": [], "jobs": []})", "spec.json: model: must be a JSON object (got [])"},
       {OneJob("3"), "spec.json: jobs[0]: must be a JSON object (got 3)"},
@@ -217,110 +217,169 @@ TEST(WorkloadSpec, EveryMistakeIsOneLineNamingTheField) {
        "spec.json: jobs[0].arrival_s: must be a non-negative number (got -2)"},
       {OneJob(R"({"arrival_s": "5", )" + pi + "}"),
        "spec.json: jobs[0].arrival_s: must be a non-negative number (got \"5\")"},
-      {OneJob(R"({"arrival_s": 1e999, )" + pi + "}"), "spec.json:1:25: JSON number out of range: 1e999"},
+      {OneJob(R"({"arrival_s": 1e999, )" + pi + "}"),
+       "spec.json:1:25: JSON number out of range: 1e999"},
       {OneJob(R"({)" + pi + "}"), "spec.json: jobs[0].arrival_s: missing"},
-      {OneJob(R"({"arrival_s": 0})"), "spec.json: jobs[0].app: missing (one of wordcount, friendcount, pi, synthetic)"},
+      {OneJob(R"({"arrival_s": 0})"),
+       "spec.json: jobs[0].app: missing (one of wordcount, friendcount, pi, synthetic)"},
       {OneJob(R"({"arrival_s": 0, "app": "wordcont"})"),
-       "spec.json: jobs[0].app: unknown app 'wordcont' (known: wordcount, friendcount, pi, synthetic)"},
-      {OneJob(R"({"arival_s": 0, )" + pi + "}"), "spec.json: jobs[0].arival_s: unknown key (did you mean 'arrival_s'?)"},
-      {OneJob(R"({"arrival_s": 0, "name": "", )" + pi + "}"), "spec.json: jobs[0].name: must be a non-empty string"},
-      {OneJob(R"({"arrival_s": 0, "weight": 0, )" + pi + "}"), "spec.json: jobs[0].weight: must be a positive number (got 0)"},
-      {OneJob(R"({"arrival_s": 0, "queue": 7, )" + pi + "}"), "spec.json: jobs[0].queue: must be a non-empty string (got 7)"},
-      {OneJob(R"({"arrival_s": 0, "deadline_s": 0, )" + pi + "}"), "spec.json: jobs[0].deadline_s: must be a positive number (got 0)"},
-      {OneJob(R"({"arrival_s": 0, "deadline": "30", )" + pi + "}"), "spec.json: jobs[0].deadline: missing unit in duration '30'"},
+       "spec.json: jobs[0].app: unknown app 'wordcont' (known: wordcount, friendcount, pi, "
+       "synthetic)"},
+      {OneJob(R"({"arival_s": 0, )" + pi + "}"),
+       "spec.json: jobs[0].arival_s: unknown key (did you mean 'arrival_s'?)"},
+      {OneJob(R"({"arrival_s": 0, "name": "", )" + pi + "}"),
+       "spec.json: jobs[0].name: must be a non-empty string"},
+      {OneJob(R"({"arrival_s": 0, "weight": 0, )" + pi + "}"),
+       "spec.json: jobs[0].weight: must be a positive number (got 0)"},
+      {OneJob(R"({"arrival_s": 0, "queue": 7, )" + pi + "}"),
+       "spec.json: jobs[0].queue: must be a non-empty string (got 7)"},
+      {OneJob(R"({"arrival_s": 0, "deadline_s": 0, )" + pi + "}"),
+       "spec.json: jobs[0].deadline_s: must be a positive number (got 0)"},
+      {OneJob(R"({"arrival_s": 0, "deadline": "30", )" + pi + "}"),
+       "spec.json: jobs[0].deadline: missing unit in duration '30'"},
       {OneJob(R"({"arrival_s": 0, "deadline": 30, )" + pi + "}"),
-       "spec.json: jobs[0].deadline: must be a duration such as \"30s\" (got 30) (or use deadline_s"},
+       "spec.json: jobs[0].deadline: must be a duration such as \"30s\" (got 30) (or use "
+       "deadline_s"},
       {OneJob(R"({"arrival_s": 0, "deadline": "3s", "deadline_s": 3, )" + pi + "}"),
        "spec.json: jobs[0].deadline: give deadline_s or deadline, not both"},
-      {OneJob(R"({"arrival_s": 0, "reduces": -1, )" + pi + "}"), "spec.json: jobs[0].reduces: must be an integer from 0 to 1000000 (got -1)"},
-      {OneJob(R"({"arrival_s": 0, "reduces": 1.5, )" + pi + "}"), "spec.json: jobs[0].reduces: must be an integer from 0 to 1000000 (got 1.5)"},
-      {OneJob(R"({"arrival_s": 0, "shuffle_delay_s": -1, )" + pi + "}"), "spec.json: jobs[0].shuffle_delay_s: must be a non-negative number"},
-      {OneJob(R"({"arrival_s": 0, "shuffle_bytes": "lots", )" + pi + "}"), "spec.json: jobs[0].shuffle_bytes: cannot read size 'lots'"},
+      {OneJob(R"({"arrival_s": 0, "reduces": -1, )" + pi + "}"),
+       "spec.json: jobs[0].reduces: must be an integer from 0 to 1000000 (got -1)"},
+      {OneJob(R"({"arrival_s": 0, "reduces": 1.5, )" + pi + "}"),
+       "spec.json: jobs[0].reduces: must be an integer from 0 to 1000000 (got 1.5)"},
+      {OneJob(R"({"arrival_s": 0, "shuffle_delay_s": -1, )" + pi + "}"),
+       "spec.json: jobs[0].shuffle_delay_s: must be a non-negative number"},
+      {OneJob(R"({"arrival_s": 0, "shuffle_bytes": "lots", )" + pi + "}"),
+       "spec.json: jobs[0].shuffle_bytes: cannot read size 'lots'"},
       // pi
-      {OneJob(R"({"arrival_s": 0, "app": "pi", "samples": 5})"), "spec.json: jobs[0].maps: missing: pi jobs need maps >= 1"},
-      {OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 0, "samples": 5})"), "spec.json: jobs[0].maps: must be an integer from 1 to 1000000 (got 0)"},
-      {OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 2})"), "spec.json: jobs[0].samples: missing: pi jobs need samples per map >= 1"},
-      {OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 2, "samples": 0})"), "spec.json: jobs[0].samples: must be an integer >= 1 (got 0)"},
-      {OneJob(R"({"arrival_s": 0, )" + pi + R"(, "input": {"files": ["a"]}})"), "spec.json: jobs[0].input: pi jobs take no input"},
-      {OneJob(R"({"arrival_s": 0, )" + pi + R"(, "map_s": 3})"), "spec.json: jobs[0].map_s: only synthetic jobs take map_s"},
+      {OneJob(R"({"arrival_s": 0, "app": "pi", "samples": 5})"),
+       "spec.json: jobs[0].maps: missing: pi jobs need maps >= 1"},
+      {OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 0, "samples": 5})"),
+       "spec.json: jobs[0].maps: must be an integer from 1 to 1000000 (got 0)"},
+      {OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 2})"),
+       "spec.json: jobs[0].samples: missing: pi jobs need samples per map >= 1"},
+      {OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 2, "samples": 0})"),
+       "spec.json: jobs[0].samples: must be an integer >= 1 (got 0)"},
+      {OneJob(R"({"arrival_s": 0, )" + pi + R"(, "input": {"files": ["a"]}})"),
+       "spec.json: jobs[0].input: pi jobs take no input"},
+      {OneJob(R"({"arrival_s": 0, )" + pi + R"(, "map_s": 3})"),
+       "spec.json: jobs[0].map_s: only synthetic jobs take map_s"},
       // synthetic
-      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "map_s": 3})"), "spec.json: jobs[0].maps: missing: synthetic jobs need maps >= 1"},
-      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 2, "reduce_s": 3})"), "spec.json: jobs[0].map_s: missing"},
+      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "map_s": 3})"),
+       "spec.json: jobs[0].maps: missing: synthetic jobs need maps >= 1"},
+      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 2, "reduce_s": 3})"),
+       "spec.json: jobs[0].map_s: missing"},
       {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 2, "map_s": 3})"),
-       "spec.json: jobs[0].reduce_s: missing: a synthetic job with reduces needs reduce task seconds"},
-      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 2, "reduces": 0, "map_s": 3, "reduce_s": 1})"),
+       "spec.json: jobs[0].reduce_s: missing: a synthetic job with reduces needs reduce task "
+       "seconds"},
+      {OneJob(
+           R"({"arrival_s": 0, "app": "synthetic", "maps": 2, "reduces": 0, "map_s": 3, "reduce_s": 1})"),
        "spec.json: jobs[0].reduce_s: the job has no reduces (reduces is 0)"},
       {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 3, "map_s": [1, 2], "reduce_s": 1})"),
-       "spec.json: jobs[0].map_s: 2 values for 3 maps (give one value for every task, or exactly maps values)"},
+       "spec.json: jobs[0].map_s: 2 values for 3 maps (give one value for every task, or exactly "
+       "maps values)"},
       {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 2, "map_s": [1, 0], "reduce_s": 1})"),
        "spec.json: jobs[0].map_s[1]: must be a positive number (got 0)"},
-      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 1, "map_s": 1, "reduces": 2, "reduce_s": [1, 2, 3]})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "synthetic", "maps": 1, "map_s": 1, "reduces": 2, "reduce_s": [1, 2, 3]})"),
        "spec.json: jobs[0].reduce_s: 3 values for 2 reduces"},
-      {OneJob(R"({"arrival_s": 0, "app": "synthetic", "maps": 1, "map_s": 1, "reduce_s": 1, "samples": 3})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "synthetic", "maps": 1, "map_s": 1, "reduce_s": 1, "samples": 3})"),
        "spec.json: jobs[0].samples: only pi jobs take samples"},
       // data apps and inputs
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount"})"), "spec.json: jobs[0].input: missing: wordcount needs \"files\" or \"generate\""},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": []})"), "spec.json: jobs[0].input: must be a JSON object (got [])"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {}})"), "spec.json: jobs[0].input: needs \"files\" (a list of paths) or \"generate\""},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": ["a"], "generate": "text"}})"),
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount"})"),
+       "spec.json: jobs[0].input: missing: wordcount needs \"files\" or \"generate\""},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": []})"),
+       "spec.json: jobs[0].input: must be a JSON object (got [])"},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {}})"),
+       "spec.json: jobs[0].input: needs \"files\" (a list of paths) or \"generate\""},
+      {OneJob(
+           R"({"arrival_s": 0, "app": "wordcount", "input": {"files": ["a"], "generate": "text"}})"),
        "spec.json: jobs[0].input: give \"files\" or \"generate\", not both"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": []}})"), "spec.json: jobs[0].input.files: must be a non-empty list of paths"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": "a.txt"}})"), "spec.json: jobs[0].input.files: must be a non-empty list of paths (got \"a.txt\")"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": ["a", 3]}})"), "spec.json: jobs[0].input.files[1]: must be a non-empty string (got 3)"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": ["a"], "seed": 2}})"), "spec.json: jobs[0].input.seed: only generated inputs take it"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"file": ["a"]}})"), "spec.json: jobs[0].input.file: unknown key (did you mean 'files'?)"},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": []}})"),
+       "spec.json: jobs[0].input.files: must be a non-empty list of paths"},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": "a.txt"}})"),
+       "spec.json: jobs[0].input.files: must be a non-empty list of paths (got \"a.txt\")"},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": ["a", 3]}})"),
+       "spec.json: jobs[0].input.files[1]: must be a non-empty string (got 3)"},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"files": ["a"], "seed": 2}})"),
+       "spec.json: jobs[0].input.seed: only generated inputs take it"},
+      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"file": ["a"]}})"),
+       "spec.json: jobs[0].input.file: unknown key (did you mean 'files'?)"},
       {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "zipf", "size": 5}})"),
        "spec.json: jobs[0].input.generate: unknown generator 'zipf' (known: text, graph)"},
       {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "graph", "size": 5}})"),
        "spec.json: jobs[0].input.generate: wordcount reads text: use \"text\""},
-      {OneJob(R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "text", "size": 5}})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "text", "size": 5}})"),
        "spec.json: jobs[0].input.generate: friendcount reads edge lists: use \"graph\""},
       {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text"}})"),
        "spec.json: jobs[0].input.size: missing: a generated text needs its size"},
       {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text", "size": 0}})"),
        "spec.json: jobs[0].input.size: must be a positive size (got 0)"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text", "size": 9, "nodes": 5}})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text", "size": 9, "nodes": 5}})"),
        "spec.json: jobs[0].input.nodes: only graph inputs take it"},
-      {OneJob(R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text", "size": 9, "seed": -1}})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text", "size": 9, "seed": -1}})"),
        "spec.json: jobs[0].input.seed: must be an integer >= 0 (got -1)"},
-      {OneJob(R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "graph", "nodes": 5}})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "graph", "nodes": 5}})"),
        "spec.json: jobs[0].input: a generated graph needs \"size\", or \"nodes\" and \"edges\""},
-      {OneJob(R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "graph", "nodes": 1, "edges": 5}})"),
+      {OneJob(
+           R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "graph", "nodes": 1, "edges": 5}})"),
        "spec.json: jobs[0].input.nodes: must be an integer from 2 to 4294967296 (got 1)"},
-      {OneJob(R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "graph", "size": 9, "edges": 5}})"),
-       "spec.json: jobs[0].input: give a graph's \"size\" or its \"nodes\" and \"edges\", not both"},
+      {OneJob(
+           R"({"arrival_s": 0, "app": "friendcount", "input": {"generate": "graph", "size": 9, "edges": 5}})"),
+       "spec.json: jobs[0].input: give a graph's \"size\" or its \"nodes\" and \"edges\", not "
+       "both"},
       {OneJob(R"({"arrival_s": 0, "app": "wordcount", "maps": -3, "input": {"files": ["a"]}})"),
        "spec.json: jobs[0].maps: must be an integer from 0 to 1000000 (got -3)"},
       // names
-      {R"({"jobs": [{"name": "x", "arrival_s": 0, )" + pi + R"(}, {"name": "x", "arrival_s": 1, )" + pi + "}]}",
+      {R"({"jobs": [{"name": "x", "arrival_s": 0, )" + pi + R"(}, {"name": "x", "arrival_s": 1, )" +
+           pi + "}]}",
        "spec.json: jobs[1].name: duplicate name 'x' (also jobs[0])"},
-      {R"({"jobs": [{"name": "job1", "arrival_s": 0, )" + pi + R"(}, {"arrival_s": 1, )" + pi + "}]}",
+      {R"({"jobs": [{"name": "job1", "arrival_s": 0, )" + pi + R"(}, {"arrival_s": 1, )" + pi +
+           "}]}",
        "spec.json: jobs[1]: its default name 'job1' is taken by jobs[0]; give it a name"},
-      {R"({"jobs": [{"arrival_s": 0, )" + pi + R"(}, {"name": "job0", "arrival_s": 1, )" + pi + "}]}",
+      {R"({"jobs": [{"arrival_s": 0, )" + pi + R"(}, {"name": "job0", "arrival_s": 1, )" + pi +
+           "}]}",
        "spec.json: jobs[1].name: 'job0' is the default name of jobs[0]"},
       // repeated keys
       {R"({"jobs": [{"arrival_s": 0, "arrival_s": 1, )" + pi + "}]}",
        "spec.json: jobs[0].arrival_s: repeated key (JSON keeps only the last)"},
-      {R"({"jobs": [{"arrival_s": 0, )" + pi + R"(}, {"arrival_s": 0, "input": {"files": ["a"], "files": ["b"]}, "app": "wordcount"}]})",
+      {R"({"jobs": [{"arrival_s": 0, )" + pi +
+           R"(}, {"arrival_s": 0, "input": {"files": ["a"], "files": ["b"]}, "app": "wordcount"}]})",
        "spec.json: jobs[1].input.files: repeated key"},
       // availability
-      {R"({"availability": {}, "jobs": []})", "spec.json: availability: must be a list of {nodes, profile}"},
-      {R"({"availability": [{"nodes": [0]}], "jobs": []})", "spec.json: availability[0].profile: missing"},
-      {R"({"availability": [{"profile": [[0, 1]]}], "jobs": []})", "spec.json: availability[0].nodes: missing"},
-      {R"({"availability": [{"nodes": [], "profile": [[0, 1]]}], "jobs": []})", "spec.json: availability[0].nodes: must be a non-empty list"},
-      {R"({"availability": [{"nodes": [-1], "profile": [[0, 1]]}], "jobs": []})", "spec.json: availability[0].nodes[0]: must be an integer >= 0 (got -1)"},
+      {R"({"availability": {}, "jobs": []})",
+       "spec.json: availability: must be a list of {nodes, profile}"},
+      {R"({"availability": [{"nodes": [0]}], "jobs": []})",
+       "spec.json: availability[0].profile: missing"},
+      {R"({"availability": [{"profile": [[0, 1]]}], "jobs": []})",
+       "spec.json: availability[0].nodes: missing"},
+      {R"({"availability": [{"nodes": [], "profile": [[0, 1]]}], "jobs": []})",
+       "spec.json: availability[0].nodes: must be a non-empty list"},
+      {R"({"availability": [{"nodes": [-1], "profile": [[0, 1]]}], "jobs": []})",
+       "spec.json: availability[0].nodes[0]: must be an integer >= 0 (got -1)"},
       {R"j({"cluster": "2x(1m,1r,1.0)", "availability": [{"nodes": [0, 2], "profile": [[0, 1]]}], "jobs": []})j",
-       "spec.json: availability[0].nodes[1]: node 2 is not in the cluster (2 nodes: 2x(1m,1r,1.0))"},
+       "spec.json: availability[0].nodes[1]: node 2 is not in the cluster (2 nodes: "
+       "2x(1m,1r,1.0))"},
       {R"({"availability": [{"nodes": [0], "profile": [[0, 1]]}, {"nodes": [1, 0], "profile": [[0, 1]]}], "jobs": []})",
        "spec.json: availability[1].nodes[1]: node 0 already has a profile (availability[0])"},
-      {R"({"availability": [{"nodes": [0], "profile": []}], "jobs": []})", "spec.json: availability[0].profile: must be a non-empty list of [time_s, factor] steps"},
-      {R"({"availability": [{"nodes": [0], "profile": [[0, 1, 2]]}], "jobs": []})", "spec.json: availability[0].profile[0]: must be a [time_s, factor] pair (got [0,1,2])"},
-      {R"({"availability": [{"nodes": [0], "profile": [[-1, 1]]}], "jobs": []})", "spec.json: availability[0].profile[0][0]: must be a non-negative number (got -1)"},
-      {R"({"availability": [{"nodes": [0], "profile": [[0, 0]]}], "jobs": []})", "spec.json: availability[0].profile[0][1]: must be a positive number (got 0)"},
-      {R"({"availability": [{"nodes": [0], "profile": [[0, 1.5]]}], "jobs": []})", "spec.json: availability[0].profile[0][1]: factor must be in (0, 1] (got 1.5)"},
+      {R"({"availability": [{"nodes": [0], "profile": []}], "jobs": []})",
+       "spec.json: availability[0].profile: must be a non-empty list of [time_s, factor] steps"},
+      {R"({"availability": [{"nodes": [0], "profile": [[0, 1, 2]]}], "jobs": []})",
+       "spec.json: availability[0].profile[0]: must be a [time_s, factor] pair (got [0,1,2])"},
+      {R"({"availability": [{"nodes": [0], "profile": [[-1, 1]]}], "jobs": []})",
+       "spec.json: availability[0].profile[0][0]: must be a non-negative number (got -1)"},
+      {R"({"availability": [{"nodes": [0], "profile": [[0, 0]]}], "jobs": []})",
+       "spec.json: availability[0].profile[0][1]: must be a positive number (got 0)"},
+      {R"({"availability": [{"nodes": [0], "profile": [[0, 1.5]]}], "jobs": []})",
+       "spec.json: availability[0].profile[0][1]: factor must be in (0, 1] (got 1.5)"},
       {R"({"availability": [{"nodes": [0], "profile": [[0, 1], [60, 0.5], [60, 1]]}], "jobs": []})",
        "spec.json: availability[0].profile[2][0]: times must be strictly increasing (got 60)"},
-      {R"({"availability": [{"nodes": [0], "profile": [[0, 1]], "speed": 1}], "jobs": []})", "spec.json: availability[0].speed: unknown key"},
+      {R"({"availability": [{"nodes": [0], "profile": [[0, 1]], "speed": 1}], "jobs": []})",
+       "spec.json: availability[0].speed: unknown key"},
   };
   for (const Case& c : cases) EXPECT_THAT(Error(c.text), HasSubstr(c.want)) << c.text;
 }
@@ -351,7 +410,8 @@ TEST(WorkloadFile, MissingFilesAndDirectoriesAreOneLine) {
 TEST(WorkloadFile, PicksTheReaderByName) {
   testing::ScratchDir dir;
   testing::WriteFile(dir / "t.tsv", "job0\t3\t3\t100\t0\t5\n");
-  testing::WriteFile(dir / "s.json", OneJob(R"({"arrival_s": 2, "app": "pi", "maps": 1, "samples": 1})"));
+  testing::WriteFile(dir / "s.json",
+                     OneJob(R"({"arrival_s": 2, "app": "pi", "maps": 1, "samples": 1})"));
   Result<WorkloadSpec> trace = LoadWorkload((dir / "t.tsv").string());
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   EXPECT_EQ(trace->jobs[0].app, "wordcount");

@@ -129,6 +129,7 @@ Result<AppModel> Calibrate(const std::string& app, uint64_t size, std::ostream& 
       auto log = RunOnce(PiApp(4, samples), nullptr, {"", 0, 1, 4, samples});
       if (!log.ok()) return log.status();
       for (auto& p : log->maps) maps.push_back({double(samples), p.y});
+      for (auto& [i, secs] : log->reduce_secs) reduces.push_back({0, secs});  // a fixed cost
     }
   } else {
     std::shared_ptr<const std::string> data;
@@ -199,8 +200,7 @@ class CalibrateCommand final : public Command {
     }
     std::cout << "calibrating on 1x(1m,1r,1.0):\n";
     for (const std::string& a : apps_) {
-      uint64_t units = a == "pi" ? *size : *size;
-      auto m = Calibrate(a, units, std::cout);
+      auto m = Calibrate(a, *size, std::cout);
       if (!m.ok()) return ReportError(m.status());
       c.apps[a] = *m;
     }

@@ -154,6 +154,7 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
     if (in.generator == "graph") {
       GraphOptions g;
       g.seed = in.seed;
+      g.skew = 24;  // facebook_combined's max/mean degree: reachable by small graphs too
       if (in.graph_nodes > 0) g.nodes = in.graph_nodes;
       g.edges = in.graph_edges > 0 ? in.graph_edges : std::max<uint64_t>(1, in.bytes / 14);
       auto text = GenerateGraph(g);
