@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "tools/cli/allocator.h"
 #include "tools/cli/command.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
@@ -11,6 +12,7 @@
 
 int main(int argc, char** argv) {
   using namespace mrlocal;
+  TuneAllocator();
   CLI::App app{"mrlocal: a multicore MapReduce engine with a real-time scheduler", "mrlocal"};
   app.require_subcommand(0, 1);
   bool version = false;

@@ -2,8 +2,9 @@
 // Measures, on the real engine, what the simulator's task model needs per app (sched/
 // task_model.h): seconds per input unit of a map task at speed 1.0 and its fixed cost, the
 // map output per input unit, and seconds per shuffled unit of a reduce task. Each app runs
-// on one map slot and one reduce slot at full speed, twice, with tasks of two sizes, and a
-// line is fitted through the tasks (least squares). The result is written atomically to
+// twice, with tasks of two sizes, on slots at full speed (by default one map and one
+// reduce slot per CPU, so that tasks share the machine as they do in a busy workload), and
+// a line is fitted through the tasks (least squares). The result is written atomically to
 // the calibration file that `mrlocal workload --sim` reads by default.
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
 #include "engine/block_store.h"
+#include "engine/slot_worker.h"
 #include "sched/asio_loop.h"
 #include "sched/cluster_spec.h"
 #include "sched/controller.h"
@@ -82,12 +84,11 @@ struct RunSpec {
   uint64_t pi_samples = 0;
 };
 
-Result<TaskLog> RunOnce(const JobApp& app, std::shared_ptr<const std::string> data,
-                        const RunSpec& rs) {
-  ClusterSpec cluster({NodeGroup{1, 1, 1, 1.0}});
+Result<TaskLog> RunOnce(const ClusterSpec& cluster, const JobApp& app,
+                        std::shared_ptr<const std::string> data, const RunSpec& rs) {
   BlockStoreOptions so;
   so.block_size = rs.block_size > 0 ? rs.block_size : (32ull << 20);
-  so.nodes = 1;
+  so.nodes = cluster.nodes();
   auto store = BlockStore::InMemory(so);
   if (!store.ok()) return store.status();
   RealJobRequest q;
@@ -107,7 +108,7 @@ Result<TaskLog> RunOnce(const JobApp& app, std::shared_ptr<const std::string> da
   auto slots = cluster.Slots();
   RealExecutor executor(loop, slots, /*pin=*/true);
   auto policy = MakePolicy("fifo");
-  Controller controller(loop, executor, **policy, slots, 1,
+  Controller controller(loop, executor, **policy, slots, cluster.nodes(),
                         std::move(MakePartitioner("dp-sketch")).value());
   TaskLog log;
   controller.AddObserver(&log);
@@ -120,13 +121,14 @@ Result<TaskLog> RunOnce(const JobApp& app, std::shared_ptr<const std::string> da
   return log;
 }
 
-Result<AppModel> Calibrate(const std::string& app, uint64_t size, std::ostream& out) {
+Result<AppModel> Calibrate(const ClusterSpec& cluster, const std::string& app, uint64_t size,
+                           std::ostream& out) {
   AppModel m;
   std::vector<Point> maps, reduces;
   uint64_t in_total = 0, out_total = 0;
   if (app == "pi") {
     for (uint64_t samples : {size / 8, size / 2}) {
-      auto log = RunOnce(PiApp(4, samples), nullptr, {"", 0, 1, 4, samples});
+      auto log = RunOnce(cluster, PiApp(4, samples), nullptr, {"", 0, 1, 4, samples});
       if (!log.ok()) return log.status();
       for (auto& p : log->maps) maps.push_back({double(samples), p.y});
       for (auto& [i, secs] : log->reduce_secs) reduces.push_back({0, secs});  // a fixed cost
@@ -150,7 +152,8 @@ Result<AppModel> Calibrate(const std::string& app, uint64_t size, std::ostream& 
     }
     // Two runs: small tasks and many reduces, then big tasks and one reduce.
     for (auto [blocks, r] : {std::pair<uint64_t, uint32_t>{8, 4}, {2, 1}}) {
-      auto log = RunOnce(job, data, {"input", (data->size() + blocks - 1) / blocks, r, 0, 0});
+      auto log = RunOnce(cluster, job, data,
+                         {"input", (data->size() + blocks - 1) / blocks, r, 0, 0});
       if (!log.ok()) return log.status();
       for (auto& p : log->maps) {
         maps.push_back(p);
@@ -183,6 +186,9 @@ class CalibrateCommand final : public Command {
     app->add_option("--apps", apps_, "Apps to calibrate")->delimiter(',')->capture_default_str();
     app->add_option("--size", size_, "Input per text app (pi: samples per map of the big run)")
         ->capture_default_str();
+    app->add_option("--cluster", cluster_,
+                    "Slots to measure on (default: one node per CPU, each (1m,1r,1.0), so "
+                    "that tasks run side by side as in a busy workload)");
     app->add_option("-o,--output", file_,
                     "Calibration file (default: " + Calibration::DefaultPath().string() + ")");
   }
@@ -198,9 +204,18 @@ class CalibrateCommand final : public Command {
         return ReportError(Status::InvalidArgument("--apps: unknown app '" + a +
                                                    "' (known: wordcount, friendcount, pi)"));
     }
-    std::cout << "calibrating on 1x(1m,1r,1.0):\n";
+    ClusterSpec cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
+    if (!cluster_.empty()) {
+      auto c = ClusterSpec::Parse(cluster_);
+      if (!c.ok()) return ReportError(c.status());
+      cluster = *c;
+    }
+    for (const NodeGroup& g : cluster.groups())
+      if (g.speed != 1.0)
+        return ReportError(Status::InvalidArgument("--cluster: calibrate at speed 1.0 only"));
+    std::cout << "calibrating on " << cluster.ToString() << ":\n";
     for (const std::string& a : apps_) {
-      auto m = Calibrate(a, *size, std::cout);
+      auto m = Calibrate(cluster, a, *size, std::cout);
       if (!m.ok()) return ReportError(m.status());
       c.apps[a] = *m;
     }
@@ -215,6 +230,7 @@ class CalibrateCommand final : public Command {
   std::vector<std::string> apps_ = {"wordcount", "friendcount", "pi"};
   std::string size_ = "128MiB";
   std::string file_;
+  std::string cluster_;
 };
 
 }  // namespace
