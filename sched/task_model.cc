@@ -33,12 +33,12 @@ constexpr Field kFields[] = {
 Calibration Calibration::BuiltIn() {
   Calibration c;
   c.source = "built-in";
-  // Measured with `mrlocal calibrate -o FILE` on the reference machine (2 cores, idle;
-  // README, "Calibration"), rounded to 3 digits. Fields: map s/unit, map s per task,
+  // Measured with `mrlocal calibrate -o FILE` on the reference machine (2 cores, default
+  // cluster 2x(1m,1r,1.0); README, "Calibration"), rounded to 3 digits. Fields: map s/unit, map s per task,
   // output units per input unit, reduce s/unit, reduce s per task.
-  c.apps["wordcount"] = {3.60e-9, 0.00473, 0.0694, 1.28e-8, 0};
-  c.apps["friendcount"] = {2.04e-8, 0.748, 0.145, 1.00e-7, 0.179};
-  c.apps["pi"] = {1.72e-9, 0.00117, 0, 0, 0.00042};
+  c.apps["wordcount"] = {4.62e-9, 0.0148, 0.0694, 1.69e-8, 0};
+  c.apps["friendcount"] = {2.49e-8, 0.757, 0.145, 1.15e-7, 0.169};
+  c.apps["pi"] = {2.02e-9, 0.000918, 0, 0, 0.0000534};
   return c;
 }
 
