@@ -18,6 +18,26 @@
 
 namespace mrlocal {
 
+namespace {
+
+// Runs the controller until every job has arrived and ended, then fills in the run's
+// wall time, scheduler statistics and metrics.
+void RunAndMeasure(Controller& controller, const Policy& policy, bool sim, WorkloadRun& run) {
+  auto t0 = std::chrono::steady_clock::now();
+  controller.RunUntilIdle();
+  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.stats = controller.stats();
+  MetricsContext mc;
+  mc.policy = std::string(policy.name());
+  mc.sim = sim;
+  mc.total_slots = static_cast<int>(run.slots.size());
+  mc.admission_control = policy.admission_control();
+  mc.scheduler = &run.stats;
+  run.metrics = ComputeMetrics(*run.recorder, mc);
+}
+
+}  // namespace
+
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
   if (scale == 1.0) return spec;
   for (WorkloadJob& j : spec.jobs) {
@@ -93,20 +113,9 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
       return std::move(built->spec);
     });
   }
-  auto t0 = std::chrono::steady_clock::now();
-  controller.RunUntilIdle();
-  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  RunAndMeasure(controller, **policy, /*sim=*/true, run);
   if (!build_error.ok()) return build_error;
-
-  run.stats = controller.stats();
   run.task_events = executor.task_events();
-  MetricsContext mc;
-  mc.policy = o.policy;
-  mc.sim = true;
-  mc.total_slots = static_cast<int>(run.slots.size());
-  mc.admission_control = (*policy)->admission_control();
-  mc.scheduler = &run.stats;
-  run.metrics = ComputeMetrics(*run.recorder, mc);
   return run;
 }
 
@@ -249,17 +258,7 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
       return std::move(jobs[i].spec);
     });
   }
-  auto t0 = std::chrono::steady_clock::now();
-  controller.RunUntilIdle();
-  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  run.stats = controller.stats();
-  MetricsContext mc;
-  mc.policy = o.policy;
-  mc.sim = false;
-  mc.total_slots = static_cast<int>(run.slots.size());
-  mc.admission_control = (*policy)->admission_control();
-  mc.scheduler = &run.stats;
-  run.metrics = ComputeMetrics(*run.recorder, mc);
+  RunAndMeasure(controller, **policy, /*sim=*/false, run);
   return run;
 }
 
