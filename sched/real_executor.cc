@@ -5,9 +5,12 @@ namespace mrlocal {
 RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin)
     : clock_(clock), slots_(slots) {
   // Map slots and reduce slots each go round-robin over the allowed CPUs, so that a job's
-  // map phase and its reduce phase both spread over every core.
+  // map phase and its reduce phase both spread over every core; reduce slots continue the
+  // rotation where the map slots ended, so that with fewer slots than CPUs (1 map + 1
+  // reduce slot on 2 CPUs) a map and a reduce running together do not share a core.
   std::vector<int> cpus = AllowedCpus();
   size_t next_map = 0, next_reduce = 0;
+  for (const SlotInfo& s : slots_) next_reduce += s.kind == SlotKind::kMap;
   for (const SlotInfo& s : slots_) {
     size_t& next = s.kind == SlotKind::kMap ? next_map : next_reduce;
     int cpu = pin ? cpus[next++ % cpus.size()] : -1;
