@@ -58,6 +58,7 @@ TEST(WorkloadCli, RunsASmallMixedWorkloadForReal) {
   ScratchDir dir;
   WriteFile(dir / "spec.json", R"json({
     "name": "mixed", "cluster": "1x(1m,1r,1.0)", "block_size": "1MiB",
+    "availability": [{"nodes": [0], "profile": [[0, 1.0], [0.05, 0.5]]}],
     "jobs": [
       {"name": "wc", "arrival_s": 0, "app": "wordcount",
        "input": {"generate": "text", "size": "3MiB", "seed": 2}, "reduces": 1},

@@ -193,9 +193,6 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
   if (!partitioner.ok()) return partitioner.status();
-  if (!spec.availability.empty())
-    return Status::InvalidArgument(spec.source +
-                                   ": availability profiles are simulated only (for now)");
 
   BlockStoreOptions so;
   so.block_size = spec.block_size;
@@ -252,6 +249,22 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   InterruptWatch watch(controller, std::move(interrupt));
   controller.AddObserver(&watch);
   if (o.observer) controller.AddObserver(o.observer);
+  // Availability profiles: at each step the throttle of the node's slots changes; a task
+  // running then slows down or speeds up from its next chunk on.
+  for (const AvailabilityProfile& a : spec.availability) {
+    for (int node : a.nodes) {
+      if (node < 0 || node >= o.cluster.nodes())
+        return Status::InvalidArgument(spec.source + ": availability names node " +
+                                       std::to_string(node) + " but the cluster has " +
+                                       std::to_string(o.cluster.nodes()) + " nodes");
+      for (const auto& step : a.steps) {
+        loop.At(FromSeconds(step.at_s), [&executor, &run, node, factor = step.factor] {
+          for (const SlotInfo& s : run.slots)
+            if (s.node == node) executor.SetSpeed(s.id, s.speed * factor);
+        });
+      }
+    }
+  }
   for (size_t i = 0; i < spec.jobs.size(); ++i) {
     controller.SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId id) {
       executor.AddJob(id, std::move(jobs[i].real));

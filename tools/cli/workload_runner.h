@@ -45,8 +45,9 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 
 // Runs the jobs for real on the cluster's slots (threads pinned, throttled to the slots'
 // speeds). Inputs are read into an in-process block store, or generated, before the clock
-// starts. Apps: wordcount, friendcount, pi (synthetic jobs run only in simulation). Output
-// is computed and discarded. `interrupt`, if given, is polled on the loop thread: when it
+// starts. Apps: wordcount, friendcount, pi (synthetic jobs run only in simulation).
+// Availability profiles change the slots' throttles at their steps. Output is computed and
+// discarded. `interrupt`, if given, is polled on the loop thread: when it
 // returns true every unfinished job is aborted.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     std::function<bool()> interrupt = nullptr);
