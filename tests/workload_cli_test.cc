@@ -63,6 +63,8 @@ TEST(WorkloadCli, RunsASmallMixedWorkloadForReal) {
       {"name": "wc", "arrival_s": 0, "app": "wordcount",
        "input": {"generate": "text", "size": "3MiB", "seed": 2}, "reduces": 1},
       {"name": "pi", "arrival_s": 0.05, "app": "pi", "maps": 2, "samples": 100000},
+      {"name": "syn", "arrival_s": 0.06, "app": "synthetic", "maps": 2, "reduces": 1,
+       "map_s": 0.01, "reduce_s": 0.01},
       {"name": "fc", "arrival_s": 0.1, "app": "friendcount",
        "input": {"generate": "graph", "nodes": 1000, "edges": 20000, "seed": 3}, "reduces": 2,
        "deadline_s": 600}
@@ -72,11 +74,11 @@ TEST(WorkloadCli, RunsASmallMixedWorkloadForReal) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string jobs = ReadFile(dir / "report" / "jobs.csv");
   EXPECT_NE(jobs.find(",wc,wordcount,"), std::string::npos) << jobs;
-  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 4) << jobs;
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 5) << jobs;
   EXPECT_EQ(std::regex_search(jobs, std::regex(",(failed|rejected),")), false) << jobs;
   std::string metrics = ReadFile(dir / "report" / "metrics.json");
   EXPECT_NE(metrics.find("\"sim\": false"), std::string::npos);
-  EXPECT_NE(metrics.find("\"completed\": 3"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\"completed\": 4"), std::string::npos) << metrics;
 }
 
 TEST(WorkloadCli, BadInputIsOneLineAndExitTwo) {

@@ -2,6 +2,7 @@
 
 #include "apps/friendcount.h"
 #include "apps/pi.h"
+#include "apps/spin.h"
 #include "apps/wordcount.h"
 #include "datasets/text_generator.h"
 #include "engine/typed_job.h"
@@ -36,6 +37,24 @@ JobApp PiApp(uint32_t maps, uint64_t samples) {
   job.name = "pi";
   job.make_runtime = [samples](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
     return std::make_shared<TypedJobRuntime<apps::Pi>>(std::move(o), apps::Pi{samples});
+  };
+  job.index_maps = maps;
+  return job;
+}
+
+JobApp SyntheticApp(std::vector<double> map_s, double reduce_s_total, uint32_t reduces) {
+  JobApp job;
+  job.name = "synthetic";
+  apps::Spin spin;
+  const uint32_t maps = static_cast<uint32_t>(map_s.size());
+  spin.map_s = std::make_shared<const std::vector<double>>(std::move(map_s));
+  // 64 keys per reduce task: fine enough for the partitioner to balance the work.
+  spin.keys = reduces == 0 ? 0 : 64 * reduces;
+  if (spin.keys > 0 && maps > 0)
+    spin.reduce_ns_per_key_and_map =
+        static_cast<uint64_t>(reduce_s_total * 1e9 / spin.keys / maps);
+  job.make_runtime = [spin](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::Spin>>(std::move(o), spin);
   };
   job.index_maps = maps;
   return job;

@@ -212,9 +212,15 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
       apps.push_back(FriendCountApp());
     } else if (j.app == "pi") {
       apps.push_back(PiApp(j.maps, j.pi_samples));
+    } else if (j.app == "synthetic") {
+      std::vector<double> map_s =
+          j.map_s.size() == 1 ? std::vector<double>(j.maps, j.map_s[0]) : j.map_s;
+      double reduce_total = 0;
+      for (double r : j.reduce_s) reduce_total += r;
+      if (j.reduce_s.size() == 1) reduce_total *= j.reduces;
+      apps.push_back(SyntheticApp(std::move(map_s), reduce_total, j.reduces));
     } else {
-      return Status::InvalidArgument("job '" + j.name + "': app '" + j.app +
-                                     "' runs only in simulation (add --sim)");
+      return Status::InvalidArgument("job '" + j.name + "': unknown app '" + j.app + "'");
     }
     auto paths = MaterializeInput(j, **store, present);
     if (!paths.ok()) return paths.status();
