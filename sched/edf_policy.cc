@@ -11,8 +11,8 @@ EdfPolicy::Urgency EdfPolicy::UrgencyOf(const JobState& job) {
 
 Admission EdfPolicy::Admit(const JobState& job, const ClusterState&, Time) {
   order_.insert(UrgencyOf(job));
-  return {true, job.spec.deadline ? "edf admits every job; it does not test deadlines"
-                                  : "edf admits every job"};
+  return Admission::Yes(job.spec.deadline ? "edf admits every job; it does not test deadlines"
+                                  : "edf admits every job");
 }
 
 void EdfPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {

@@ -37,8 +37,8 @@ class JobCursor {
 
 Admission FairPolicy::Admit(const JobState& job, const ClusterState&, Time) {
   InfoOf(job);  // interned now, so the first decision that meets the job pays nothing
-  return {true, job.spec.deadline ? "fair admits every job; it does not test deadlines"
-                                  : "fair admits every job"};
+  return Admission::Yes(job.spec.deadline ? "fair admits every job; it does not test deadlines"
+                                  : "fair admits every job");
 }
 
 void FairPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {

@@ -3,8 +3,8 @@
 namespace mrlocal {
 
 Admission FifoPolicy::Admit(const JobState& job, const ClusterState&, Time) {
-  return {true, job.spec.deadline ? "fifo admits every job; it does not test deadlines"
-                                  : "fifo admits every job"};
+  return Admission::Yes(job.spec.deadline ? "fifo admits every job; it does not test deadlines"
+                                  : "fifo admits every job");
 }
 
 std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,

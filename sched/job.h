@@ -60,6 +60,11 @@ struct JobSpec {
     std::vector<NodeId> nodes;
   };
   std::vector<MapSplit> maps;
+  // What the submitter knows of the reduce input, in size units: in all, and the largest
+  // reduce task's share. 0: unknown, and the deadline policies estimate it from history
+  // (α·σ and the app's skew). Synthetic jobs and traces know theirs.
+  uint64_t shuffle_units = 0;
+  uint64_t max_reduce_units = 0;
 };
 
 struct JobState {

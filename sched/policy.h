@@ -24,6 +24,16 @@ namespace mrlocal {
 struct Admission {
   bool admitted = true;
   std::string reason;  // shown to the user either way
+  // Deadline policies (rtmr, dc): when the job is expected to end, at worst.
+  std::optional<Time> estimated_finish;
+  // Rejected by a deadline policy, what would have been admitted: the smallest relative
+  // deadline, and how many more nodes of one map and one reduce slot of speed 1.0 (none:
+  // no such change helps, or it was not computed).
+  std::optional<Duration> min_deadline;
+  std::optional<int> extra_nodes;
+
+  static Admission Yes(std::string why) { return Admission{true, std::move(why), {}, {}, {}}; }
+  static Admission No(std::string why) { return Admission{false, std::move(why), {}, {}, {}}; }
 };
 
 // A finished task attempt, as measured.

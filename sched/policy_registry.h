@@ -2,16 +2,29 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/status.h"
+#include "sched/job_history.h"
 #include "sched/policy.h"
 
 namespace mrlocal {
 
-Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name);
+// What some policies need beyond the cluster view.
+struct PolicyOptions {
+  // rtmr, rtmr-nofb, dc: task-time estimates per app. Must outlive the policy; null: none
+  // (every job with a deadline is then rejected for want of an estimate).
+  const JobHistory* history = nullptr;
+  // rtmr: ε of the feedback controller; none: the finished job's median map time.
+  std::optional<Duration> feedback_threshold;
+};
+
+Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const PolicyOptions& options = {});
 std::vector<std::string> PolicyNames();
+// True for the policies that admit by deadline and need PolicyOptions::history.
+bool PolicyUsesHistory(std::string_view name);
 
 }  // namespace mrlocal

@@ -35,6 +35,10 @@ void SimExecutor::AddJob(JobId id, SimJob job) {
   jobs_[id].job = std::move(job);
 }
 
+double SimExecutor::MaxNoiseFactor(double sigma) {
+  return sigma <= 0 ? 1.0 : std::exp(sigma * kNoiseClipSigmas - sigma * sigma / 2);
+}
+
 double SimExecutor::Noise(const TaskLaunch& l) const {
   if (options_.noise <= 0) return 1.0;
   uint64_t h = Mix(options_.seed);
@@ -43,6 +47,7 @@ double SimExecutor::Noise(const TaskLaunch& l) const {
   h = Mix(h ^ l.attempt);
   // Box-Muller; the factor exp(sigma z - sigma^2/2) has mean 1.
   double z = std::sqrt(-2.0 * std::log(Unit(h))) * std::cos(2 * M_PI * Unit(Mix(h)));
+  z = std::clamp(z, -kNoiseClipSigmas, kNoiseClipSigmas);
   return std::exp(options_.noise * z - options_.noise * options_.noise / 2);
 }
 

@@ -5,7 +5,9 @@
 // Model of one attempt on slot k (speed s_k, node n):
 //   work     W seconds at speed 1.0: the job's per-task figure (SimJob), times a log-normal
 //            noise factor with mean 1 drawn from (seed, job, task, attempt) — so the draw
-//            does not depend on the order events happen in;
+//            does not depend on the order events happen in. Its normal is cut at ±3 sigma
+//            (0.27 % of draws), so that a task has a worst case (MaxNoiseFactor) that the
+//            deadline policies' estimates can cover;
 //   shuffle  a reduce computes from max(launch, map phase end + shuffle delay): before
 //            that it holds its slot waiting for data;
 //   speed    s_k × a_n(t), where a_n is node n's availability profile (a step function);
@@ -58,6 +60,10 @@ class SimExecutor final : public Executor {
   Status FinishJob(JobId job, bool success) override;
   double Progress(SlotId slot) const override;
   bool reports_on_loop_thread() const override { return true; }
+
+  // The largest noise factor a task can draw with log-normal sigma `sigma`.
+  static double MaxNoiseFactor(double sigma);
+  static constexpr double kNoiseClipSigmas = 3;
 
   // Task attempts started and ended so far (the simulation's "task events").
   uint64_t task_events() const { return events_; }

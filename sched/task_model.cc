@@ -1,7 +1,6 @@
 #include "sched/task_model.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -9,6 +8,7 @@
 
 #include "engine/atomic_file.h"
 #include "sched/json_writer.h"
+#include "sched/user_data_path.h"
 
 namespace mrlocal {
 namespace {
@@ -43,12 +43,7 @@ Calibration Calibration::BuiltIn() {
 }
 
 fs::path Calibration::DefaultPath() {
-  if (const char* p = std::getenv("MRLOCAL_CALIBRATION"); p && *p) return p;
-  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x)
-    return fs::path(x) / "mrlocal" / "calibration.json";
-  const char* home = std::getenv("HOME");
-  return fs::path(home && *home ? home : ".") / ".local" / "share" / "mrlocal" /
-         "calibration.json";
+  return UserDataPath("MRLOCAL_CALIBRATION", "calibration.json");
 }
 
 Result<Calibration> Calibration::Load(const fs::path& path) {

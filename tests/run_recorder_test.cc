@@ -45,7 +45,7 @@ TEST(RunRecorder, AttemptRecordIsAtMost48Bytes) { EXPECT_LE(sizeof(AttemptRecord
 TEST(RunRecorder, RecordsJobsAttemptsAndRunningSums) {
   RunRecorder rec;
   JobState j = MakeJob(7, seconds(1), seconds(10), 2, 1);
-  rec.OnAdmission(j, {true, "fits"}, seconds(1));
+  rec.OnAdmission(j, Admission::Yes("fits"), seconds(1));
   rec.OnTaskReport(Report(7, TaskKind::kMap, 0, 0, 1, 3, Status::Aborted("preempted")));
   rec.OnTaskReport(Report(7, TaskKind::kMap, 0, 0, 3, 6));
   rec.OnTaskReport(Report(7, TaskKind::kMap, 1, 1, 2, 4));
@@ -97,7 +97,7 @@ TEST(RunRecorder, RecordsJobsAttemptsAndRunningSums) {
 TEST(RunRecorder, RejectedJobIsFinishedAtItsArrival) {
   RunRecorder rec;
   JobState j = MakeJob(1, seconds(5), seconds(1), 3, 1);
-  rec.OnAdmission(j, {false, "cannot meet its deadline"}, seconds(5));
+  rec.OnAdmission(j, Admission::No("cannot meet its deadline"), seconds(5));
   const JobRecord* r = rec.job(1);
   ASSERT_NE(r, nullptr);
   EXPECT_FALSE(r->admitted);
@@ -112,7 +112,7 @@ TEST(RunRecorder, RejectedJobIsFinishedAtItsArrival) {
 TEST(RunRecorder, FailedJobAndFailedAttempt) {
   RunRecorder rec;
   JobState j = MakeJob(2, seconds(0), std::nullopt, 1, 1);
-  rec.OnAdmission(j, {true, ""}, seconds(0));
+  rec.OnAdmission(j, Admission::Yes(""), seconds(0));
   rec.OnTaskReport(Report(2, TaskKind::kMap, 0, 0, 0, 2, Status::Corruption("bad block")));
   j.phase = JobPhase::kFailed;
   j.finish = seconds(2);
@@ -131,7 +131,7 @@ TEST(RunRecorder, FailedJobAndFailedAttempt) {
 TEST(RunRecorder, WithoutAttemptsKeepsOnlyTheSums) {
   RunRecorder rec({.keep_attempts = false});
   JobState j = MakeJob(1, seconds(0), std::nullopt, 1, 1);
-  rec.OnAdmission(j, {true, ""}, seconds(0));
+  rec.OnAdmission(j, Admission::Yes(""), seconds(0));
   rec.OnTaskReport(Report(1, TaskKind::kMap, 0, 0, 0, 3));
   rec.OnTaskReport(Report(1, TaskKind::kReduce, 0, 1, 3, 4));
   EXPECT_FALSE(rec.keeps_attempts());

@@ -29,7 +29,35 @@ std::vector<double> PerTask(const std::vector<double>& given, uint32_t n) {
   return given;
 }
 
+uint64_t WorkUnits(double seconds) { return static_cast<uint64_t>(std::llround(seconds * 1e6)); }
+
 }  // namespace
+
+JobHistory ModelHistory(const WorkloadSpec& workload, const Calibration& calibration) {
+  const double worst = SimExecutor::MaxNoiseFactor(workload.model.noise);
+  JobHistory history;
+  AppEstimate e;
+  e.source = "model";
+  for (const WorkloadJob& job : workload.jobs) {
+    if (history.Find(job.app)) continue;
+    if (job.app == "synthetic") {
+      e.map_fixed_s = e.reduce_fixed_s = 0;
+      e.map_s_per_unit = e.reduce_s_per_unit = 1e-6 * worst;  // WorkUnits
+      e.alpha = 0;  // synthetic jobs declare their reduce input
+    } else {
+      auto model = calibration.Find(job.app);
+      if (!model.ok()) continue;  // BuildSimJob reports it
+      e.map_fixed_s = model->map_task_s * worst;
+      e.map_s_per_unit = model->map_s_per_unit * worst;
+      e.reduce_fixed_s = model->reduce_task_s * worst;
+      e.reduce_s_per_unit = model->reduce_s_per_unit * worst;
+      e.alpha = model->output_per_unit;
+    }
+    e.reduce_skew = 1;  // the model splits a shuffle evenly
+    history.Set(job.app, e);
+  }
+  return history;
+}
 
 Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t block_size) {
   std::vector<uint64_t> splits;
@@ -74,14 +102,24 @@ Result<SimJobParts> BuildSimJob(const WorkloadJob& job, const WorkloadSpec& work
   if (job.app == "synthetic") {
     sim.map_work_s = PerTask(job.map_s, job.maps);
     sim.reduce_work_s = PerTask(job.reduce_s, job.reduces);
-    spec.maps.resize(job.maps);
+    // A synthetic task's data is its work, as a Loadgen task's time follows its bytes:
+    // one size unit per microsecond at speed 1.0. The job declares its reduce input.
+    for (double w : sim.map_work_s) {
+      spec.maps.push_back({WorkUnits(w), {}});
+      spec.input_bytes += spec.maps.back().bytes;
+    }
+    for (double w : sim.reduce_work_s) {
+      spec.shuffle_units += WorkUnits(w);
+      spec.max_reduce_units = std::max(spec.max_reduce_units, WorkUnits(w));
+    }
   } else {
     auto model = calibration.Find(job.app);
     if (!model.ok()) return Status::InvalidArgument("job '" + job.name + "': " + model.status().message());
     if (job.app == "pi") {
-      spec.maps.resize(job.maps);
+      spec.maps.assign(job.maps, {job.pi_samples, {}});  // a map's units are its samples
       sim.map_work_s.assign(job.maps, model->MapSeconds(double(job.pi_samples)));
       shuffle_units = 2ull * job.maps;  // inside and outside counts
+      spec.shuffle_units = shuffle_units;
     } else {
       auto splits = MapSplitBytes(job, workload.block_size);
       if (!splits.ok()) return splits.status();
@@ -95,13 +133,16 @@ Result<SimJobParts> BuildSimJob(const WorkloadJob& job, const WorkloadSpec& work
         sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->output_per_unit));
         shuffle_units += sim.map_output.back();
       }
-      // A trace knows its shuffle: it overrides the model's output ratio.
-      if (job.shuffle_bytes > 0) shuffle_units = job.shuffle_bytes;
+      // A trace knows its shuffle: it overrides the model's output ratio, and the job
+      // declares it.
+      if (job.shuffle_bytes > 0) spec.shuffle_units = shuffle_units = job.shuffle_bytes;
     }
     for (uint32_t r = 0; r < job.reduces; ++r) {
       const uint64_t units = shuffle_units / job.reduces + (r < shuffle_units % job.reduces ? 1 : 0);
       sim.reduce_work_s.push_back(model->ReduceSeconds(double(units)));
     }
+    if (spec.shuffle_units > 0 && job.reduces > 0)
+      spec.max_reduce_units = (shuffle_units + job.reduces - 1) / job.reduces;
   }
   if (job.output_bytes > 0 && job.reduces > 0) {
     for (uint32_t r = 0; r < job.reduces; ++r)

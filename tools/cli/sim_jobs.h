@@ -6,6 +6,7 @@
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
 #include "sched/job.h"
+#include "sched/job_history.h"
 #include "sched/sim_executor.h"
 #include "sched/task_model.h"
 
@@ -20,6 +21,11 @@ struct SimJobParts {
 // sizes); errors are InvalidArgument/NotFound naming the job.
 Result<SimJobParts> BuildSimJob(const WorkloadJob& job, const WorkloadSpec& workload,
                                 const Calibration& calibration);
+
+// What the deadline policies (rtmr, dc) know of each app in a simulation: the model's own
+// task times at their worst noise draw (SimExecutor::MaxNoiseFactor), as if history had
+// seen every kind of task. Source "model".
+JobHistory ModelHistory(const WorkloadSpec& workload, const Calibration& calibration);
 
 // The input bytes of each map task of `job` (one per block, a gzip file whole; given
 // sizes split evenly over `maps` when the job names a count). Empty for input-less apps.

@@ -35,8 +35,11 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
               const WorkloadRun& run) {
   const WorkloadMetrics& m = run.metrics;
   out << "workload " << spec.name << ": " << m.jobs << " jobs on " << o.cluster.ToString() << " ("
-      << run.slots.size() << " slots) under " << o.policy << (m.sim ? ", simulated" : "")
+      << run.slots.size() << " slots) under " << run.metrics.policy << (m.sim ? ", simulated" : "")
       << "\n";
+  if (run.left_out > 0)
+    out << "  left out   " << run.left_out
+        << " jobs with more reduces than the cluster's reduce slots (dc cannot admit them)\n";
   out << "  accepted   " << m.accepted << " (AcceptR " << Percent(m.accept_ratio) << ")"
       << (m.admission_control ? "" : ", no admission control: every job counts") << "\n";
   out << "  successful " << m.successful << " (SuccessR " << Percent(m.success_ratio)
@@ -96,6 +99,8 @@ class WorkloadCommand final : public Command {
     std::string names;
     for (auto& n : PolicyNames()) names += (names.empty() ? "" : " | ") + n;
     app->add_option("--policy", policy_, "Scheduling policy: " + names)->capture_default_str();
+    app->add_flag("--no-feedback", no_feedback_,
+                  "rtmr without its feedback controller (the same as --policy rtmr-nofb)");
   }
 
   int Run() override {
@@ -103,6 +108,11 @@ class WorkloadCommand final : public Command {
     if (!loaded.ok()) return ReportError(loaded.status());
     WorkloadRunOptions& ro = loaded->run;
     ro.policy = policy_;
+    if (no_feedback_) {
+      if (policy_ != "rtmr" && policy_ != "rtmr-nofb")
+        return ReportError(Status::InvalidArgument("--no-feedback applies to --policy rtmr"));
+      ro.policy = "rtmr-nofb";
+    }
     ro.keep_attempts = !options_.report_dir.empty();
     WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());
     Result<WorkloadRun> run = Status::Internal("not run");
@@ -135,6 +145,7 @@ class WorkloadCommand final : public Command {
  private:
   WorkloadOptions options_;
   std::string policy_ = "fifo";
+  bool no_feedback_ = false;
 };
 
 }  // namespace

@@ -34,6 +34,13 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_option("--calibration", o.calibration,
                   "Task-time model (default: " + Calibration::DefaultPath().string() +
                       " if it exists, else the built-in one)");
+  cmd->add_option("--noise", o.noise,
+                  "Presets: sigma of the log-normal factor on each task's time (default 0)");
+  cmd->add_option("--history", o.history,
+                  "rtmr/dc: task-time estimates from this history file (default: in "
+                  "simulation the model's worst case, for real the user's history file)");
+  cmd->add_option("--feedback-threshold", o.feedback_threshold,
+                  "rtmr: feedback threshold epsilon (default: the finished job's median map time)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
 }
 
@@ -47,6 +54,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     PresetOptions po;
     if (o.preset_jobs < 0) return Status::InvalidArgument("--jobs must be positive");
     if (o.preset_jobs > 0) po.jobs = o.preset_jobs;
+    if (o.noise >= 0) po.noise = o.noise;
     auto spec = MakePreset(o.preset, o.seed, po);
     if (!spec.ok()) return spec.status();
     w.spec = std::move(spec).value();
@@ -88,6 +96,18 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     auto c = Calibration::LoadDefault();
     if (!c.ok()) return c.status();
     w.run.calibration = std::move(c).value();
+  }
+  if (o.noise >= 0 && o.preset.empty())
+    return Status::InvalidArgument("--noise applies to presets (a spec file sets model.noise)");
+  if (!o.history.empty()) {
+    auto h = JobHistory::Load(o.history);
+    if (!h.ok()) return h.status().WithContext("--history: ");
+    w.run.history = std::move(h).value();
+  }
+  if (!o.feedback_threshold.empty()) {
+    auto d = ParseDuration(o.feedback_threshold);
+    if (!d.ok()) return Status::InvalidArgument("--feedback-threshold: " + d.status().message());
+    w.run.feedback_threshold = *d;
   }
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;

@@ -25,6 +25,9 @@ struct WorkloadOptions {
   size_t limit = 0;
   std::string calibration;  // empty: the default file, else the built-in model
   int preset_jobs = 0;      // presets with a job count (mars-random); 0: the preset's own
+  double noise = -1;         // presets: sigma of the task-time noise; < 0: the preset's
+  std::string history;       // rtmr/dc estimates from this history file
+  std::string feedback_threshold;  // rtmr's ε, a duration
   bool quiet = false;
 };
 

@@ -38,6 +38,12 @@ void RunAndMeasure(Controller& controller, const Policy& policy, bool sim, Workl
 
 }  // namespace
 
+size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots) {
+  const size_t before = spec.jobs.size();
+  std::erase_if(spec.jobs, [&](const WorkloadJob& j) { return j.reduces > uint32_t(reduce_slots); });
+  return before - spec.jobs.size();
+}
+
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
   if (scale == 1.0) return spec;
   for (WorkloadJob& j : spec.jobs) {
@@ -50,8 +56,11 @@ WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
 }
 
 Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunOptions& o) {
-  const WorkloadSpec spec = ScaleTime(given, o.time_scale);
-  auto policy = MakePolicy(o.policy);
+  WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  WorkloadRun run;
+  if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  const JobHistory history = o.history ? *o.history : ModelHistory(spec, o.calibration);
+  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold});
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
@@ -67,7 +76,6 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
     }
   }
 
-  WorkloadRun run;
   run.slots = o.cluster.Slots();
   SimExecutorOptions eo;
   eo.seed = o.seed;

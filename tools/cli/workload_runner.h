@@ -6,12 +6,14 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
 #include "sched/cluster_spec.h"
+#include "sched/job_history.h"
 #include "sched/run_recorder.h"
 #include "sched/scheduler_stats.h"
 #include "sched/task_model.h"
@@ -27,6 +29,10 @@ struct WorkloadRunOptions {
   double time_scale = 1.0;  // arrival times, deadlines and availability steps are scaled
   Calibration calibration = Calibration::BuiltIn();
   bool keep_attempts = true;  // tasks.csv, trace.json, gantt.svg need them
+  // rtmr, rtmr-nofb, dc: the task-time estimates. None: in simulation the model's own
+  // worst case (ModelHistory); for real, the history file (JobHistory::DefaultPath()).
+  std::optional<JobHistory> history;
+  std::optional<Duration> feedback_threshold;  // rtmr's ε; none: the policy's default
   ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
   Duration observer_tick{0};
 };
@@ -38,6 +44,9 @@ struct WorkloadRun {
   std::vector<SlotInfo> slots;
   uint64_t task_events = 0;  // attempt starts + ends (simulation)
   double wall_s = 0;         // what the run took on this machine
+  // dc only: jobs left out because they have more reduces than the cluster has reduce
+  // slots (dc can never admit them; RTMR section V leaves them out of its dc runs too).
+  size_t left_out = 0;
 };
 
 // Validates the spec against the options (apps modelled, inputs present), then runs it.
@@ -51,6 +60,9 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // returns true every unfinished job is aborted.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     std::function<bool()> interrupt = nullptr);
+
+// For dc: the spec without the jobs it can never admit (R > reduce slots); their count.
+size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots);
 
 // The spec with arrival times, deadlines and availability steps multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);

@@ -1,0 +1,185 @@
+#include "sched/dc_policy.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sched/fifo_policy.h"
+#include "sched/units.h"
+
+namespace mrlocal {
+namespace {
+
+// An instant on the loop's clock, for reasons: "t=41.2 s".
+std::string At(Time t) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "t=%.1f s", Seconds(t));
+  return buf;
+}
+
+// "1 map slot", "3 map slots".
+std::string Slots(int n, std::string_view kind) {
+  return std::to_string(n) + " " + std::string(kind) + (n == 1 ? " slot" : " slots");
+}
+
+int SlotCount(const ClusterState& state, SlotKind kind) {
+  return static_cast<int>(std::count_if(state.slots.begin(), state.slots.end(),
+                                        [kind](const SlotState& s) { return s.info.kind == kind; }));
+}
+
+// ceil(a / b) for b > 0.
+int64_t CeilDiv(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
+
+// n_m^min (RTMR section III): the fewest slots that, running the map work as a fluid, end it
+// within `window` (> 0); at least 1 and at most M, since a job cannot use more slots than it
+// has maps.
+uint32_t MinMapSlots(const JobState& job, Duration map_work, Duration window) {
+  if (job.M() == 0) return 0;
+  const int64_t n = std::max<int64_t>(1, CeilDiv(map_work.count(), window.count()));
+  return static_cast<uint32_t>(std::min<int64_t>(n, job.M()));
+}
+
+}  // namespace
+
+DcPolicy::DcPolicy(const JobHistory* history) : history_(history) {}
+
+DcPolicy::Urgency DcPolicy::UrgencyOf(const JobState& job) {
+  std::optional<Time> deadline = job.absolute_deadline();
+  return {!deadline, deadline.value_or(Time{0}), job.id};
+}
+
+int DcPolicy::MapSlotsAvailable(const ClusterState& state, int map_slots) const {
+  int held = 0;
+  for (const auto& [id, e] : admitted_) {
+    auto it = state.jobs.find(id);
+    if (it == state.jobs.end() || it->second.finished()) continue;
+    const JobState& j = it->second;
+    // Once all its maps are done the job is in its reduce stage and holds no map slot.
+    const uint32_t not_done = j.M() - j.maps_done;
+    held += static_cast<int>(std::min(e.min_maps, not_done));
+  }
+  return std::max(0, map_slots - held);
+}
+
+int DcPolicy::ReduceSlotsBusyAt(const ClusterState& state, Time t) const {
+  int busy = 0;
+  for (const auto& [id, e] : admitted_) {
+    auto it = state.jobs.find(id);
+    if (it == state.jobs.end() || it->second.finished()) continue;
+    if (e.max_rs <= t && t <= e.deadline) busy += static_cast<int>(e.reduces);
+  }
+  return busy;
+}
+
+Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) {
+  Admission a;
+  if (!job.spec.deadline) {
+    order_.insert(UrgencyOf(job));
+    a.reason = "no deadline: admitted best effort, after every job with one";
+    return a;
+  }
+  const AppEstimate* app = history_ ? history_->Find(job.spec.app) : nullptr;
+  if (!app) {
+    a.admitted = false;
+    a.reason = "no execution history for app '" + job.spec.app + "': cannot estimate its tasks";
+    return a;
+  }
+  const JobEstimate e = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
+                                    SlowestSpeed(state, SlotKind::kReduce));
+  const Time arrival = job.arrival;
+  const Duration deadline = *job.spec.deadline;
+  const int map_slots = SlotCount(state, SlotKind::kMap);
+  const int reduce_slots = SlotCount(state, SlotKind::kReduce);
+  const int reduces = static_cast<int>(job.R());
+  const int maps_free = MapSlotsAvailable(state, map_slots);
+
+  // Before the deadline test: no deadline fixes this one. All R reduces must run at once
+  // (assumption 2 of RTMR section III).
+  if (reduces > reduce_slots) {
+    a.admitted = false;
+    a.reason = "R=" + std::to_string(reduces) + " reduce tasks exceed the cluster's " +
+               Slots(reduce_slots, "reduce");
+    return a;
+  }
+
+  // The latest reduce start; for R = 0, reduce_task is zero and max_rs = A + D.
+  const Time max_rs = arrival + deadline - e.reduce_task;
+  if (max_rs <= arrival) {
+    a.admitted = false;
+    a.reason = "deadline too short: the reduce stage alone needs " + FormatDuration(e.reduce_task);
+    // The smallest deadline whose fluid map stage fits in the map slots free now, rounded
+    // up to a millisecond; given only when its reduce test passes too, so it is a deadline
+    // that would have been admitted.
+    std::optional<Duration> window;
+    if (job.M() == 0) {
+      window = Duration{1};
+    } else if (const int usable = std::min(maps_free, static_cast<int>(job.M())); usable > 0) {
+      // n_m^min = ceil(work / window) <= usable for any window >= work / usable.
+      window = std::max(Duration{CeilDiv(e.map_work.count(), usable)}, Duration{1});
+    }
+    if (window) {
+      const Duration d = std::chrono::ceil<std::chrono::milliseconds>(e.reduce_task + *window);
+      if (reduces <= reduce_slots - ReduceSlotsBusyAt(state, arrival + d - e.reduce_task))
+        a.min_deadline = d;
+    }
+    return a;
+  }
+
+  const uint32_t min_maps = MinMapSlots(job, e.map_work, max_rs - arrival);
+  if (static_cast<int>(min_maps) > maps_free) {
+    a.admitted = false;
+    a.reason = "needs " + Slots(static_cast<int>(min_maps), "map") + " now, " +
+               std::to_string(maps_free) + " available";
+    return a;
+  }
+
+  // The deficiency RTMR section III names: one point, max_rs, is checked, not the whole
+  // window [max_rs, A + D] the reduces run in.
+  const int reduces_free = reduce_slots - ReduceSlotsBusyAt(state, max_rs);
+  if (reduces > reduces_free) {
+    a.admitted = false;
+    a.reason = "needs " + Slots(reduces, "reduce") + " at its latest reduce start " +
+               At(max_rs) + ", " + std::to_string(std::max(0, reduces_free)) + " free then";
+    return a;
+  }
+
+  admitted_[job.id] = Entry{arrival + deadline, max_rs, min_maps, job.R()};
+  order_.insert(UrgencyOf(job));
+  a.estimated_finish = max_rs + e.reduce_task;
+  a.reason = "admitted: " + Slots(static_cast<int>(min_maps), "map") + " from now, " +
+             (reduces > 0 ? Slots(reduces, "reduce") + " at " + At(max_rs) : "no reduce stage");
+  return a;
+}
+
+void DcPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {
+  order_.erase(UrgencyOf(job));
+  admitted_.erase(job.id);
+}
+
+std::optional<TaskRef> DcPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
+  for (const Urgency& u : order_) {
+    auto it = state.jobs.find(u.job);
+    // A failed job leaves the order only once its last attempt is cancelled: skip it.
+    if (it == state.jobs.end() || it->second.finished()) continue;
+    const JobState& job = it->second;
+    if (slot.kind == SlotKind::kMap) {
+      if (job.maps_pending() == 0) continue;
+      // A deadline job gets its n_m^min map slots and no more (RTMR section III), even
+      // while other slots stay idle; a best-effort job has no cap.
+      if (auto e = admitted_.find(u.job);
+          e != admitted_.end() && job.maps_running >= e->second.min_maps)
+        continue;
+      if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
+        return TaskRef{u.job, TaskKind::kMap, *i};
+    } else if (auto i = PickReduceFor(job, slot, state)) {
+      return TaskRef{u.job, TaskKind::kReduce, *i};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace mrlocal
