@@ -28,7 +28,7 @@ class RunBuilder {
     j.maps.resize(1);
     j.reduces.resize(1);
     jobs[id] = j;
-    rec.OnAdmission(j, {admitted, admitted ? "ok" : "no"}, seconds(arrival));
+    rec.OnAdmission(j, admitted ? Admission::Yes("ok") : Admission::No("no"), seconds(arrival));
   }
   void Task(JobId id, TaskKind kind, SlotId slot, int start, int end,
             Status status = Status::OK()) {

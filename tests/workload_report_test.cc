@@ -44,7 +44,7 @@ void BuildRun(RunRecorder& rec) {
     j.spec.deadline = seconds(deadline);
     j.maps.resize(1);
     j.reduces.resize(1);
-    rec.OnAdmission(j, {admit, admit ? "admitted" : "would miss"}, seconds(arrival));
+    rec.OnAdmission(j, admit ? Admission::Yes("admitted") : Admission::No("would miss"), seconds(arrival));
     return j;
   };
   auto task = [&](JobId id, TaskKind k, SlotId slot, int start, int end, bool preempted) {
@@ -263,7 +263,7 @@ TEST(GanttSvg, CapsSlotsAndBarsAndSaysWhat) {
   j.id = 1;
   j.spec.name = "big";
   j.maps.resize(100);
-  rec.OnAdmission(j, {true, ""}, Time{0});
+  rec.OnAdmission(j, Admission::Yes(""), Time{0});
   for (uint32_t i = 0; i < 100; ++i) {
     TaskReport r;
     r.task = {1, TaskKind::kMap, i};
