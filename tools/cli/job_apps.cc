@@ -1,5 +1,7 @@
 #include "tools/cli/job_apps.h"
 
+#include <cmath>
+
 #include "apps/friendcount.h"
 #include "apps/pi.h"
 #include "apps/spin.h"
@@ -39,6 +41,7 @@ JobApp PiApp(uint32_t maps, uint64_t samples) {
     return std::make_shared<TypedJobRuntime<apps::Pi>>(std::move(o), apps::Pi{samples});
   };
   job.index_maps = maps;
+  job.index_map_units = {samples};
   return job;
 }
 
@@ -47,6 +50,13 @@ JobApp SyntheticApp(std::vector<double> map_s, double reduce_s_total, uint32_t r
   job.name = "synthetic";
   apps::Spin spin;
   const uint32_t maps = static_cast<uint32_t>(map_s.size());
+  // As in simulation (tools/cli/sim_jobs.cc): one size unit per microsecond of work.
+  auto units = [](double s) { return static_cast<uint64_t>(std::llround(s * 1e6)); };
+  for (double s : map_s) job.index_map_units.push_back(units(s));
+  if (reduces > 0) {
+    job.shuffle_units = units(reduce_s_total);
+    job.max_reduce_units = units(reduce_s_total / reduces);
+  }
   spin.map_s = std::make_shared<const std::vector<double>>(std::move(map_s));
   // 64 keys per reduce task: fine enough for the partitioner to balance the work.
   spin.keys = reduces == 0 ? 0 : 64 * reduces;

@@ -52,6 +52,12 @@ struct JobApp {
   // Jobs without input files (Pi): this many map tasks, each given only its index.
   // 0: the job reads files, one map task per split.
   uint32_t index_maps = 0;
+  // What an input-less job's tasks weigh for the deadline policies' estimates (rtmr, dc):
+  // the size units of each index map (one entry: every map; pi: its samples, synthetic:
+  // microseconds of work), and the reduce input the job declares (JobSpec).
+  std::vector<uint64_t> index_map_units;
+  uint64_t shuffle_units = 0;
+  uint64_t max_reduce_units = 0;
   // Prints the job's result on stdout before the closing report, when it succeeded.
   // Default: the top N keys.
   std::function<void(std::ostream&, const RunSummary&)> print_result;

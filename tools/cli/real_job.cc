@@ -43,7 +43,13 @@ Result<RealJobParts> PrepareRealJob(const RealJobRequest& q) {
       }
     }
   }
-  for (uint32_t i = 0; i < app.index_maps; ++i) spec.maps.push_back({0, {}});
+  for (uint32_t i = 0; i < app.index_maps; ++i) {
+    const auto& units = app.index_map_units;
+    spec.maps.push_back({units.empty() ? 0 : units.size() == 1 ? units[0] : units.at(i), {}});
+    spec.input_bytes += spec.maps.back().bytes;
+  }
+  spec.shuffle_units = app.shuffle_units;
+  spec.max_reduce_units = app.max_reduce_units;
 
   JobRuntimeOptions ro;
   ro.hashes = spec.partition_hashes;

@@ -193,10 +193,51 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
 
 }  // namespace
 
+// The estimates of a real run: --history, else the user's history file. Synthetic jobs
+// declare their work, which a spinning task follows closely: their estimate is that, plus
+// a fixed allowance for starting a task on a loaded machine. Every other app must have
+// history; a workload does not probe (it would disturb the clock) nor write history back,
+// so that runs under different policies start from the same estimates.
+Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
+  JobHistory history;
+  if (o.history) {
+    history = *o.history;
+  } else {
+    const auto path = JobHistory::DefaultPath();
+    auto loaded = JobHistory::Load(path);
+    if (loaded.ok()) history = std::move(loaded).value();
+    else if (loaded.status().code() != Status::Code::kNotFound) return loaded.status();
+  }
+  for (const WorkloadJob& j : spec.jobs) {
+    if (history.Find(j.app)) continue;
+    if (j.app == "synthetic") {
+      AppEstimate e;
+      e.map_fixed_s = e.reduce_fixed_s = 0.05;
+      e.map_s_per_unit = e.reduce_s_per_unit = 1e-6;
+      e.source = "declared";
+      history.Set(j.app, e);
+      continue;
+    }
+    return Status::InvalidArgument(
+        "no history for app '" + j.app + "': the " + o.policy +
+        " policy needs task-time estimates; run a " + j.app +
+        " job with --deadline first (it records one), or give --history FILE");
+  }
+  return history;
+}
+
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
                                     std::function<bool()> interrupt) {
-  const WorkloadSpec spec = ScaleTime(given, o.time_scale);
-  auto policy = MakePolicy(o.policy);
+  WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  size_t left_out = 0;
+  if (o.policy == "dc") left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  JobHistory history;
+  if (PolicyUsesHistory(o.policy)) {
+    auto h = RealRunHistory(spec, o);
+    if (!h.ok()) return h.status();
+    history = std::move(h).value();
+  }
+  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold});
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
@@ -249,6 +290,7 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   }
 
   WorkloadRun run;
+  run.left_out = left_out;
   run.slots = o.cluster.Slots();
   AsioLoop loop;
   RealExecutor executor(loop, run.slots, /*pin=*/true);
