@@ -45,7 +45,7 @@ uint32_t MinMapSlots(const JobState& job, Duration map_work, Duration window) {
 
 }  // namespace
 
-DcPolicy::DcPolicy(const JobHistory* history) : history_(history) {}
+DcPolicy::DcPolicy(const JobHistory* history, double margin) : history_(history), margin_(margin) {}
 
 DcPolicy::Urgency DcPolicy::UrgencyOf(const JobState& job) {
   std::optional<Time> deadline = job.absolute_deadline();
@@ -89,7 +89,7 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
     return a;
   }
   const JobEstimate e = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
-                                    SlowestSpeed(state, SlotKind::kReduce));
+                                    SlowestSpeed(state, SlotKind::kReduce), margin_);
   const Time arrival = job.arrival;
   const Duration deadline = *job.spec.deadline;
   const int map_slots = SlotCount(state, SlotKind::kMap);

@@ -39,7 +39,8 @@ class DcPolicy final : public Policy {
  public:
   // `history` gives each app's estimates; it must outlive the policy (null: none). A job
   // with a deadline whose app has no estimate is rejected.
-  explicit DcPolicy(const JobHistory* history);
+  // `margin` (>= 1) multiplies every estimated task time.
+  explicit DcPolicy(const JobHistory* history, double margin = 1.0);
 
   std::string_view name() const override { return "dc"; }
   bool admission_control() const override { return true; }
@@ -73,6 +74,7 @@ class DcPolicy final : public Policy {
   int ReduceSlotsBusyAt(const ClusterState& state, Time t) const;
 
   const JobHistory* history_;
+  double margin_ = 1.0;
   std::map<JobId, Entry> admitted_;  // admitted with a deadline and not finished
   std::set<Urgency> order_;          // every admitted job not finished
 };

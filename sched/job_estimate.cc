@@ -13,7 +13,9 @@ double SlowestSpeed(const ClusterState& state, SlotKind kind) {
 }
 
 JobEstimate EstimateJob(const JobState& job, const AppEstimate& app, double slowest_map_speed,
-                        double slowest_reduce_speed) {
+                        double slowest_reduce_speed, double margin) {
+  slowest_map_speed /= margin;
+  slowest_reduce_speed /= margin;
   JobEstimate e;
   double largest_split = 0, input = 0, work = 0;
   for (const TaskState& m : job.maps) {

@@ -23,7 +23,9 @@ struct JobEstimate {
 // The slowest speed of a slot of `kind` (1.0 when there is none).
 double SlowestSpeed(const ClusterState& state, SlotKind kind);
 
+// `margin` (>= 1) multiplies every time: history is the worst case seen so far, and on a
+// shared machine the next task can be slower still (PolicyOptions::estimate_margin).
 JobEstimate EstimateJob(const JobState& job, const AppEstimate& app, double slowest_map_speed,
-                        double slowest_reduce_speed);
+                        double slowest_reduce_speed, double margin = 1.0);
 
 }  // namespace mrlocal

@@ -22,13 +22,13 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"edf", [](const PolicyOptions&) { return std::make_unique<EdfPolicy>(); }},
       {"rtmr",
        [](const PolicyOptions& o) {
-         return std::make_unique<RtmrPolicy>(o.history, RtmrOptions{true, o.feedback_threshold});
+         return std::make_unique<RtmrPolicy>(o.history, RtmrOptions{true, o.feedback_threshold, o.estimate_margin});
        }},
       {"rtmr-nofb",
        [](const PolicyOptions& o) {
-         return std::make_unique<RtmrPolicy>(o.history, RtmrOptions{false, o.feedback_threshold});
+         return std::make_unique<RtmrPolicy>(o.history, RtmrOptions{false, o.feedback_threshold, o.estimate_margin});
        }},
-      {"dc", [](const PolicyOptions& o) { return std::make_unique<DcPolicy>(o.history); }},
+      {"dc", [](const PolicyOptions& o) { return std::make_unique<DcPolicy>(o.history, o.estimate_margin); }},
   };
   return registry;
 }

@@ -20,6 +20,9 @@ struct PolicyOptions {
   const JobHistory* history = nullptr;
   // rtmr: ε of the feedback controller; none: the finished job's median map time.
   std::optional<Duration> feedback_threshold;
+  // rtmr, dc: every estimated task time is multiplied by this (>= 1). 1 in simulation,
+  // where the model's worst case is exact; more for real runs on a shared machine.
+  double estimate_margin = 1.0;
 };
 
 Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const PolicyOptions& options = {});

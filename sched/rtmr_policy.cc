@@ -139,7 +139,7 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   entry.maps = job.M();
   entry.reduces = job.R();
   entry.estimate = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
-                               SlowestSpeed(state, SlotKind::kReduce));
+                               SlowestSpeed(state, SlotKind::kReduce), options_.estimate_margin);
   if (job.R() > 0 && zero_reduce_.empty()) {
     a.admitted = false;
     a.reason = "the cluster has no reduce slot for its " + std::to_string(job.R()) + " reduces";
@@ -229,7 +229,10 @@ std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterS
     const JobState& job = state.job(e.id);
     if (job.finished()) continue;
     if (auto i = PickReduceFor(job, slot, state)) return TaskRef{e.id, TaskKind::kReduce, *i};
-    if (!job.reduces_planned) reserved += job.R();
+    // A job with nothing ready for this slot still needs what it has not started: all R
+    // before its reduce stage; after it, its pending reduces, each planned for another
+    // free slot (one planned for a busy slot would have been picked above).
+    reserved += job.reduces_planned ? job.reduces_pending() : job.R();
   }
   return std::nullopt;
 }

@@ -8,8 +8,8 @@
 //                in the queue still meet their deadlines.
 //   dispatch     Algorithm IV: maps in queue order, data-local first (Hadoop's default);
 //                a reduce slot goes to the first job in queue order with a ready reduce,
-//                skipping it when the slots left are reserved for jobs ahead that have not
-//                reached their reduce stage.
+//                skipping it when the slots left are reserved for jobs ahead: all R of a
+//                job not in its reduce stage yet, the pending reduces of one that is.
 //   feedback     Algorithms V and VI: when a job ends at least ε away from its estimate (or
 //                late), its vectors are rebuilt from the actual task finish times (SATU)
 //                and every job after it is re-estimated. Off in "rtmr-nofb".
@@ -28,6 +28,7 @@ struct RtmrOptions {
   bool feedback = true;
   // ε of Algorithm V; none: "a typical map task time", the finished job's median map time.
   std::optional<Duration> feedback_threshold;
+  double estimate_margin = 1.0;  // multiplies every estimated task time (>= 1)
 };
 
 class RtmrPolicy final : public Policy {

@@ -9,7 +9,7 @@ namespace mrlocal {
 
 RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const SchedulerStats& stats,
                      std::string_view policy, std::string_view partitioner,
-                     std::string_view cluster) {
+                     std::string_view cluster, Duration setup) {
   RunSummary s;
   s.app = job.spec.app;
   s.status = job.phase == JobPhase::kDone       ? "succeeded"
@@ -18,6 +18,11 @@ RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const Sched
   s.failure = job.failure;
   s.admission = outcome.admission.reason;
   s.policy = policy;
+  s.admission_policy = policy;
+  s.admitted = outcome.admission.admitted;
+  if (outcome.admission.estimated_finish)
+    s.estimated_finish_s = Seconds(*outcome.admission.estimated_finish - job.arrival);
+  s.setup_s = Seconds(setup);
   s.partitioner = partitioner;
   s.cluster = cluster;
   s.input_bytes = job.spec.input_bytes;
@@ -32,9 +37,9 @@ RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const Sched
     if (s.elapsed_s > 0) s.throughput_mb_s = static_cast<double>(s.input_bytes) / 1e6 / s.elapsed_s;
   }
   if (job.spec.deadline) {
-    s.deadline_s = Seconds(*job.spec.deadline);
+    s.deadline_s = Seconds(*job.spec.deadline + setup);
     if (job.phase != JobPhase::kRejected) {
-      s.slack_s = *s.deadline_s - s.elapsed_s;
+      s.slack_s = Seconds(*job.spec.deadline) - s.elapsed_s;
       s.met_deadline = job.phase == JobPhase::kDone && *s.slack_s >= 0;
     }
   }
@@ -79,6 +84,17 @@ Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s) 
     if (!s.failure.empty()) w.Key("failure").String(s.failure);
     w.Key("admission").String(s.admission);
     w.Key("policy").String(s.policy);
+    w.Key("admission_policy").String(s.admission_policy);
+    w.Key("admitted").Bool(s.admitted);
+    w.Key("best_effort").Bool(s.best_effort);
+    opt("estimated_finish_s", s.estimated_finish_s);
+    w.Key("estimate_source");
+    if (s.estimate_source.empty())
+      w.Null();
+    else
+      w.String(s.estimate_source);
+    w.Key("estimate_jobs").Uint(s.estimate_jobs);
+    w.Key("setup_s").Double(s.setup_s);
     w.Key("partitioner").String(s.partitioner);
     w.Key("cluster").String(s.cluster);
     w.Key("input_bytes").Uint(s.input_bytes);

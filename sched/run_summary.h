@@ -16,17 +16,26 @@ struct RunSummary {
   std::string app;
   std::string status;  // succeeded | failed | rejected
   std::string failure;
-  std::string admission;
-  std::string policy;
+  std::string admission;  // the admission's reason
+  std::string policy;     // the policy the job ran under
   std::string partitioner;
   std::string cluster;
   uint64_t input_bytes = 0;
   uint32_t maps = 0, reduces = 0, partitions = 0;
-  std::optional<double> deadline_s;
+  std::optional<double> deadline_s;  // from the command's start: setup_s counts against it
+  double setup_s = 0;                // before submission (inputs, a first-run probe)
   double elapsed_s = 0, map_phase_s = 0, reduce_phase_s = 0;
   std::optional<bool> met_deadline;
   std::optional<double> slack_s;  // deadline minus elapsed (negative: missed by)
   double throughput_mb_s = 0;     // input MB (10^6 bytes) per second of elapsed time
+  // Admission control (deadline policies). `admitted` is false for a job run anyway with
+  // --best-effort after `admission_policy` rejected it (under `policy`, fifo).
+  std::string admission_policy;
+  bool admitted = true;
+  bool best_effort = false;
+  std::optional<double> estimated_finish_s;  // worst case, seconds after submission
+  std::string estimate_source;               // history | probe; empty: no estimate
+  uint64_t estimate_jobs = 0;                // jobs the estimate covers
   // Shuffle plan.
   double skewness = 0, balance = 0, plan_cost_us = 0;
   double sketch_us = 0;  // map tasks filling their sketches, summed
@@ -44,9 +53,11 @@ struct RunSummary {
   std::vector<TopEntry> top;
 };
 
+// `setup`: the time before submission, counted against the deadline (the job was submitted
+// with the deadline less that), so deadline_s is the deadline as the user gave it.
 RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const SchedulerStats& stats,
                      std::string_view policy, std::string_view partitioner,
-                     std::string_view cluster);
+                     std::string_view cluster, Duration setup = Duration::zero());
 
 // Writes metrics.json atomically (a temporary file, then rename).
 Status WriteMetricsJson(const std::filesystem::path& file, const RunSummary& s);
