@@ -41,6 +41,9 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                   "simulation the model's worst case, for real the user's history file)");
   cmd->add_option("--feedback-threshold", o.feedback_threshold,
                   "rtmr: feedback threshold epsilon (default: the finished job's median map time)");
+  cmd->add_option("--estimate-margin", o.estimate_margin,
+                  "rtmr/dc: multiply every estimated task time by X >= 1 (default: 1 in "
+                  "simulation, 1.5 for real runs)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
 }
 
@@ -108,6 +111,11 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     auto d = ParseDuration(o.feedback_threshold);
     if (!d.ok()) return Status::InvalidArgument("--feedback-threshold: " + d.status().message());
     w.run.feedback_threshold = *d;
+  }
+  if (o.estimate_margin != 0) {
+    if (!(o.estimate_margin >= 1 && o.estimate_margin <= 100))
+      return Status::InvalidArgument("--estimate-margin must be between 1 and 100");
+    w.run.estimate_margin = o.estimate_margin;
   }
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;

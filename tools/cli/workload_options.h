@@ -28,6 +28,7 @@ struct WorkloadOptions {
   double noise = -1;         // presets: sigma of the task-time noise; < 0: the preset's
   std::string history;       // rtmr/dc estimates from this history file
   std::string feedback_threshold;  // rtmr's ε, a duration
+  double estimate_margin = 0;      // rtmr/dc; 0: the runner's default
   bool quiet = false;
 };
 

@@ -60,7 +60,8 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   WorkloadRun run;
   if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
   const JobHistory history = o.history ? *o.history : ModelHistory(spec, o.calibration);
-  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold});
+  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
+                                                   o.estimate_margin.value_or(1.0)});
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
@@ -237,7 +238,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
     if (!h.ok()) return h.status();
     history = std::move(h).value();
   }
-  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold});
+  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
+                                                   o.estimate_margin.value_or(kRealEstimateMargin)});
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);

@@ -33,6 +33,9 @@ struct WorkloadRunOptions {
   // worst case (ModelHistory); for real, the history file (JobHistory::DefaultPath()).
   std::optional<JobHistory> history;
   std::optional<Duration> feedback_threshold;  // rtmr's ε; none: the policy's default
+  // rtmr, dc: every estimated task time × this; none: 1 in simulation (the model's worst
+  // case is exact), kRealEstimateMargin for real runs.
+  std::optional<double> estimate_margin;
   ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
   Duration observer_tick{0};
 };
@@ -60,6 +63,10 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // returns true every unfinished job is aborted.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     std::function<bool()> interrupt = nullptr);
+
+// Real runs share the machine with everything else on it: a task can be slower than the
+// slowest the history has seen.
+inline constexpr double kRealEstimateMargin = 1.5;
 
 // For dc: the spec without the jobs it can never admit (R > reduce slots); their count.
 size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots);
