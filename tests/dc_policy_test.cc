@@ -10,30 +10,12 @@
 #include "sched/policy_registry.h"
 #include "sched/sim_executor.h"
 #include "sched/sim_loop.h"
+#include "tests/policy_test_util.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
-
-// Exact estimates for "synthetic" jobs, whose task sizes are their times in microseconds.
-JobHistory ExactHistory() {
-  JobHistory h;
-  h.Set("synthetic", AppEstimate{.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6});
-  return h;
-}
-
-uint64_t Micros(double s) { return static_cast<uint64_t>(s * 1e6); }
-
-// One node with `maps` map slots and `reduces` reduce slots, all of speed 1.0.
-ClusterState MakeCluster(int maps, int reduces) {
-  ClusterState s;
-  int id = 0;
-  for (int i = 0; i < maps; ++i) s.slots.push_back({{id++, SlotKind::kMap, 0, 1.0}, {}, 0, {}});
-  for (int i = 0; i < reduces; ++i)
-    s.slots.push_back({{id++, SlotKind::kReduce, 0, 1.0}, {}, 0, {}});
-  return s;
-}
 
 // A synthetic job as the Controller builds it at arrival: map i takes map_s[i] seconds,
 // each of its `reduces` reduces reduce_s seconds (speed 1.0).
