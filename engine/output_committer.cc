@@ -77,8 +77,10 @@ std::string PartName(uint32_t reduce_index) {
   return buf;
 }
 
-Result<std::unique_ptr<OutputCommitter>> OutputCommitter::Begin(const fs::path& dir_in,
-                                                                bool overwrite) {
+namespace {
+
+// DIR as Begin uses it ("out/" -> "out"), or what is wrong with the name or the directory.
+Result<fs::path> CheckedDir(const fs::path& dir_in, bool overwrite) {
   if (dir_in.empty()) return Status::InvalidArgument("output directory name is empty");
   fs::path dir = dir_in.lexically_normal();
   if (dir.filename().empty()) dir = dir.parent_path();  // "out/" -> "out"
@@ -93,6 +95,21 @@ Result<std::unique_ptr<OutputCommitter>> OutputCommitter::Begin(const fs::path& 
       return Status::InvalidArgument("Output directory " + dir.string() +
                                      " already exists (use --overwrite to replace it)");
   }
+  return dir;
+}
+
+}  // namespace
+
+Status OutputCommitter::Check(const fs::path& dir, bool overwrite) {
+  return CheckedDir(dir, overwrite).status();
+}
+
+Result<std::unique_ptr<OutputCommitter>> OutputCommitter::Begin(const fs::path& dir_in,
+                                                                bool overwrite) {
+  Result<fs::path> checked = CheckedDir(dir_in, overwrite);
+  if (!checked.ok()) return checked.status();
+  const fs::path dir = std::move(checked).value();
+  std::error_code ec;
   fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) return Status::IoError("cannot create '" + parent.string() + "': " + ec.message());

@@ -29,6 +29,9 @@ class OutputCommitter {
   // An existing empty DIR is fine. Missing parent directories are created, as Hadoop does.
   static Result<std::unique_ptr<OutputCommitter>> Begin(const std::filesystem::path& dir,
                                                         bool overwrite);
+  // What Begin would refuse, checked without creating anything: lets a job refuse a bad
+  // output before it decides whether it runs at all.
+  static Status Check(const std::filesystem::path& dir, bool overwrite);
   ~OutputCommitter();  // aborts unless committed
   OutputCommitter(const OutputCommitter&) = delete;
   OutputCommitter& operator=(const OutputCommitter&) = delete;

@@ -36,7 +36,7 @@ constexpr Field kFields[] = {
     {"reduce_s_per_unit", &AppEstimate::reduce_s_per_unit},
     {"reduce_skew", &AppEstimate::reduce_skew},
 };
-constexpr const char* kSources[] = {"history", "probe", "model"};
+constexpr const char* kSources[] = {"history", "probe", "model", "declared"};
 
 // What is wrong with one of e's doubles ("reduce_skew: 0.5 is below 1"), or "".
 std::string CheckDouble(const char* name, double v) {

@@ -43,7 +43,8 @@ struct AppEstimate {
   double reduce_skew = 1;        // >= 1
   uint64_t jobs = 0;             // jobs this estimate covers
   // How it was obtained: "history" (finished jobs), "probe" (a first-run sample of the
-  // input, widened by a safety factor), "model" (a simulation's task model).
+  // input, widened by a safety factor), "model" (a simulation's task model), "declared"
+  // (a synthetic job's own task times, in a real run).
   std::string source = "history";
 
   double MapSeconds(double units) const { return map_fixed_s + map_s_per_unit * units; }

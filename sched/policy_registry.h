@@ -25,6 +25,10 @@ struct PolicyOptions {
   double estimate_margin = 1.0;
 };
 
+// The margin of real runs: they share the machine with everything else on it, so a task
+// can be slower than the slowest the history has seen.
+inline constexpr double kRealEstimateMargin = 1.5;
+
 Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const PolicyOptions& options = {});
 std::vector<std::string> PolicyNames();
 // True for the policies that admit by deadline and need PolicyOptions::history.

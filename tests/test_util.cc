@@ -55,6 +55,24 @@ std::string ReadFile(const fs::path& p) {
   return ss.str();
 }
 
+namespace {
+
+// Jobs with a deadline read and update a history file: the tests' use one of this test
+// process's own, never the user's (unless MRLOCAL_HISTORY is set, or --history given).
+std::vector<std::string> ChildEnvironment() {
+  static ScratchDir dir;
+  std::vector<std::string> env;
+  bool history = false;
+  for (char** e = environ; *e; ++e) {
+    env.emplace_back(*e);
+    history |= env.back().rfind("MRLOCAL_HISTORY=", 0) == 0;
+  }
+  if (!history) env.push_back("MRLOCAL_HISTORY=" + (dir / "history.json").string());
+  return env;
+}
+
+}  // namespace
+
 CommandResult RunMrlocal(const std::vector<std::string>& args) {
   ScratchDir tmp;
   fs::path out = tmp / "stdout", err = tmp / "stderr";
@@ -69,7 +87,11 @@ CommandResult RunMrlocal(const std::vector<std::string>& args) {
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
-  int rc = posix_spawn(&pid, MRLOCAL_BIN, &actions, nullptr, argv.data(), environ);
+  std::vector<std::string> env_s = ChildEnvironment();
+  std::vector<char*> env;
+  for (auto& e : env_s) env.push_back(e.data());
+  env.push_back(nullptr);
+  int rc = posix_spawn(&pid, MRLOCAL_BIN, &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " MRLOCAL_BIN);
   int status = 0;

@@ -1,5 +1,6 @@
 #include "tools/cli/closing_report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 
@@ -35,6 +36,9 @@ void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::strin
   if (s.status != "rejected") out << " in " << FormatDuration(FromSeconds(s.elapsed_s));
   if (s.deadline_s) {
     out << ", deadline " << FormatDuration(FromSeconds(*s.deadline_s));
+    // Set-up worth mentioning: what "to spare" does not add up without.
+    if (s.setup_s > 0.01 * *s.deadline_s)
+      out << " (" << FormatDuration(FromSeconds(s.setup_s)) << " of it set-up)";
     if (s.met_deadline && *s.met_deadline)
       out << " MET with " << FormatDuration(FromSeconds(*s.slack_s)) << " to spare";
     else if (s.slack_s && *s.slack_s < 0)
@@ -46,6 +50,22 @@ void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::strin
   if (s.status == "rejected") {
     out << "  admission " << s.admission << "\n";
     return;
+  }
+  if (s.best_effort) {
+    out << "  admission rejected by " << s.admission_policy;
+    if (s.estimated_finish_s)
+      out << " (estimated " << FormatDuration(FromSeconds(*s.estimated_finish_s)) << ")";
+    out << "; run under " << s.policy << " with no guarantee (--best-effort)\n";
+  } else if (s.estimated_finish_s && s.status == "succeeded") {
+    const double est = *s.estimated_finish_s;
+    out << "  admission " << s.admission_policy << " estimated " << FormatDuration(FromSeconds(est))
+        << " from " << s.estimate_source << ", actual " << FormatDuration(FromSeconds(s.elapsed_s));
+    if (est > 0) {
+      const double off = (s.elapsed_s - est) / est * 100;
+      out << ": " << Fixed(std::abs(off), 0) << "% " << (off <= 0 ? "under" : "over")
+          << " the worst-case estimate";
+    }
+    out << "\n";
   }
   // Jobs driven by their task index (Pi) read nothing: no input size, no throughput.
   const bool reads_input = s.input_bytes > 0 || s.maps == 0;

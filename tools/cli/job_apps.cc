@@ -1,5 +1,6 @@
 #include "tools/cli/job_apps.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "apps/friendcount.h"
@@ -42,6 +43,8 @@ JobApp PiApp(uint32_t maps, uint64_t samples) {
   };
   job.index_maps = maps;
   job.index_map_units = {samples};
+  // Two maps, so the probe sees more than one task; 10^6 samples take a few ms.
+  job.make_probe = [samples] { return PiApp(2, std::min<uint64_t>(samples, 1'000'000)); };
   return job;
 }
 

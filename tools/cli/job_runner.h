@@ -17,11 +17,16 @@ namespace mrlocal {
 struct JobOptions {
   std::vector<std::string> inputs;
   std::string output;    // -o DIR; empty: the output is computed, then discarded
-  std::string deadline;  // e.g. "30s"; empty: best effort
+  std::string deadline;  // e.g. "30s"; not given: best effort
+  // Not given: rtmr with a deadline, fifo without.
   std::string policy = "fifo";
-  std::string cluster;  // empty: one node per allowed CPU, (1m,1r,1.0) each
-  int reduces = 0;      // 0: one per reduce slot
-  int partitions = 0;   // 0: R for hash, 4R otherwise
+  // Task-time estimates per app, read by the deadline policies and updated after each
+  // successful job (sched/job_history.h). Empty: JobHistory::DefaultPath().
+  std::string history;
+  bool best_effort = false;  // run a job the admission rejected anyway, under fifo
+  std::string cluster;       // empty: one node per allowed CPU, (1m,1r,1.0) each
+  int reduces = 0;           // 0: one per reduce slot
+  int partitions = 0;        // 0: R for hash, 4R otherwise
   std::string partitioner = "dp-sketch";
   int sketch_rows = 4;
   std::string block_size = "32MiB";
@@ -35,6 +40,9 @@ struct JobOptions {
   // Set by AddJobOptions; used to tell "--reduces 0" from "not given".
   CLI::Option* reduces_opt = nullptr;
   CLI::Option* partitions_opt = nullptr;
+  CLI::Option* deadline_opt = nullptr;
+  CLI::Option* policy_opt = nullptr;
+  CLI::Option* history_opt = nullptr;
 };
 
 // Registers the common job options on `cmd`. Jobs without input files (Pi) take only
@@ -52,6 +60,9 @@ struct JobApp {
   // Jobs without input files (Pi): this many map tasks, each given only its index.
   // 0: the job reads files, one map task per split.
   uint32_t index_maps = 0;
+  // Jobs without input files: a small job of the same app for a first-run estimate (Pi:
+  // 2 maps of at most 10^6 samples). Jobs reading files are probed on a sample instead.
+  std::function<JobApp()> make_probe;
   // What an input-less job's tasks weigh for the deadline policies' estimates (rtmr, dc):
   // the size units of each index map (one entry: every map; pi: its samples, synthetic:
   // microseconds of work), and the reduce input the job declares (JobSpec).

@@ -9,10 +9,10 @@
 namespace mrlocal {
 
 void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time) {
-  if (quiet_) return;
-  out_ << "mrlocal: job " << job.id << " (" << job.spec.app << ", " << job.M() << " maps, "
-       << job.R() << " reduces) " << (a.admitted ? "admitted" : "REJECTED") << ": " << a.reason
-       << "\n";
+  if (a.admitted && a.estimated_finish)
+    estimates_[job.id] = *a.estimated_finish - job.arrival;
+  else
+    estimates_.erase(job.id);
 }
 
 void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan&, Time now) {
@@ -64,6 +64,8 @@ void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time
     out_ << " | slack " << (slack < Duration::zero() ? "-" : "")
          << FormatDuration(slack < Duration::zero() ? -slack : slack);
   }
+  if (auto e = estimates_.find(job.id); e != estimates_.end())
+    out_ << " | est " << FormatDuration(e->second);
   out_ << "\n" << std::flush;
 }
 

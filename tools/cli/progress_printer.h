@@ -1,5 +1,6 @@
-// Hadoop-style progress on stderr: "map 45% reduce 0%", elapsed, slack to the deadline and
-// an ETA, printed whenever the percentages move (checked on the controller's ticks).
+// Hadoop-style progress on stderr: "map 45% reduce 0%", elapsed, an ETA, the slack to the
+// deadline and the admission's estimated finish, printed whenever the percentages move
+// (checked on the controller's ticks). The admission itself is the job runner's to print.
 #pragma once
 
 #include <atomic>
@@ -36,6 +37,7 @@ class ProgressPrinter final : public ControllerObserver {
   std::ostream& out_;
   bool quiet_ = false;
   std::map<JobId, std::pair<int, int>> last_;  // last printed percentages
+  std::map<JobId, Duration> estimates_;        // admitted with an estimated finish: when
 };
 
 }  // namespace mrlocal

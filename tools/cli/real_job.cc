@@ -45,8 +45,8 @@ Result<RealJobParts> PrepareRealJob(const RealJobRequest& q) {
   }
   for (uint32_t i = 0; i < app.index_maps; ++i) {
     const auto& units = app.index_map_units;
+    // Units, not bytes read: spec.input_bytes (reports' input) stays 0.
     spec.maps.push_back({units.empty() ? 0 : units.size() == 1 ? units[0] : units.at(i), {}});
-    spec.input_bytes += spec.maps.back().bytes;
   }
   spec.shuffle_units = app.shuffle_units;
   spec.max_reduce_units = app.max_reduce_units;

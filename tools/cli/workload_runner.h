@@ -64,10 +64,6 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     std::function<bool()> interrupt = nullptr);
 
-// Real runs share the machine with everything else on it: a task can be slower than the
-// slowest the history has seen.
-inline constexpr double kRealEstimateMargin = 1.5;
-
 // For dc: the spec without the jobs it can never admit (R > reduce slots); their count.
 size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots);
 

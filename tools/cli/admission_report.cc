@@ -1,0 +1,77 @@
+#include "tools/cli/admission_report.h"
+
+#include <cstdio>
+
+#include "sched/units.h"
+
+namespace mrlocal {
+namespace {
+
+std::string EstimateSource(const AppEstimate& e, double margin) {
+  std::string what;
+  if (e.source == "history")
+    what = "worst-case history estimates from " + std::to_string(e.jobs) +
+           (e.jobs == 1 ? " job" : " jobs");
+  else if (e.source == "probe")
+    what = "worst-case estimates from a first-run probe, widened x2";
+  else
+    what = "worst-case " + e.source + " estimates";
+  if (margin != 1.0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ", x%g margin", margin);
+    what += buf;
+  }
+  return what;
+}
+
+}  // namespace
+
+std::string DeadlineArg(Duration d) {
+  const int64_t ns = d.count();
+  auto up = [ns](int64_t unit) { return (ns + unit - 1) / unit; };
+  constexpr int64_t kMs = 1'000'000, kS = 1000 * kMs, kM = 60 * kS, kH = 60 * kM;
+  if (ns < kS) return std::to_string(std::max<int64_t>(1, up(kMs))) + "ms";
+  if (ns < 10 * kM) return std::to_string(up(kS)) + "s";
+  if (ns < 10 * kH) return std::to_string(up(kM)) + "m";
+  return std::to_string(up(kH)) + "h";
+}
+
+std::string FormatAdmission(const AdmissionView& v) {
+  const JobState& job = *v.job;
+  const Admission& a = *v.admission;
+  auto count = [](uint32_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  std::string line = "mrlocal: " + job.spec.app + " (" + count(job.M(), "map") + ", " +
+                     count(job.R(), "reduce") + ") " + (a.admitted ? "admitted" : "rejected") +
+                     " by " + v.policy + ": ";
+  // What was left of the deadline at submission.
+  const Duration left = v.deadline.value_or(Duration::zero()) - v.setup;
+  const std::string source =
+      v.estimate ? " (" + EstimateSource(*v.estimate, v.estimate_margin) + ")" : "";
+  if (a.estimated_finish && v.deadline) {
+    const Duration finish = *a.estimated_finish - job.arrival;
+    line += "estimated finish " + FormatDuration(finish) + " after submission";
+    if (a.admitted)
+      line += ", slack " + FormatDuration(left - finish) + source;
+    else
+      line += " is past its deadline, " + FormatDuration(left) + " after submission" + source;
+  } else {
+    line += a.reason;
+  }
+  line += "\n";
+  if (a.admitted) return line;
+  std::string fixes;
+  if (a.min_deadline) fixes = "--deadline " + DeadlineArg(*a.min_deadline + v.setup);
+  if (a.extra_nodes)
+    fixes += (fixes.empty() ? "" : " or ") + std::to_string(*a.extra_nodes) + " more node" +
+             (*a.extra_nodes == 1 ? "" : "s") + " of (1m,1r,1.0)";
+  std::string hint = fixes.empty() ? "" : "feasible with " + fixes;
+  if (!v.best_effort)
+    hint += (hint.empty() ? "" : "; ") +
+            std::string("--best-effort runs it anyway, without a guarantee");
+  if (!hint.empty()) line += "mrlocal: " + hint + "\n";
+  return line;
+}
+
+}  // namespace mrlocal
