@@ -25,6 +25,10 @@
 
 namespace mrlocal {
 
+// Hadoop 0.20-0.21's default mapred.reduce.slowstart.completed.maps: the rtmr-* presets'
+// reduce slow-start, as on the paper's testbed.
+inline constexpr double kHadoopReduceSlowstart = 0.05;
+
 struct PresetOptions {
   // mars-*: the number of jobs (0: 50; the paper's figures run 10 to 100 jobs). The
   // rtmr-* tables fix theirs: 0 or exactly that count.

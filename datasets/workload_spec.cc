@@ -458,8 +458,9 @@ Status NameJobs(const Reader& r, std::vector<WorkloadJob>* jobs) {
 
 Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_view base_dir) {
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
-  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(
-      root, "", {"name", "description", "cluster", "block_size", "model", "availability", "jobs"}));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(root, "",
+                                      {"name", "description", "cluster", "block_size", "model",
+                                       "reduce_slowstart", "availability", "jobs"}));
   WorkloadSpec spec;
   spec.source = r.source();
   spec.name = std::filesystem::path(r.source()).stem().string();
@@ -482,6 +483,12 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_vie
   }
   if (const json* b = Find(root, "block_size"))
     MRLOCAL_READ_INTO(spec.block_size, r.Size(*b, "block_size", false));
+  if (const json* f = Find(root, "reduce_slowstart")) {
+    double x = 0;
+    MRLOCAL_READ_INTO(x, r.Number(*f, "reduce_slowstart", false));
+    if (x > 1) return r.Fail("reduce_slowstart", "must be a fraction in (0, 1] " + Got(*f));
+    spec.reduce_slowstart = x;
+  }
   if (const json* m = Find(root, "model")) {
     MRLOCAL_RETURN_IF_ERROR(r.NeedObject(*m, "model"));
     MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(*m, "model", {"noise", "shuffle_delay_s"}));

@@ -92,6 +92,9 @@ struct WorkloadSpec {
   uint64_t block_size = 128ull << 20;  // maps of file and generated inputs
   std::vector<AvailabilityProfile> availability;
   ModelOptions model;
+  // Reduce slow-start (Hadoop's mapred.reduce.slowstart.completed.maps), in (0, 1]: the
+  // fraction of a job's maps done before its reduces may take slots. None: once all are.
+  std::optional<double> reduce_slowstart;
   std::vector<WorkloadJob> jobs;  // sorted by arrival_s (stable)
 };
 

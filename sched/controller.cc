@@ -1,6 +1,7 @@
 #include "sched/controller.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace mrlocal {
@@ -142,7 +143,7 @@ void Controller::ScheduleTicks() {
       for (const TaskRef& t : preempt) {
         for (auto& s : state_.slots) {
           if (s.task && *s.task == t) {
-            executor_.Cancel(s.info.id, s.token);
+            Cancel(s);
             ++stats_.preemptions;
           }
         }
@@ -177,7 +178,7 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   if (it == state_.jobs.end() || it->second.finished() || !kind_ok ||
       t.index >= (t.kind == TaskKind::kMap ? it->second.M() : it->second.R()) ||
       it->second.task(t.kind, t.index).status != TaskStatus::kPending ||
-      (t.kind == TaskKind::kReduce && !it->second.reduces_planned)) {
+      (t.kind == TaskKind::kReduce && !it->second.reduces_planned && !it->second.reduces_early)) {
     throw std::logic_error("policy '" + std::string(policy_.name()) +
                            "' picked a task that cannot run on slot " +
                            std::to_string(slot.info.id));
@@ -198,7 +199,31 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   ts.start = loop_.Now();
   ++stats_.launches;
   for (auto* o : observers_) o->OnTaskStart(launch, ts.start);
+  if (t.kind == TaskKind::kReduce && !job.reduces_planned) {
+    held_since_[slot.token] = ts.start;  // launched by FinishMapPhase, with the plan
+    return;
+  }
   executor_.Launch(launch);
+}
+
+void Controller::Cancel(const SlotState& slot) {
+  auto held = held_since_.find(slot.token);
+  if (held != held_since_.end() && !state_.job(slot.task->job).reduces_planned) {
+    // A reduce holding its slot before the plan: no attempt runs, so report it cancelled
+    // ourselves, from an event of its own as an executor would. Out of held_since_, the
+    // plan will not launch it.
+    TaskReport r;
+    r.task = *slot.task;
+    r.token = slot.token;
+    r.slot = slot.info.id;
+    r.status = Status::Aborted("cancelled before its job's map stage ended");
+    r.start = held->second;
+    r.end = loop_.Now();
+    held_since_.erase(held);
+    loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
+    return;
+  }
+  executor_.Cancel(slot.info.id, slot.token);
 }
 
 void Controller::OnReport(TaskReport r) {
@@ -210,6 +235,10 @@ void Controller::OnReport(TaskReport r) {
   free_slots(slot.info.kind).Insert(slot.info.id);
   --running_tasks_;
   stats_.dispatch_ns.Add(r.dispatch_latency.count());
+  if (auto held = held_since_.find(r.token); held != held_since_.end()) {
+    r.start = held->second;  // the slot was taken then: the attempt's slot time counts it
+    held_since_.erase(held);
+  }
 
   JobState& job = state_.job(r.task.job);
   TaskState& ts = job.task(r.task.kind, r.task.index);
@@ -234,7 +263,13 @@ void Controller::OnReport(TaskReport r) {
       outcome.skipped_records += r.skipped_records;
       outcome.sketch_time += r.sketch_time;
       if (r.sketch) sketches_.at(job.id).Merge(*r.sketch);
-      if (job.maps_done == job.M()) FinishMapPhase(job);
+      if (job.maps_done == job.M()) {
+        FinishMapPhase(job);
+      } else if (options_.reduce_slowstart && policy_.uses_reduce_slowstart() &&
+                 !job.reduces_early && job.R() > 0 &&
+                 job.maps_done >= std::ceil(*options_.reduce_slowstart * job.M())) {
+        ReleaseReducesEarly(job);  // Hadoop's test: ceil(slowstart × M) maps done
+      }
     } else {
       ++job.reduces_done;
       outcome.output_bytes += r.output_bytes;
@@ -261,6 +296,13 @@ void Controller::OnReport(TaskReport r) {
   CheckIdle();
 }
 
+void Controller::ReleaseReducesEarly(JobState& job) {
+  job.reduces_early = true;
+  for (TaskState& t : job.reduces) t.ready_since = loop_.Now();
+  pending(TaskKind::kReduce) += job.R();
+  state_.reducing.push_back(job.id);
+}
+
 void Controller::FinishMapPhase(JobState& job) {
   const Time now = loop_.Now();
   job.phase = JobPhase::kShuffle;
@@ -285,8 +327,14 @@ void Controller::FinishMapPhase(JobState& job) {
   std::stable_sort(lanes.begin(), lanes.end(), [](const SlotState* a, const SlotState* b) {
     return a->info.speed > b->info.speed;
   });
+  // A reduce already holding a slot (reduce slow-start) is planned for that slot.
+  std::vector<SlotId> planned(job.R());
   std::vector<double> speeds(job.R());
-  for (uint32_t r = 0; r < job.R(); ++r) speeds[r] = lanes[r % lanes.size()]->info.speed;
+  for (uint32_t r = 0; r < job.R(); ++r) {
+    const TaskState& t = job.reduces[r];
+    planned[r] = t.status == TaskStatus::kRunning ? t.slot : lanes[r % lanes.size()]->info.id;
+    speeds[r] = state_.slots[planned[r]].info.speed;
+  }
 
   Result<PartitionPlan> plan = partitioner_->Plan(sketches_.at(job.id), speeds);
   if (!plan.ok()) {
@@ -296,16 +344,26 @@ void Controller::FinishMapPhase(JobState& job) {
   executor_.SetPlan(job.id, plan->plan);
   for (uint32_t r = 0; r < job.R(); ++r) {
     TaskState& t = job.reduces[r];
-    t.planned_slot = lanes[r % lanes.size()]->info.id;
+    t.planned_slot = planned[r];
     t.input_bytes = plan->reduce_load[r];
     t.ready_since = now;
   }
   job.reduces_planned = true;
-  pending(TaskKind::kReduce) += job.R();
+  if (!job.reduces_early) {
+    pending(TaskKind::kReduce) += job.R();
+    state_.reducing.push_back(job.id);
+  }
   job.phase = JobPhase::kReduce;
-  state_.reducing.push_back(job.id);
   for (auto* o : observers_) o->OnPlan(job, *plan, now);
   outcomes_[job.id].plan = std::move(plan).value();
+  // The reduces that held their slots waiting for this plan start now.
+  for (uint32_t r = 0; r < job.R(); ++r) {
+    const TaskState& t = job.reduces[r];
+    if (t.status != TaskStatus::kRunning || !held_since_.count(state_.slots[t.slot].token))
+      continue;
+    executor_.Launch(TaskLaunch{TaskRef{job.id, TaskKind::kReduce, r}, state_.slots[t.slot].token,
+                                t.slot, now, t.attempts});
+  }
 }
 
 void Controller::FailJob(JobState& job, const Status& why) {
@@ -313,7 +371,7 @@ void Controller::FailJob(JobState& job, const Status& why) {
   // Its pending tasks leave the pending counts (a task whose attempt just failed is not
   // pending: it was counted out at launch).
   for (const TaskState& t : job.maps) pending(TaskKind::kMap) -= t.status == TaskStatus::kPending;
-  if (job.reduces_planned)
+  if (job.reduces_planned || job.reduces_early)
     for (const TaskState& t : job.reduces)
       pending(TaskKind::kReduce) -= t.status == TaskStatus::kPending;
   job.phase = JobPhase::kFailed;
@@ -322,7 +380,7 @@ void Controller::FailJob(JobState& job, const Status& why) {
   job.finish = loop_.Now();
   Deactivate(job.id);
   for (auto& s : state_.slots)
-    if (s.task && s.task->job == job.id) executor_.Cancel(s.info.id, s.token);
+    if (s.task && s.task->job == job.id) Cancel(s);
   MaybeRetire(job);
 }
 

@@ -55,6 +55,13 @@ struct ControllerOptions {
   // Period of ControllerObserver::OnTick; zero: no observer ticks (simulations that need
   // no progress lines).
   Duration observer_tick = std::chrono::milliseconds(250);
+  // Reduce slow-start, Hadoop's mapred.reduce.slowstart.completed.maps (0.05 by default
+  // in Hadoop 0.21): once this fraction of a job's maps is done, its reduces may launch.
+  // One launched before the map stage ends holds its slot, idle, until the plan is made
+  // (Hadoop's would shuffle meanwhile; ours reads map outputs in memory, after the plan).
+  // None: reduces launch once the map stage has ended. Policies may opt out
+  // (Policy::uses_reduce_slowstart).
+  std::optional<double> reduce_slowstart;
 };
 
 class Controller {
@@ -93,7 +100,9 @@ class Controller {
   void Dispatch();
   void Launch(SlotState& slot, const TaskRef& t);
   void OnReport(TaskReport report);
+  void ReleaseReducesEarly(JobState& job);
   void FinishMapPhase(JobState& job);
+  void Cancel(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
   void MaybeRetire(JobState& job);
   void Deactivate(JobId id);
@@ -112,6 +121,9 @@ class Controller {
   std::map<JobId, JobOutcome> outcomes_;
   std::map<JobId, CountMinSketch> sketches_;  // summed map-output sketches, per job
   std::map<JobId, bool> retired_;             // executor told the job ended
+  // Reduce attempts launched before their job's plan (reduce slow-start), by token: when
+  // each took its slot. Its report counts the slot from then.
+  std::map<uint64_t, Time> held_since_;
   std::vector<ControllerObserver*> observers_;
   SchedulerStats stats_;
   // What Dispatch needs without scanning: the free slots of each kind, and how many

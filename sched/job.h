@@ -77,6 +77,9 @@ struct JobState {
   uint32_t maps_done = 0, maps_running = 0;
   uint32_t reduces_done = 0, reduces_running = 0;
   bool reduces_planned = false;
+  // Reduce slow-start (ControllerOptions::reduce_slowstart) let the reduces launch before
+  // the plan: one launched then holds its slot, doing nothing, until the plan is made.
+  bool reduces_early = false;
   Time map_phase_end{0};
   Time finish{0};
   std::string failure;  // why it failed, when phase == kFailed
@@ -99,7 +102,7 @@ struct JobState {
   }
   uint32_t maps_pending() const { return M() - maps_done - maps_running; }
   uint32_t reduces_pending() const {
-    return reduces_planned ? R() - reduces_done - reduces_running : 0;
+    return reduces_planned || reduces_early ? R() - reduces_done - reduces_running : 0;
   }
   // A pending map task, preferring one with a replica on `node` (Hadoop's data-local
   // first); with local_only, only those. Amortized O(1): lazily cleaned index stacks.

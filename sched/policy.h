@@ -60,7 +60,8 @@ class Policy {
   virtual Admission Admit(const JobState& job, const ClusterState& state, Time now) = 0;
 
   // Slot `slot` is free. Returns a pending task of an active job that may run on a slot
-  // of that kind (a map for a map slot, a planned reduce for a reduce slot), or nothing.
+  // of that kind (a map for a map slot, a pending reduce for a reduce slot: planned, or
+  // released early by reduce slow-start), or nothing.
   virtual std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
                                           Time now) = 0;
 
@@ -72,6 +73,11 @@ class Policy {
   // Tasks to preempt now (killed and requeued). Called every tick_interval() if non-zero.
   virtual std::vector<TaskRef> OnTick(const ClusterState& /*state*/, Time /*now*/) { return {}; }
   virtual Duration tick_interval() const { return Duration::zero(); }
+
+  // Whether the Controller's reduce slow-start (Hadoop's
+  // mapred.reduce.slowstart.completed.maps) applies to this policy's jobs. A policy whose
+  // dispatcher starts reduces only once the map stage has ended says no.
+  virtual bool uses_reduce_slowstart() const { return true; }
 };
 
 }  // namespace mrlocal

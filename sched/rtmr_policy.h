@@ -43,6 +43,10 @@ class RtmrPolicy final : public Policy {
   std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
                                   Time now) override;
   void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
+  // Algorithm IV dispatches a job's reduces once its map stage has ended, as Algorithm III
+  // (line 5: rt1 = max(rt1, e_m)) plans them: a reduce launched earlier would hold a slot
+  // the admission test gave to another job.
+  bool uses_reduce_slowstart() const override { return false; }
 
   // For tests and reports: the queue (started jobs first), and a job's current estimate
   // of its finish (none once it left the queue).

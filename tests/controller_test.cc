@@ -91,12 +91,19 @@ struct Harness {
   FifoPolicy fifo;
   std::unique_ptr<Controller> controller;
 
-  explicit Harness(const std::string& partitioner = "dp-sketch") {
+  explicit Harness(const std::string& partitioner = "dp-sketch", ControllerOptions options = {}) {
     auto p = MakePartitioner(partitioner);
     EXPECT_TRUE(p.ok());
-    controller = std::make_unique<Controller>(loop, exec, fifo, TwoNodes(), 2, std::move(*p));
+    controller = std::make_unique<Controller>(loop, exec, fifo, TwoNodes(), 2, std::move(*p),
+                                              std::move(options));
   }
 };
+
+ControllerOptions Slowstart(double fraction) {
+  ControllerOptions o;
+  o.reduce_slowstart = fraction;
+  return o;
+}
 
 TEST(Controller, RunsAJobThroughMapsPlanAndReducesToDone) {
   Harness h;
@@ -130,6 +137,44 @@ TEST(Controller, AFailedMapFailsTheJobAndDiscardsItsOutput) {
   EXPECT_NE(job.failure.find("corrupt"), std::string::npos);
   EXPECT_FALSE(h.exec.finished.at(id)) << "output must be aborted, not committed";
   EXPECT_EQ(job.reduces_done, 0u);
+}
+
+// Hadoop's reduce slow-start: once half the maps are done the reduces take their slots and
+// hold them, idle, until the plan; the executor runs them only then, with the plan.
+TEST(Controller, ReduceSlowstartHoldsReduceSlotsFromTheGivenFractionOfMaps) {
+  Harness h("dp-sketch", Slowstart(0.5));
+  JobId id = h.controller->Submit(MakeSpec(8, 2, h.exec.hashes));
+  h.controller->RunUntilIdle();
+  const JobState& job = h.controller->state().job(id);
+  ASSERT_EQ(job.phase, JobPhase::kDone);
+  EXPECT_TRUE(h.exec.finished.at(id));
+  // Maps of 4 ms on slots of speeds 1.0 and 0.5 end at 4, 8, 8, 12, 16, 16, 20 and 24 ms.
+  EXPECT_EQ(job.map_phase_end, milliseconds(24));
+  for (const TaskState& r : job.reduces) {
+    EXPECT_EQ(r.start, milliseconds(12)) << "held since ceil(0.5 x 8) = 4 maps were done";
+    EXPECT_EQ(r.planned_slot, r.slot) << "planned for the slot it held";
+  }
+  // Reduces of 10 ms on speeds 1.0 and 0.5, from the plan at 24 ms.
+  EXPECT_EQ(job.finish, milliseconds(24 + 20));
+  EXPECT_EQ(h.exec.launches, 10);
+}
+
+TEST(Controller, AJobThatFailsWhileItsReducesHoldSlotsFreesThem) {
+  Harness h("dp-sketch", Slowstart(0.1));
+  h.exec.fail_map = 5;
+  JobId failing = h.controller->Submit(MakeSpec(8, 2, h.exec.hashes));
+  h.controller->RunUntilIdle();
+  const JobState& job = h.controller->state().job(failing);
+  EXPECT_EQ(job.phase, JobPhase::kFailed);
+  EXPECT_FALSE(h.exec.finished.at(failing));
+  EXPECT_TRUE(h.exec.launched_on["reduce"].empty()) << "a held reduce never reaches the executor";
+  EXPECT_EQ(job.reduces_running, 0u);
+  // Both reduce slots are free again: the next job runs its reduces.
+  h.exec.fail_map.reset();
+  JobId next = h.controller->Submit(MakeSpec(2, 2, h.exec.hashes));
+  h.controller->RunUntilIdle();
+  EXPECT_EQ(h.controller->state().job(next).phase, JobPhase::kDone);
+  EXPECT_EQ(h.exec.launched_on["reduce"].size(), 2u);
 }
 
 TEST(Controller, JobsRunInArrivalOrderUnderFifo) {

@@ -377,8 +377,9 @@ TEST(RtmrPolicy, AHigherJobsReduceWaitingForItsPlannedSlotStillMeetsItsDeadline)
   RtmrPolicy rtmr(&h);
   SimLoop loop;
   SimExecutor exec(loop, slots);
-  Controller controller(loop, exec, rtmr, slots, 1, std::move(MakePartitioner("hash")).value(),
-                        ControllerOptions{.observer_tick = Duration::zero()});
+  Controller controller(
+      loop, exec, rtmr, slots, 1, std::move(MakePartitioner("hash")).value(),
+      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}});
   auto job = [&exec](uint32_t maps, double map_s, uint32_t reduces, double reduce_s,
                      double deadline_s) {
     return [=, &exec](JobId id) {
@@ -423,6 +424,39 @@ struct FeedbackRun {
   const JobState* job2 = nullptr;
 };
 
+// Reduce slow-start does not apply: Algorithm IV starts a job's reduces once its map
+// stage has ended, as Algorithm III planned them.
+TEST(RtmrPolicy, ItsReducesWaitForTheMapStageEvenUnderReduceSlowstart) {
+  const std::vector<SlotInfo> slots = {
+      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
+  JobHistory h = ExactHistory();
+  RtmrPolicy rtmr(&h);
+  SimLoop loop;
+  SimExecutor exec(loop, slots);
+  Controller controller(
+      loop, exec, rtmr, slots, 1, std::move(MakePartitioner("hash")).value(),
+      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = 0.05});
+  controller.SubmitAt(Time{0}, [&exec](JobId id) {
+    SimJob model;
+    model.map_work_s.assign(10, 1.0);
+    model.reduce_work_s = {1.0};
+    exec.AddJob(id, std::move(model));
+    JobSpec spec;
+    spec.app = "synthetic";
+    spec.deadline = seconds(20);
+    for (int i = 0; i < 10; ++i) spec.maps.push_back({Micros(1), {0}});
+    spec.partition_hashes = MakePartitionHashes(1, 1, 1);
+    spec.shuffle_units = spec.max_reduce_units = Micros(1);
+    return spec;
+  });
+  controller.RunUntilIdle();
+  const JobState& job = controller.state().job(1);
+  ASSERT_EQ(job.phase, JobPhase::kDone);
+  EXPECT_EQ(job.map_phase_end, seconds(5));
+  EXPECT_EQ(job.reduces[0].start, seconds(5));
+  EXPECT_EQ(job.finish, seconds(6));
+}
+
 class RtmrFeedback : public ::testing::Test {
  protected:
   // Job 1 at 0: one map, worst case 10 s, runs actual1_s; by 100. Job 2 at arrive2_s: one
@@ -434,7 +468,7 @@ class RtmrFeedback : public ::testing::Test {
     exec_ = std::make_unique<SimExecutor>(loop_, slots);
     controller_ = std::make_unique<Controller>(
         loop_, *exec_, *policy_, slots, 1, std::move(MakePartitioner("hash")).value(),
-        ControllerOptions{.observer_tick = Duration::zero()});
+        ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}});
     auto job = [this](double worst_s, double actual_s, double deadline_s) {
       return [this, worst_s, actual_s, deadline_s](JobId id) {
         SimJob model;

@@ -200,9 +200,9 @@ void RunWorkload(uint64_t seed, bool feedback, Tally& tally) {
   SimExecutor exec(loop, slots);
   RtmrPolicy policy(&history,
                     RtmrOptions{.feedback = feedback, .feedback_threshold = std::nullopt});
-  Controller controller(loop, exec, policy, slots, w.cluster.nodes(),
-                        std::move(MakePartitioner("hash")).value(),
-                        ControllerOptions{.observer_tick = Duration::zero()});
+  Controller controller(
+      loop, exec, policy, slots, w.cluster.nodes(), std::move(MakePartitioner("hash")).value(),
+      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}});
   LastEstimate estimate(policy);
   controller.AddObserver(&estimate);
   for (const GenJob& j : w.jobs) {

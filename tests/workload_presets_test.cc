@@ -162,6 +162,7 @@ TEST(Presets, RtmrOptionsReachTheJobs) {
   o.noise = 0.2;
   const WorkloadSpec spec = Make("rtmr-wl2", 3, o);
   EXPECT_DOUBLE_EQ(spec.model.noise, 0.2);
+  EXPECT_EQ(spec.reduce_slowstart, 0.05) << "Hadoop 0.21's default, as on the paper's testbed";
   for (const WorkloadJob& j : spec.jobs) {
     EXPECT_EQ(j.map_s, std::vector<double>{3.5});
     EXPECT_EQ(j.reduce_s, std::vector<double>{40});

@@ -18,6 +18,7 @@ using ::testing::HasSubstr;
 constexpr std::string_view kReadmeExample = R"json({
   "name": "mixed", "cluster": "2x(1m,1r,1.0)", "block_size": "32MiB",
   "model": {"noise": 0.1, "shuffle_delay_s": 0},
+  "reduce_slowstart": 0.05,
   "availability": [{"nodes": [1], "profile": [[0, 1.0], [60, 0.5], [120, 1.0]]}],
   "jobs": [
     {"name": "wc1", "arrival_s": 0, "app": "wordcount",
@@ -58,6 +59,7 @@ TEST(WorkloadSpec, ParsesTheReadmeExample) {
   EXPECT_EQ(spec.cluster->ToString(), "2x(1m,1r,1.0)");
   EXPECT_EQ(spec.block_size, 32u << 20);
   EXPECT_DOUBLE_EQ(spec.model.noise, 0.1);
+  EXPECT_EQ(spec.reduce_slowstart, 0.05);
   ASSERT_EQ(spec.availability.size(), 1u);
   EXPECT_EQ(spec.availability[0].nodes, std::vector<int>{1});
   ASSERT_EQ(spec.availability[0].steps.size(), 3u);
@@ -114,6 +116,7 @@ TEST(WorkloadSpec, DefaultsFromTheSourceAndTheStruct) {
   EXPECT_FALSE(spec.cluster.has_value());
   EXPECT_EQ(spec.block_size, WorkloadSpec{}.block_size);
   EXPECT_TRUE(spec.availability.empty());
+  EXPECT_FALSE(spec.reduce_slowstart.has_value()) << "reduces wait for the map stage";
   EXPECT_EQ(spec.jobs[0].name, "job0");
 }
 
@@ -212,6 +215,10 @@ TEST(WorkloadSpec, EveryMistakeIsOneLineNamingTheField) {
        "spec.json: model.noise: must be a non-negative number (got -1)"},
       {R"({"model": {"sigma": 1}, "jobs": []})", "spec.json: model.sigma: unknown key"},
       {R"({"model": [], "jobs": []})", "spec.json: model: must be a JSON object (got [])"},
+      {R"({"reduce_slowstart": 0, "jobs": []})",
+       "spec.json: reduce_slowstart: must be a positive number (got 0)"},
+      {R"({"reduce_slowstart": 1.5, "jobs": []})",
+       "spec.json: reduce_slowstart: must be a fraction in (0, 1] (got 1.5)"},
       {OneJob("3"), "spec.json: jobs[0]: must be a JSON object (got 3)"},
       {OneJob(R"({"arrival_s": -2, )" + pi + "}"),
        "spec.json: jobs[0].arrival_s: must be a non-negative number (got -2)"},

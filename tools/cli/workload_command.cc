@@ -35,8 +35,9 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
               const WorkloadRun& run) {
   const WorkloadMetrics& m = run.metrics;
   out << "workload " << spec.name << ": " << m.jobs << " jobs on " << o.cluster.ToString() << " ("
-      << run.slots.size() << " slots) under " << run.metrics.policy << (m.sim ? ", simulated" : "")
-      << "\n";
+      << run.slots.size() << " slots) under " << run.metrics.policy << (m.sim ? ", simulated" : "");
+  if (run.reduce_slowstart) out << ", reduce slow-start " << Num(*run.reduce_slowstart, 2);
+  out << "\n";
   if (run.left_out > 0)
     out << "  left out   " << run.left_out
         << " jobs with more reduces than the cluster's reduce slots (dc cannot admit them)\n";
@@ -45,11 +46,12 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
   out << "  successful " << m.successful << " (SuccessR " << Percent(m.success_ratio)
       << "), missed " << m.missed << " of " << m.deadline_jobs << " with a deadline (miss "
       << Percent(m.miss_ratio) << ")";
-  if (m.failed + m.unfinished > 0) out << ", failed " << m.failed << ", unfinished " << m.unfinished;
+  if (m.failed + m.unfinished > 0)
+    out << ", failed " << m.failed << ", unfinished " << m.unfinished;
   out << "\n";
-  out << "  Util " << Percent(m.utilization) << " (successful jobs " << Percent(m.utilization_successful)
-      << ", all jobs " << Percent(m.utilization_all) << ") over " << FormatDuration(FromSeconds(m.turnaround_s))
-      << "\n";
+  out << "  Util " << Percent(m.utilization) << " (successful jobs "
+      << Percent(m.utilization_successful) << ", all jobs " << Percent(m.utilization_all)
+      << ") over " << FormatDuration(FromSeconds(m.turnaround_s)) << "\n";
   out << "  latency p50 " << FormatDuration(FromSeconds(m.latency_s.p50)) << ", p95 "
       << FormatDuration(FromSeconds(m.latency_s.p95)) << ", p99 "
       << FormatDuration(FromSeconds(m.latency_s.p99)) << "; makespan "
@@ -78,8 +80,9 @@ class WorkloadProgress final : public ControllerObserver {
     for (auto& [id, job] : state.jobs) finished += job.finished();
     for (auto& s : state.slots) running += s.task.has_value();
     char line[160];
-    std::snprintf(line, sizeof line, "[%7.1f s] %zu/%zu jobs arrived, %zu finished, %zu tasks running\n",
-                  Seconds(now), state.jobs.size(), jobs_, finished, running);
+    std::snprintf(line, sizeof line,
+                  "[%7.1f s] %zu/%zu jobs arrived, %zu finished, %zu tasks running\n", Seconds(now),
+                  state.jobs.size(), jobs_, finished, running);
     out_ << line << std::flush;
   }
 
@@ -134,7 +137,8 @@ class WorkloadCommand final : public Command {
     if (!run.ok()) return ReportError(run.status());
     PrintRun(std::cout, loaded->spec, ro, *run);
     if (!options_.report_dir.empty()) {
-      Status st = WriteWorkloadReport(options_.report_dir, run->metrics, *run->recorder, run->slots);
+      Status st =
+          WriteWorkloadReport(options_.report_dir, run->metrics, *run->recorder, run->slots);
       if (!st.ok()) return ReportError(st);
       std::cout << "  report in " << options_.report_dir
                 << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg)\n";

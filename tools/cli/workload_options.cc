@@ -44,6 +44,10 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_option("--estimate-margin", o.estimate_margin,
                   "rtmr/dc: multiply every estimated task time by X >= 1 (default: 1 in "
                   "simulation, 1.5 for real runs)");
+  cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
+                  "Fraction F in (0, 1] of a job's maps done before its reduces may take slots "
+                  "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: the "
+                  "spec's, rtmr-* presets 0.05, else 1)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
 }
 
@@ -116,6 +120,11 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     if (!(o.estimate_margin >= 1 && o.estimate_margin <= 100))
       return Status::InvalidArgument("--estimate-margin must be between 1 and 100");
     w.run.estimate_margin = o.estimate_margin;
+  }
+  if (o.reduce_slowstart != 0) {
+    if (!(o.reduce_slowstart > 0 && o.reduce_slowstart <= 1))
+      return Status::InvalidArgument("--reduce-slowstart must be a fraction in (0, 1]");
+    w.spec.reduce_slowstart = o.reduce_slowstart;
   }
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;

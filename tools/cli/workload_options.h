@@ -23,12 +23,13 @@ struct WorkloadOptions {
   std::string block_size;  // traces: bytes per map (default 64 MiB, SWIM's replayer)
   std::string trace_app = "wordcount";
   size_t limit = 0;
-  std::string calibration;  // empty: the default file, else the built-in model
-  int preset_jobs = 0;      // presets with a job count (mars-random); 0: the preset's own
-  double noise = -1;         // presets: sigma of the task-time noise; < 0: the preset's
-  std::string history;       // rtmr/dc estimates from this history file
+  std::string calibration;         // empty: the default file, else the built-in model
+  int preset_jobs = 0;             // presets with a job count (mars-random); 0: the preset's own
+  double noise = -1;               // presets: sigma of the task-time noise; < 0: the preset's
+  std::string history;             // rtmr/dc estimates from this history file
   std::string feedback_threshold;  // rtmr's ε, a duration
   double estimate_margin = 0;      // rtmr/dc; 0: the runner's default
+  double reduce_slowstart = 0;     // (0, 1]; 0: the spec's (presets: rtmr-* 0.05), else none
   bool quiet = false;
 };
 

@@ -7,13 +7,13 @@
 #include "engine/block_store.h"
 #include "sched/asio_loop.h"
 #include "sched/controller.h"
-#include "sched/real_executor.h"
-#include "tools/cli/job_apps.h"
-#include "tools/cli/real_job.h"
 #include "sched/partitioner.h"
 #include "sched/policy_registry.h"
+#include "sched/real_executor.h"
 #include "sched/sim_executor.h"
 #include "sched/sim_loop.h"
+#include "tools/cli/job_apps.h"
+#include "tools/cli/real_job.h"
 #include "tools/cli/sim_jobs.h"
 
 namespace mrlocal {
@@ -40,7 +40,8 @@ void RunAndMeasure(Controller& controller, const Policy& policy, bool sim, Workl
 
 size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots) {
   const size_t before = spec.jobs.size();
-  std::erase_if(spec.jobs, [&](const WorkloadJob& j) { return j.reduces > uint32_t(reduce_slots); });
+  std::erase_if(spec.jobs,
+                [&](const WorkloadJob& j) { return j.reduces > uint32_t(reduce_slots); });
   return before - spec.jobs.size();
 }
 
@@ -60,8 +61,8 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   WorkloadRun run;
   if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
   const JobHistory history = o.history ? *o.history : ModelHistory(spec, o.calibration);
-  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
-                                                   o.estimate_margin.value_or(1.0)});
+  auto policy = MakePolicy(
+      o.policy, PolicyOptions{&history, o.feedback_threshold, o.estimate_margin.value_or(1.0)});
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
@@ -100,6 +101,8 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   SimExecutor executor(loop, run.slots, eo);
   ControllerOptions co;
   co.partitioner = partitioner_name;
+  co.reduce_slowstart = spec.reduce_slowstart;
+  if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
   co.observer_tick = o.observer_tick;
   Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
                         std::move(partitioner).value(), co);
@@ -176,7 +179,8 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
       if (in.graph_nodes > 0) g.nodes = in.graph_nodes;
       g.edges = in.graph_edges > 0 ? in.graph_edges : std::max<uint64_t>(1, in.bytes / 14);
       auto text = GenerateGraph(g);
-      if (!text.ok()) return Status::InvalidArgument("job '" + j.name + "': " + text.status().message());
+      if (!text.ok())
+        return Status::InvalidArgument("job '" + j.name + "': " + text.status().message());
       data = std::move(text).value();
     } else {
       TextOptions t;
@@ -206,8 +210,10 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   } else {
     const auto path = JobHistory::DefaultPath();
     auto loaded = JobHistory::Load(path);
-    if (loaded.ok()) history = std::move(loaded).value();
-    else if (loaded.status().code() != Status::Code::kNotFound) return loaded.status();
+    if (loaded.ok())
+      history = std::move(loaded).value();
+    else if (loaded.status().code() != Status::Code::kNotFound)
+      return loaded.status();
   }
   for (const WorkloadJob& j : spec.jobs) {
     if (history.Find(j.app)) continue;
@@ -238,8 +244,9 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
     if (!h.ok()) return h.status();
     history = std::move(h).value();
   }
-  auto policy = MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
-                                                   o.estimate_margin.value_or(kRealEstimateMargin)});
+  auto policy =
+      MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
+                                         o.estimate_margin.value_or(kRealEstimateMargin)});
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
@@ -282,7 +289,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
     q.name = j.name;
     if (j.deadline_s) q.deadline = FromSeconds(*j.deadline_s);
     q.reduces = j.reduces;
-    q.partitions = partitioner_name == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
+    q.partitions =
+        partitioner_name == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
     q.top = 0;
     q.weight = j.weight;
     q.queue = j.queue;
@@ -298,8 +306,10 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   RealExecutor executor(loop, run.slots, /*pin=*/true);
   ControllerOptions co;
   co.partitioner = partitioner_name;
-  co.observer_tick = o.observer_tick > Duration::zero() ? o.observer_tick
-                                                        : std::chrono::milliseconds(250);
+  co.reduce_slowstart = spec.reduce_slowstart;
+  if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
+  co.observer_tick =
+      o.observer_tick > Duration::zero() ? o.observer_tick : std::chrono::milliseconds(250);
   Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
                         std::move(partitioner).value(), co);
   run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});

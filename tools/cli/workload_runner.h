@@ -23,7 +23,7 @@ namespace mrlocal {
 
 struct WorkloadRunOptions {
   std::string policy = "fifo";
-  ClusterSpec cluster;  // REQUIRES: set (the spec's, --cluster's, or a default)
+  ClusterSpec cluster;      // REQUIRES: set (the spec's, --cluster's, or a default)
   std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
   uint64_t seed = 1;        // the simulation's noise draws
   double time_scale = 1.0;  // arrival times, deadlines and availability steps are scaled
@@ -50,6 +50,8 @@ struct WorkloadRun {
   // dc only: jobs left out because they have more reduces than the cluster has reduce
   // slots (dc can never admit them; RTMR section V leaves them out of its dc runs too).
   size_t left_out = 0;
+  // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
+  std::optional<double> reduce_slowstart;
 };
 
 // Validates the spec against the options (apps modelled, inputs present), then runs it.
