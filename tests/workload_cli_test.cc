@@ -23,8 +23,8 @@ std::string WithoutWallClock(std::string json) {
 TEST(WorkloadCli, SameSeedGivesByteIdenticalSimulatedReports) {
   ScratchDir dir;
   for (const char* run : {"a", "b"}) {
-    auto r = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--policy", "edf",
-                         "--seed", "7", "--report", (dir / run).string()});
+    auto r = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--policy", "edf", "--seed",
+                         "7", "--report", (dir / run).string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   for (const char* f : {"jobs.csv", "tasks.csv", "trace.json", "gantt.svg"})
@@ -32,21 +32,21 @@ TEST(WorkloadCli, SameSeedGivesByteIdenticalSimulatedReports) {
   EXPECT_EQ(WithoutWallClock(ReadFile(dir / "a" / "metrics.json")),
             WithoutWallClock(ReadFile(dir / "b" / "metrics.json")));
   // And another seed is another workload.
-  auto other = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--policy", "edf",
-                           "--seed", "8", "--report", (dir / "c").string()});
+  auto other = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--policy", "edf", "--seed",
+                           "8", "--report", (dir / "c").string()});
   ASSERT_EQ(other.exit_code, 0) << other.err;
   EXPECT_NE(ReadFile(dir / "a" / "jobs.csv"), ReadFile(dir / "c" / "jobs.csv"));
-  for (const char* key : {"\"policy\"", "\"sim\": true", "\"jobs\": 88", "\"accept_ratio\"",
-                          "\"success_ratio\"", "\"utilization\"", "\"miss_ratio\"", "\"twjct\"",
-                          "\"latency_s\"", "\"p95\"", "\"makespan_s\"", "\"decisions\"",
-                          "\"decision_latency_us\""})
+  for (const char* key :
+       {"\"policy\"", "\"sim\": true", "\"jobs\": 88", "\"accept_ratio\"", "\"success_ratio\"",
+        "\"utilization\"", "\"miss_ratio\"", "\"twjct\"", "\"latency_s\"", "\"p95\"",
+        "\"makespan_s\"", "\"decisions\"", "\"decision_latency_us\""})
     EXPECT_NE(ReadFile(dir / "a" / "metrics.json").find(key), std::string::npos) << key;
 }
 
 TEST(WorkloadCli, CompareRunsEveryPolicyOnTheSameJobs) {
   ScratchDir dir;
-  auto r = RunMrlocal({"compare", "--preset", "mars-random", "--sim", "--policies",
-                       "fifo,fair,edf", "--seeds", "2", "--report", dir.path().string(), "-q"});
+  auto r = RunMrlocal({"compare", "--preset", "mars-random", "--sim", "--policies", "fifo,fair,edf",
+                       "--seeds", "2", "--report", dir.path().string(), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* p : {"| fifo |", "| fair |", "| edf |"})
     EXPECT_NE(r.out.find(p), std::string::npos) << r.out;
@@ -69,8 +69,8 @@ TEST(WorkloadCli, RunsASmallMixedWorkloadForReal) {
        "input": {"generate": "graph", "nodes": 1000, "edges": 20000, "seed": 3}, "reduces": 2,
        "deadline_s": 600}
     ]})json");
-  auto r = RunMrlocal({"workload", (dir / "spec.json").string(), "--report",
-                       (dir / "report").string(), "-q"});
+  auto r = RunMrlocal(
+      {"workload", (dir / "spec.json").string(), "--report", (dir / "report").string(), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string jobs = ReadFile(dir / "report" / "jobs.csv");
   EXPECT_NE(jobs.find(",wc,wordcount,"), std::string::npos) << jobs;
@@ -101,6 +101,10 @@ TEST(WorkloadCli, BadInputIsOneLineAndExitTwo) {
       {{"workload", "--preset", "rtmr-wl9", "--sim"}, "rtmr-wl9"},
       {{"workload", "--preset", "rtmr-wl1", "--sim", "--policy", "lottery"}, "unknown policy"},
       {{"workload", "--preset", "rtmr-wl1", "--sim", "--time-scale", "-1"}, "--time-scale"},
+      {{"workload", "--preset", "rtmr-wl1", "--sim", "--reduce-slowstart", "1.5"},
+       "--reduce-slowstart must be a fraction in (0, 1]"},
+      {{"workload", "--preset", "rtmr-wl1", "--sim", "--reduce-slowstart", "-3"},
+       "--reduce-slowstart"},
       {{"workload", "--sim"}, "WORKLOAD"},
       {{"compare", "--preset", "rtmr-wl1", "--sim", "--policies", "fifo,nope"}, "nope"},
   };
