@@ -266,35 +266,15 @@ TEST(DcPolicy, AdmitsAJobThatThenMissesItsDeadlineWhenReduceStagesCollide) {
       {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
   JobHistory h = ExactHistory();
   DcPolicy dc(&h);
-  SimLoop loop;
-  SimExecutor exec(loop, slots);
-  Controller controller(
-      loop, exec, dc, slots, 1, std::move(MakePartitioner("hash")).value(),
-      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}});
-  auto synthetic = [&exec](double map_s, double reduce_s, double deadline_s) {
-    return [&exec, map_s, reduce_s, deadline_s](JobId id) {
-      SimJob model;
-      model.map_work_s = {map_s};
-      model.reduce_work_s = {reduce_s};
-      exec.AddJob(id, std::move(model));
-      JobSpec spec;
-      spec.app = "synthetic";
-      spec.deadline = FromSeconds(deadline_s);
-      spec.maps = {{Micros(map_s), {0}}};
-      spec.reduces = 1;
-      spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-      spec.shuffle_units = spec.max_reduce_units = Micros(reduce_s);
-      return spec;
-    };
-  };
-  controller.SubmitAt(Time{0}, synthetic(10, 10, 20));
-  controller.SubmitAt(seconds(1), synthetic(3, 10, 14));
-  controller.RunUntilIdle();
+  SimRun run(slots, dc);
+  run.Submit(Time{0}, 1, 10, 1, 10, 20);
+  run.Submit(seconds(1), 1, 3, 1, 10, 14);
+  run.controller.RunUntilIdle();
 
-  const JobState& first = controller.state().job(1);
-  const JobState& second = controller.state().job(2);
-  const Admission& a1 = controller.outcome(1).admission;
-  const Admission& a2 = controller.outcome(2).admission;
+  const JobState& first = run.controller.state().job(1);
+  const JobState& second = run.controller.state().job(2);
+  const Admission& a1 = run.controller.outcome(1).admission;
+  const Admission& a2 = run.controller.outcome(2).admission;
   ASSERT_TRUE(a1.admitted) << a1.reason;
   ASSERT_TRUE(a2.admitted) << a2.reason;
   EXPECT_EQ(a1.reason, "admitted: 1 map slot from now, 1 reduce slot at t=10.0 s");
@@ -325,35 +305,15 @@ TEST(DcPolicy, UnderReduceSlowstartAdmitsAJobWhoseReduceThenFindsItsSlotHeld) {
   auto run = [&slots](std::optional<double> slowstart) {
     JobHistory h = ExactHistory();
     DcPolicy dc(&h);
-    SimLoop loop;
-    SimExecutor exec(loop, slots);
-    Controller controller(
-        loop, exec, dc, slots, 1, std::move(MakePartitioner("hash")).value(),
-        ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = slowstart});
-    auto synthetic = [&exec](uint32_t maps, double deadline_s) {
-      return [&exec, maps, deadline_s](JobId id) {
-        SimJob model;
-        model.map_work_s.assign(maps, 1.0);
-        model.reduce_work_s = {1.0};
-        exec.AddJob(id, std::move(model));
-        JobSpec spec;
-        spec.app = "synthetic";
-        spec.deadline = FromSeconds(deadline_s);
-        for (uint32_t i = 0; i < maps; ++i) spec.maps.push_back({Micros(1), {0}});
-        spec.reduces = 1;
-        spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-        spec.shuffle_units = spec.max_reduce_units = Micros(1);
-        return spec;
-      };
-    };
-    controller.SubmitAt(Time{0}, synthetic(10, 20));
-    controller.SubmitAt(seconds(2), synthetic(1, 4));
-    controller.RunUntilIdle();
+    SimRun sim(slots, dc, slowstart);
+    sim.Submit(Time{0}, 10, 1, 1, 1, 20);
+    sim.Submit(seconds(2), 1, 1, 1, 1, 4);
+    sim.controller.RunUntilIdle();
     std::vector<JobState> jobs;
     for (JobId id : {1u, 2u}) {
-      EXPECT_TRUE(controller.outcome(id).admission.admitted)
-          << controller.outcome(id).admission.reason;
-      jobs.push_back(controller.state().job(id));
+      EXPECT_TRUE(sim.controller.outcome(id).admission.admitted)
+          << sim.controller.outcome(id).admission.reason;
+      jobs.push_back(sim.controller.state().job(id));
       EXPECT_EQ(jobs.back().phase, JobPhase::kDone);
     }
     return jobs;

@@ -1,11 +1,17 @@
-// What the deadline-policy tests share: exact estimates for synthetic jobs and a
-// hand-built cluster.
+// What the deadline-policy tests share: exact estimates for synthetic jobs, a hand-built
+// cluster, and a simulated run of synthetic jobs.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "sched/cluster_state.h"
+#include "sched/controller.h"
 #include "sched/job_history.h"
+#include "sched/partitioner.h"
+#include "sched/sim_executor.h"
+#include "sched/sim_loop.h"
 
 namespace mrlocal {
 
@@ -28,5 +34,43 @@ inline ClusterState MakeCluster(int maps, int reduces) {
     s.slots.push_back({{id++, SlotKind::kReduce, 0, 1.0}, {}, 0, {}});
   return s;
 }
+
+// One node's `slots` under `policy`, simulated: tasks take exactly their declared time.
+struct SimRun {
+  SimRun(const std::vector<SlotInfo>& slots, Policy& policy,
+         std::optional<double> reduce_slowstart = std::nullopt)
+      : exec(loop, slots),
+        controller(loop, exec, policy, slots, 1, std::move(MakePartitioner("hash")).value(),
+                   ControllerOptions{.observer_tick = Duration::zero(),
+                                     .reduce_slowstart = reduce_slowstart}) {}
+
+  // A synthetic job arriving at `at`: `maps` maps of map_s seconds and `reduces` reduces of
+  // reduce_s seconds at speed 1.0, relative deadline deadline_s. ExactHistory() estimates it
+  // exactly.
+  void Submit(Time at, uint32_t maps, double map_s, uint32_t reduces, double reduce_s,
+              double deadline_s) {
+    controller.SubmitAt(at, [=, this](JobId id) {
+      SimJob model;
+      model.map_work_s.assign(maps, map_s);
+      model.reduce_work_s.assign(reduces, reduce_s);
+      exec.AddJob(id, std::move(model));
+      JobSpec spec;
+      spec.app = "synthetic";
+      spec.deadline = FromSeconds(deadline_s);
+      spec.maps.assign(maps, {Micros(map_s), {0}});
+      spec.reduces = reduces;
+      if (reduces > 0) {
+        spec.partition_hashes = MakePartitionHashes(1, reduces, 1);
+        spec.shuffle_units = reduces * Micros(reduce_s);
+        spec.max_reduce_units = Micros(reduce_s);
+      }
+      return spec;
+    });
+  }
+
+  SimLoop loop;
+  SimExecutor exec;
+  Controller controller;
+};
 
 }  // namespace mrlocal

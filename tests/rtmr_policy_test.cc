@@ -375,41 +375,36 @@ TEST(RtmrPolicy, AHigherJobsReduceWaitingForItsPlannedSlotStillMeetsItsDeadline)
       {3, SlotKind::kMap, 0, 1.0}, {4, SlotKind::kReduce, 0, 1.0}, {5, SlotKind::kReduce, 0, 1.0}};
   JobHistory h = ExactHistory();
   RtmrPolicy rtmr(&h);
-  SimLoop loop;
-  SimExecutor exec(loop, slots);
-  Controller controller(
-      loop, exec, rtmr, slots, 1, std::move(MakePartitioner("hash")).value(),
-      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}});
-  auto job = [&exec](uint32_t maps, double map_s, uint32_t reduces, double reduce_s,
-                     double deadline_s) {
-    return [=, &exec](JobId id) {
-      SimJob model;
-      model.map_work_s.assign(maps, map_s);
-      model.reduce_work_s.assign(reduces, reduce_s);
-      exec.AddJob(id, std::move(model));
-      JobSpec spec;
-      spec.app = "synthetic";
-      spec.deadline = FromSeconds(deadline_s);
-      spec.maps.assign(maps, {Micros(map_s), {0}});
-      spec.reduces = reduces;
-      spec.partition_hashes = MakePartitionHashes(1, reduces, 1);
-      spec.shuffle_units = reduces * Micros(reduce_s);
-      spec.max_reduce_units = Micros(reduce_s);
-      return spec;
-    };
-  };
-  controller.SubmitAt(Time{0}, job(5, 16, 1, 15, 170));
-  controller.SubmitAt(seconds(2), job(1, 3.5, 2, 1.4, 23));
-  controller.SubmitAt(seconds(5), job(1, 3.4, 1, 16, 100));
-  controller.RunUntilIdle();
+  SimRun run(slots, rtmr);
+  run.Submit(Time{0}, 5, 16, 1, 15, 170);
+  run.Submit(seconds(2), 1, 3.5, 2, 1.4, 23);
+  run.Submit(seconds(5), 1, 3.4, 1, 16, 100);
+  run.controller.RunUntilIdle();
   for (JobId id : {1u, 2u, 3u}) {
-    const JobState& j = controller.state().job(id);
-    const Admission& a = controller.outcome(id).admission;
+    const JobState& j = run.controller.state().job(id);
+    const Admission& a = run.controller.outcome(id).admission;
     ASSERT_TRUE(a.admitted) << "job " << id << ": " << a.reason;
     ASSERT_EQ(j.phase, JobPhase::kDone);
     EXPECT_LE(j.finish, *a.estimated_finish) << "job " << id;
     EXPECT_LE(j.finish, *j.absolute_deadline()) << "job " << id;
   }
+}
+
+// Reduce slow-start does not apply: Algorithm IV starts a job's reduces once its map
+// stage has ended, as Algorithm III planned them.
+TEST(RtmrPolicy, ItsReducesWaitForTheMapStageEvenUnderReduceSlowstart) {
+  const std::vector<SlotInfo> slots = {
+      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
+  JobHistory h = ExactHistory();
+  RtmrPolicy rtmr(&h);
+  SimRun run(slots, rtmr, /*reduce_slowstart=*/0.05);
+  run.Submit(Time{0}, 10, 1.0, 1, 1.0, 20);
+  run.controller.RunUntilIdle();
+  const JobState& job = run.controller.state().job(1);
+  ASSERT_EQ(job.phase, JobPhase::kDone);
+  EXPECT_EQ(job.map_phase_end, seconds(5));
+  EXPECT_EQ(job.reduces[0].start, seconds(5));
+  EXPECT_EQ(job.finish, seconds(6));
 }
 
 // Algorithms V and VI on a simulated run. One map slot; map-only jobs.
@@ -423,39 +418,6 @@ struct FeedbackRun {
   uint64_t feedback_updates = 0;
   const JobState* job2 = nullptr;
 };
-
-// Reduce slow-start does not apply: Algorithm IV starts a job's reduces once its map
-// stage has ended, as Algorithm III planned them.
-TEST(RtmrPolicy, ItsReducesWaitForTheMapStageEvenUnderReduceSlowstart) {
-  const std::vector<SlotInfo> slots = {
-      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
-  JobHistory h = ExactHistory();
-  RtmrPolicy rtmr(&h);
-  SimLoop loop;
-  SimExecutor exec(loop, slots);
-  Controller controller(
-      loop, exec, rtmr, slots, 1, std::move(MakePartitioner("hash")).value(),
-      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = 0.05});
-  controller.SubmitAt(Time{0}, [&exec](JobId id) {
-    SimJob model;
-    model.map_work_s.assign(10, 1.0);
-    model.reduce_work_s = {1.0};
-    exec.AddJob(id, std::move(model));
-    JobSpec spec;
-    spec.app = "synthetic";
-    spec.deadline = seconds(20);
-    for (int i = 0; i < 10; ++i) spec.maps.push_back({Micros(1), {0}});
-    spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-    spec.shuffle_units = spec.max_reduce_units = Micros(1);
-    return spec;
-  });
-  controller.RunUntilIdle();
-  const JobState& job = controller.state().job(1);
-  ASSERT_EQ(job.phase, JobPhase::kDone);
-  EXPECT_EQ(job.map_phase_end, seconds(5));
-  EXPECT_EQ(job.reduces[0].start, seconds(5));
-  EXPECT_EQ(job.finish, seconds(6));
-}
 
 class RtmrFeedback : public ::testing::Test {
  protected:
