@@ -106,6 +106,7 @@ void Controller::Arrive(JobId id, JobSpec spec) {
 
 void Controller::RunUntilIdle() {
   running_ = true;
+  ++run_epoch_;  // ticks left from an earlier run end, so that only this run's chains tick
   ScheduleTicks();
   Dispatch();
   if (!Idle()) {
@@ -125,16 +126,25 @@ void Controller::CheckIdle() {
 }
 
 void Controller::ScheduleTicks() {
+  ScheduleObserverTick();
+  SchedulePolicyTick();
+}
+
+void Controller::ScheduleObserverTick() {
   if (options_.observer_tick > Duration::zero()) {
-    loop_.After(options_.observer_tick, [this] {
-      if (!running_) return;
+    loop_.After(options_.observer_tick, [this, epoch = run_epoch_] {
+      if (!running_ || epoch != run_epoch_) return;
       for (auto* o : observers_) o->OnTick(state_, executor_, loop_.Now());
-      ScheduleTicks();
+      ScheduleObserverTick();
     });
   }
+}
+
+void Controller::SchedulePolicyTick() {
   if (policy_.tick_interval() > Duration::zero()) {
-    loop_.After(policy_.tick_interval(), [this] {
-      if (!running_) return;
+    loop_.After(policy_.tick_interval(), [this, epoch = run_epoch_] {
+      if (!running_ || epoch != run_epoch_) return;
+      SchedulePolicyTick();
       const Time now = loop_.Now();
       int64_t t0 = SteadyNs();
       std::vector<TaskRef> preempt = policy_.OnTick(state_, now);

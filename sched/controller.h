@@ -106,7 +106,9 @@ class Controller {
   void FailJob(JobState& job, const Status& why);
   void MaybeRetire(JobState& job);
   void Deactivate(JobId id);
-  void ScheduleTicks();
+  void ScheduleTicks();  // both of these, each re-arming itself
+  void ScheduleObserverTick();
+  void SchedulePolicyTick();
   void CheckIdle();
   bool Idle() const;
   SlotSet& free_slots(SlotKind k) { return free_[k == SlotKind::kMap ? 0 : 1]; }
@@ -136,6 +138,7 @@ class Controller {
   JobId next_job_ = 1;
   uint64_t next_token_ = 1;
   bool running_ = false;
+  uint64_t run_epoch_ = 0;  // RunUntilIdle calls so far
   bool loop_running_ = false;  // RunUntilIdle is inside loop_.Run()
 };
 

@@ -177,6 +177,48 @@ TEST(Controller, AJobThatFailsWhileItsReducesHoldSlotsFreesThem) {
   EXPECT_EQ(h.exec.launched_on["reduce"].size(), 2u);
 }
 
+// FIFO that, at its first tick with a reduce running, preempts every running reduce.
+class PreemptReducesOnce final : public Policy {
+ public:
+  std::string_view name() const override { return "preempt-reduces-once"; }
+  Admission Admit(const JobState&, const ClusterState&, Time) override {
+    return Admission::Yes("test");
+  }
+  std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
+                                  Time now) override {
+    return fifo_.PickTask(slot, state, now);
+  }
+  std::vector<TaskRef> OnTick(const ClusterState& state, Time) override {
+    std::vector<TaskRef> preempt;
+    if (done_) return preempt;
+    for (const SlotState& s : state.slots)
+      if (s.task && s.task->kind == TaskKind::kReduce) preempt.push_back(*s.task);
+    done_ = !preempt.empty();
+    return preempt;
+  }
+  Duration tick_interval() const override { return milliseconds(1); }
+
+ private:
+  FifoPolicy fifo_;
+  bool done_ = false;
+};
+
+TEST(Controller, APreemptedHeldReduceGoesBackToPendingAndRunsOnce) {
+  SimLoop loop;
+  ScriptedExecutor exec(loop, TwoNodes());
+  PreemptReducesOnce policy;
+  Controller controller(loop, exec, policy, TwoNodes(), 2,
+                        std::move(MakePartitioner("dp-sketch")).value(), Slowstart(0.1));
+  JobId id = controller.Submit(MakeSpec(8, 2, exec.hashes));
+  controller.RunUntilIdle();
+  const JobState& job = controller.state().job(id);
+  ASSERT_EQ(job.phase, JobPhase::kDone);
+  EXPECT_EQ(controller.stats().preemptions, 2u) << "both held reduces, at the first tick";
+  EXPECT_EQ(exec.launched_on["reduce"].size(), 2u) << "each reached the executor once";
+  EXPECT_TRUE(exec.finished.at(id));
+  EXPECT_EQ(job.reduces_done, 2u);
+}
+
 TEST(Controller, JobsRunInArrivalOrderUnderFifo) {
   Harness h;
   JobId a = h.controller->Submit(MakeSpec(4, 1, h.exec.hashes));
