@@ -5,6 +5,7 @@
 // metric. Seed k (k = seed .. seed+N-1) draws both the preset's jobs and the model's noise,
 // so every policy sees exactly the same jobs for a given seed.
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "sched/policy_registry.h"
@@ -39,16 +40,19 @@ class CompareCommand final : public Command {
       if (auto made = MakePolicy(p); !made.ok()) return ReportError(made.status());
     std::vector<ComparisonRow> rows;
     for (const std::string& p : policies_) rows.push_back({p, {}});
+    std::optional<double> slowstart;  // the workload's reduce slow-start
     for (int k = 0; k < seeds_; ++k) {
       WorkloadOptions o = options_;
       o.seed = options_.seed + static_cast<uint64_t>(k);
       auto loaded = LoadWorkloadFromOptions(o);
       if (!loaded.ok()) return ReportError(loaded.status());
+      slowstart = loaded->spec.reduce_slowstart;
       for (size_t i = 0; i < policies_.size(); ++i) {
         WorkloadRunOptions ro = loaded->run;
         ro.policy = policies_[i];
         ro.keep_attempts = false;
-        auto run = options_.sim ? RunWorkloadSim(loaded->spec, ro) : RunWorkloadReal(loaded->spec, ro);
+        auto run =
+            options_.sim ? RunWorkloadSim(loaded->spec, ro) : RunWorkloadReal(loaded->spec, ro);
         if (!run.ok()) return ReportError(run.status());
         rows[i].seeds.push_back(run->metrics);
         if (!options_.quiet)
@@ -57,6 +61,11 @@ class CompareCommand final : public Command {
       }
     }
     std::cout << ComparisonMarkdown(rows);
+    if (slowstart)
+      std::cout << "Reduce slow-start " << *slowstart
+                << ": reduces may take slots once that fraction of their job's maps is done, "
+                   "and the slot time they hold counts as used; rtmr and rtmr-nofb ignore it "
+                   "(--reduce-slowstart 1 turns it off).\n";
     if (!options_.report_dir.empty()) {
       Status st = WriteComparisonReport(options_.report_dir, rows);
       if (!st.ok()) return ReportError(st);
