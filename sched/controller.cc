@@ -210,26 +210,24 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   ++stats_.launches;
   for (auto* o : observers_) o->OnTaskStart(launch, ts.start);
   if (t.kind == TaskKind::kReduce && !job.reduces_planned) {
-    held_since_[slot.token] = ts.start;  // launched by FinishMapPhase, with the plan
+    held_.insert(slot.token);  // launched by FinishMapPhase, with the plan
     return;
   }
   executor_.Launch(launch);
 }
 
 void Controller::Cancel(const SlotState& slot) {
-  auto held = held_since_.find(slot.token);
-  if (held != held_since_.end() && !state_.job(slot.task->job).reduces_planned) {
+  if (!state_.job(slot.task->job).reduces_planned && held_.erase(slot.token)) {
     // A reduce holding its slot before the plan: no attempt runs, so report it cancelled
-    // ourselves, from an event of its own as an executor would. Out of held_since_, the
-    // plan will not launch it.
+    // ourselves, from an event of its own as an executor would. Out of held_, the plan
+    // will not launch it.
     TaskReport r;
     r.task = *slot.task;
     r.token = slot.token;
     r.slot = slot.info.id;
     r.status = Status::Aborted("cancelled before its job's map stage ended");
-    r.start = held->second;
+    r.start = state_.job(r.task.job).task(r.task.kind, r.task.index).start;
     r.end = loop_.Now();
-    held_since_.erase(held);
     loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
     return;
   }
@@ -245,13 +243,12 @@ void Controller::OnReport(TaskReport r) {
   free_slots(slot.info.kind).Insert(slot.info.id);
   --running_tasks_;
   stats_.dispatch_ns.Add(r.dispatch_latency.count());
-  if (auto held = held_since_.find(r.token); held != held_since_.end()) {
-    r.start = held->second;  // the slot was taken then: the attempt's slot time counts it
-    held_since_.erase(held);
-  }
 
   JobState& job = state_.job(r.task.job);
   TaskState& ts = job.task(r.task.kind, r.task.index);
+  // Held before its plan: the slot was taken at ts.start, and the attempt's slot time
+  // counts from then.
+  if (held_.erase(r.token)) r.start = ts.start;
   --(r.task.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
   ts.start = r.start;
   ts.end = r.end;
@@ -369,8 +366,7 @@ void Controller::FinishMapPhase(JobState& job) {
   // The reduces that held their slots waiting for this plan start now.
   for (uint32_t r = 0; r < job.R(); ++r) {
     const TaskState& t = job.reduces[r];
-    if (t.status != TaskStatus::kRunning || !held_since_.count(state_.slots[t.slot].token))
-      continue;
+    if (t.status != TaskStatus::kRunning || !held_.count(state_.slots[t.slot].token)) continue;
     executor_.Launch(TaskLaunch{TaskRef{job.id, TaskKind::kReduce, r}, state_.slots[t.slot].token,
                                 t.slot, now, t.attempts});
   }

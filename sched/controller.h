@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -123,9 +124,10 @@ class Controller {
   std::map<JobId, JobOutcome> outcomes_;
   std::map<JobId, CountMinSketch> sketches_;  // summed map-output sketches, per job
   std::map<JobId, bool> retired_;             // executor told the job ended
-  // Reduce attempts launched before their job's plan (reduce slow-start), by token: when
-  // each took its slot. Its report counts the slot from then.
-  std::map<uint64_t, Time> held_since_;
+  // Tokens of the reduce attempts that took their slots before their job's plan (reduce
+  // slow-start), until their reports: the plan launches those still held, and each report
+  // counts the slot from when it was taken (TaskState::start).
+  std::set<uint64_t> held_;
   std::vector<ControllerObserver*> observers_;
   SchedulerStats stats_;
   // What Dispatch needs without scanning: the free slots of each kind, and how many
@@ -138,7 +140,7 @@ class Controller {
   JobId next_job_ = 1;
   uint64_t next_token_ = 1;
   bool running_ = false;
-  uint64_t run_epoch_ = 0;  // RunUntilIdle calls so far
+  uint64_t run_epoch_ = 0;     // RunUntilIdle calls so far
   bool loop_running_ = false;  // RunUntilIdle is inside loop_.Run()
 };
 

@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 
-#include "sched/fifo_policy.h"
 #include "sched/units.h"
 
 namespace mrlocal {
@@ -27,8 +26,9 @@ std::string Slots(int n, std::string_view kind) {
 }
 
 int SlotCount(const ClusterState& state, SlotKind kind) {
-  return static_cast<int>(std::count_if(state.slots.begin(), state.slots.end(),
-                                        [kind](const SlotState& s) { return s.info.kind == kind; }));
+  return static_cast<int>(
+      std::count_if(state.slots.begin(), state.slots.end(),
+                    [kind](const SlotState& s) { return s.info.kind == kind; }));
 }
 
 // ceil(a / b) for b > 0.
@@ -46,11 +46,6 @@ uint32_t MinMapSlots(const JobState& job, Duration map_work, Duration window) {
 }  // namespace
 
 DcPolicy::DcPolicy(const JobHistory* history, double margin) : history_(history), margin_(margin) {}
-
-DcPolicy::Urgency DcPolicy::UrgencyOf(const JobState& job) {
-  std::optional<Time> deadline = job.absolute_deadline();
-  return {!deadline, deadline.value_or(Time{0}), job.id};
-}
 
 int DcPolicy::MapSlotsAvailable(const ClusterState& state, int map_slots) const {
   int held = 0;
@@ -76,18 +71,12 @@ int DcPolicy::ReduceSlotsBusyAt(const ClusterState& state, Time t) const {
 }
 
 Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) {
-  Admission a;
   if (!job.spec.deadline) {
-    order_.insert(UrgencyOf(job));
-    a.reason = "no deadline: admitted best effort, after every job with one";
-    return a;
+    order_.Insert(job);
+    return Admission::Yes("no deadline: admitted best effort, after every job with one");
   }
   const AppEstimate* app = history_ ? history_->Find(job.spec.app) : nullptr;
-  if (!app) {
-    a.admitted = false;
-    a.reason = "no execution history for app '" + job.spec.app + "': cannot estimate its tasks";
-    return a;
-  }
+  if (!app) return Admission::No(NoEstimateReason(job));
   const JobEstimate e = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
                                     SlowestSpeed(state, SlotKind::kReduce), margin_);
   const Time arrival = job.arrival;
@@ -99,18 +88,15 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
 
   // Before the deadline test: no deadline fixes this one. All R reduces must run at once
   // (assumption 2 of RTMR section III).
-  if (reduces > reduce_slots) {
-    a.admitted = false;
-    a.reason = "R=" + std::to_string(reduces) + " reduce tasks exceed the cluster's " +
-               Slots(reduce_slots, "reduce");
-    return a;
-  }
+  if (reduces > reduce_slots)
+    return Admission::No("R=" + std::to_string(reduces) + " reduce tasks exceed the cluster's " +
+                         Slots(reduce_slots, "reduce"));
 
   // The latest reduce start; for R = 0, reduce_task is zero and max_rs = A + D.
   const Time max_rs = arrival + deadline - e.reduce_task;
   if (max_rs <= arrival) {
-    a.admitted = false;
-    a.reason = "deadline too short: the reduce stage alone needs " + FormatDuration(e.reduce_task);
+    Admission a = Admission::No("deadline too short: the reduce stage alone needs " +
+                                FormatDuration(e.reduce_task));
     // The smallest deadline whose fluid map stage fits in the map slots free now, rounded
     // up to a millisecond; given only when its reduce test passes too, so it is a deadline
     // that would have been admitted.
@@ -130,56 +116,39 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
   }
 
   const uint32_t min_maps = MinMapSlots(job, e.map_work, max_rs - arrival);
-  if (static_cast<int>(min_maps) > maps_free) {
-    a.admitted = false;
-    a.reason = "needs " + Slots(static_cast<int>(min_maps), "map") + " now, " +
-               std::to_string(maps_free) + " available";
-    return a;
-  }
+  if (static_cast<int>(min_maps) > maps_free)
+    return Admission::No("needs " + Slots(static_cast<int>(min_maps), "map") + " now, " +
+                         std::to_string(maps_free) + " available");
 
   // The deficiency RTMR section III names: one point, max_rs, is checked, not the whole
   // window [max_rs, A + D] the reduces run in.
   const int reduces_free = reduce_slots - ReduceSlotsBusyAt(state, max_rs);
-  if (reduces > reduces_free) {
-    a.admitted = false;
-    a.reason = "needs " + Slots(reduces, "reduce") + " at its latest reduce start " +
-               At(max_rs) + ", " + std::to_string(std::max(0, reduces_free)) + " free then";
-    return a;
-  }
+  if (reduces > reduces_free)
+    return Admission::No("needs " + Slots(reduces, "reduce") + " at its latest reduce start " +
+                         At(max_rs) + ", " + std::to_string(std::max(0, reduces_free)) +
+                         " free then");
 
   admitted_[job.id] = Entry{arrival + deadline, max_rs, min_maps, job.R()};
-  order_.insert(UrgencyOf(job));
+  order_.Insert(job);
+  Admission a = Admission::Yes(
+      "admitted: " + Slots(static_cast<int>(min_maps), "map") + " from now, " +
+      (reduces > 0 ? Slots(reduces, "reduce") + " at " + At(max_rs) : "no reduce stage"));
   a.estimated_finish = max_rs + e.reduce_task;
-  a.reason = "admitted: " + Slots(static_cast<int>(min_maps), "map") + " from now, " +
-             (reduces > 0 ? Slots(reduces, "reduce") + " at " + At(max_rs) : "no reduce stage");
   return a;
 }
 
 void DcPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {
-  order_.erase(UrgencyOf(job));
+  order_.Erase(job);
   admitted_.erase(job.id);
 }
 
 std::optional<TaskRef> DcPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
-  for (const Urgency& u : order_) {
-    auto it = state.jobs.find(u.job);
-    // A failed job leaves the order only once its last attempt is cancelled: skip it.
-    if (it == state.jobs.end() || it->second.finished()) continue;
-    const JobState& job = it->second;
-    if (slot.kind == SlotKind::kMap) {
-      if (job.maps_pending() == 0) continue;
-      // A deadline job gets its n_m^min map slots and no more (RTMR section III), even
-      // while other slots stay idle; a best-effort job has no cap.
-      if (auto e = admitted_.find(u.job);
-          e != admitted_.end() && job.maps_running >= e->second.min_maps)
-        continue;
-      if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
-        return TaskRef{u.job, TaskKind::kMap, *i};
-    } else if (auto i = PickReduceFor(job, slot, state)) {
-      return TaskRef{u.job, TaskKind::kReduce, *i};
-    }
-  }
-  return std::nullopt;
+  // A deadline job gets its n_m^min map slots and no more (RTMR section III), even while
+  // other slots stay idle; a best-effort job has no cap. Reduces go with no reservation.
+  return order_.Pick(slot, state, [this](const JobState& job) {
+    auto e = admitted_.find(job.id);
+    return e == admitted_.end() || job.maps_running < e->second.min_maps;
+  });
 }
 
 }  // namespace mrlocal

@@ -27,8 +27,8 @@
 #pragma once
 
 #include <map>
-#include <set>
 
+#include "sched/deadline_order.h"
 #include "sched/job_estimate.h"
 #include "sched/job_history.h"
 #include "sched/policy.h"
@@ -57,16 +57,6 @@ class DcPolicy final : public Policy {
     uint32_t min_maps = 0;  // n_m^min
     uint32_t reduces = 0;
   };
-  // EDF order: jobs with a deadline by absolute deadline, then best-effort jobs; ties and
-  // best-effort jobs by id (arrival order).
-  struct Urgency {
-    bool best_effort;
-    Time deadline;  // zero for best-effort jobs
-    JobId job;
-    friend auto operator<=>(const Urgency&, const Urgency&) = default;
-  };
-  static Urgency UrgencyOf(const JobState& job);
-
   // Map slots not held by the minimum parallelism of admitted jobs still in their map
   // stage (each holds min(n_m^min, its maps not done)).
   int MapSlotsAvailable(const ClusterState& state, int map_slots) const;
@@ -76,7 +66,7 @@ class DcPolicy final : public Policy {
   const JobHistory* history_;
   double margin_ = 1.0;
   std::map<JobId, Entry> admitted_;  // admitted with a deadline and not finished
-  std::set<Urgency> order_;          // every admitted job not finished
+  DeadlineOrder order_;              // every admitted job not finished
 };
 
 }  // namespace mrlocal

@@ -7,13 +7,12 @@
 // preemption: a running task always finishes, so a job that arrives with an earlier
 // deadline waits for the next free slot.
 //
-// Cost: jobs are kept in deadline order (a std::set, updated in Admit and OnJobFinished);
-// a decision walks that order and stops at the first job with a pending task of the
-// slot's kind: O(log n) when the most urgent job has work, O(n) at worst.
+// Cost: jobs are kept in deadline order (sched/deadline_order.h, updated in Admit and
+// OnJobFinished); a decision walks that order and stops at the first job with a pending
+// task of the slot's kind: O(log n) when the most urgent job has work, O(n) at worst.
 #pragma once
 
-#include <set>
-
+#include "sched/deadline_order.h"
 #include "sched/policy.h"
 
 namespace mrlocal {
@@ -30,15 +29,7 @@ class EdfPolicy final : public Policy {
   void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
 
  private:
-  struct Urgency {
-    bool best_effort;  // no deadline: after every job with one
-    Time deadline;     // absolute; zero for best-effort jobs, which go by arrival
-    JobId job;         // arrival order
-    friend auto operator<=>(const Urgency&, const Urgency&) = default;
-  };
-  static Urgency UrgencyOf(const JobState& job);
-
-  std::set<Urgency> order_;
+  DeadlineOrder order_;
 };
 
 }  // namespace mrlocal

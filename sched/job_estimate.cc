@@ -5,6 +5,10 @@
 
 namespace mrlocal {
 
+std::string NoEstimateReason(const JobState& job) {
+  return "no execution history for app '" + job.spec.app + "': cannot estimate its tasks";
+}
+
 double SlowestSpeed(const ClusterState& state, SlotKind kind) {
   double slowest = 0;
   for (const SlotState& s : state.slots)

@@ -7,6 +7,8 @@
 // α·σ/R × the app's skew when it declared nothing.
 #pragma once
 
+#include <string>
+
 #include "sched/cluster_state.h"
 #include "sched/job.h"
 #include "sched/job_history.h"
@@ -14,11 +16,14 @@
 namespace mrlocal {
 
 struct JobEstimate {
-  Duration map_task{0};     // φ_m
-  Duration reduce_task{0};  // φ_r
-  Duration map_work{0};     // Σ_i of each map's worst case: DC's fluid map stage, σ·c_m
+  Duration map_task{0};      // φ_m
+  Duration reduce_task{0};   // φ_r
+  Duration map_work{0};      // Σ_i of each map's worst case: DC's fluid map stage, σ·c_m
   double shuffle_units = 0;  // σ_r as estimated
 };
+
+// Why a deadline policy rejects a job whose app has no estimate.
+std::string NoEstimateReason(const JobState& job);
 
 // The slowest speed of a slot of `kind` (1.0 when there is none).
 double SlowestSpeed(const ClusterState& state, SlotKind kind);

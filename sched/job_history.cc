@@ -91,8 +91,8 @@ Result<std::string> ReadHistoryFile(const fs::path& path) {
 // One line: nlohmann's message without its "[json.exception....] " tag.
 std::string ParseErrorText(const nlohmann::json::exception& e) {
   std::string what = e.what();
-  if (const size_t tag = what.find("] "); what.rfind("[json.exception", 0) == 0 &&
-                                          tag != std::string::npos)
+  if (const size_t tag = what.find("] ");
+      what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
     what.erase(0, tag + 2);
   std::replace(what.begin(), what.end(), '\n', ' ');
   std::replace(what.begin(), what.end(), '\r', ' ');
@@ -285,8 +285,7 @@ const AppEstimate* JobHistory::Find(const std::string& app) const {
   return it == apps_.end() ? nullptr : &it->second;
 }
 
-JobObservation ObserveJob(const JobState& job, const ClusterState& state,
-                          uint64_t shuffle_units) {
+JobObservation ObserveJob(const JobState& job, const ClusterState& state, uint64_t shuffle_units) {
   JobObservation o;
   o.app = job.spec.app;
   o.shuffle_units = static_cast<double>(shuffle_units);

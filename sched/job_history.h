@@ -105,7 +105,6 @@ class JobHistory {
 // The observation of a finished job: each done task's input (map: split bytes; reduce:
 // planned size units), its duration end - start and the speed of its slot. The caller
 // gives σ_r, the units the maps emitted (JobOutcome::map_output_units).
-JobObservation ObserveJob(const JobState& job, const ClusterState& state,
-                          uint64_t shuffle_units);
+JobObservation ObserveJob(const JobState& job, const ClusterState& state, uint64_t shuffle_units);
 
 }  // namespace mrlocal

@@ -14,30 +14,46 @@ namespace {
 
 using Factory = std::function<std::unique_ptr<Policy>(const PolicyOptions&)>;
 
-// One line per policy. The name is part of the CLI and of every report: never rename.
-const std::vector<std::pair<std::string, Factory>>& Registry() {
-  static const std::vector<std::pair<std::string, Factory>> registry = {
-      {"fifo", [](const PolicyOptions&) { return std::make_unique<FifoPolicy>(); }},
-      {"fair", [](const PolicyOptions&) { return std::make_unique<FairPolicy>(); }},
-      {"edf", [](const PolicyOptions&) { return std::make_unique<EdfPolicy>(); }},
-      {"rtmr",
+struct Registered {
+  std::string name;   // part of the CLI and of every report: never rename
+  bool uses_history;  // admits by deadline from PolicyOptions::history
+  Factory make;
+};
+
+// One line per policy.
+const std::vector<Registered>& Registry() {
+  static const std::vector<Registered> registry = {
+      {"fifo", false, [](const PolicyOptions&) { return std::make_unique<FifoPolicy>(); }},
+      {"fair", false, [](const PolicyOptions&) { return std::make_unique<FairPolicy>(); }},
+      {"edf", false, [](const PolicyOptions&) { return std::make_unique<EdfPolicy>(); }},
+      {"rtmr", true,
        [](const PolicyOptions& o) {
-         return std::make_unique<RtmrPolicy>(o.history, RtmrOptions{true, o.feedback_threshold, o.estimate_margin});
+         return std::make_unique<RtmrPolicy>(
+             o.history, RtmrOptions{true, o.feedback_threshold, o.estimate_margin});
        }},
-      {"rtmr-nofb",
+      {"rtmr-nofb", true,
        [](const PolicyOptions& o) {
-         return std::make_unique<RtmrPolicy>(o.history, RtmrOptions{false, o.feedback_threshold, o.estimate_margin});
+         return std::make_unique<RtmrPolicy>(
+             o.history, RtmrOptions{false, o.feedback_threshold, o.estimate_margin});
        }},
-      {"dc", [](const PolicyOptions& o) { return std::make_unique<DcPolicy>(o.history, o.estimate_margin); }},
+      {"dc", true,
+       [](const PolicyOptions& o) {
+         return std::make_unique<DcPolicy>(o.history, o.estimate_margin);
+       }},
   };
   return registry;
+}
+
+const Registered* Find(std::string_view name) {
+  for (const Registered& r : Registry())
+    if (r.name == name) return &r;
+  return nullptr;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const PolicyOptions& options) {
-  for (auto& [n, make] : Registry())
-    if (n == name) return make(options);
+  if (const Registered* r = Find(name)) return r->make(options);
   std::string names;
   for (auto& n : PolicyNames()) names += (names.empty() ? "" : ", ") + n;
   return Status::InvalidArgument("unknown policy '" + std::string(name) + "' (known: " + names +
@@ -46,12 +62,13 @@ Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const PolicyOp
 
 std::vector<std::string> PolicyNames() {
   std::vector<std::string> names;
-  for (auto& [n, make] : Registry()) names.push_back(n);
+  for (const Registered& r : Registry()) names.push_back(r.name);
   return names;
 }
 
 bool PolicyUsesHistory(std::string_view name) {
-  return name == "rtmr" || name == "rtmr-nofb" || name == "dc";
+  const Registered* r = Find(name);
+  return r && r->uses_history;
 }
 
 }  // namespace mrlocal

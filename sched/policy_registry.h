@@ -29,7 +29,8 @@ struct PolicyOptions {
 // can be slower than the slowest the history has seen.
 inline constexpr double kRealEstimateMargin = 1.5;
 
-Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const PolicyOptions& options = {});
+Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name,
+                                           const PolicyOptions& options = {});
 std::vector<std::string> PolicyNames();
 // True for the policies that admit by deadline and need PolicyOptions::history.
 bool PolicyUsesHistory(std::string_view name);

@@ -26,8 +26,23 @@ void Push(std::vector<Time>& heap, Time t) {
   std::push_heap(heap.begin(), heap.end(), std::greater<>());
 }
 
+// Algorithm VI's loops: the finish times of `tasks` that are done, in ascending order, each
+// replace the smallest entry of `heap`.
+void ReplaceSmallestByFinishes(std::vector<Time>& heap, const std::vector<TaskState>& tasks) {
+  std::vector<Time> ends;
+  for (const TaskState& t : tasks)
+    if (t.status == TaskStatus::kDone) ends.push_back(t.end);
+  std::sort(ends.begin(), ends.end());
+  for (Time t : ends) {
+    if (heap.empty()) return;
+    PopSmallest(heap);
+    Push(heap, t);
+  }
+}
+
 std::string Describe(const JobState& job) {
-  return "job " + std::to_string(job.id) + (job.spec.name.empty() ? "" : " (" + job.spec.name + ")");
+  return "job " + std::to_string(job.id) +
+         (job.spec.name.empty() ? "" : " (" + job.spec.name + ")");
 }
 
 }  // namespace
@@ -61,7 +76,7 @@ size_t RtmrPolicy::InsertionPoint(Time deadline) const {
 }
 
 RtmrPolicy::Vectors RtmrPolicy::PredecessorVectors(size_t pos) const {
-  if (pos > 0) return {&queue_[pos - 1].map_free, &queue_[pos - 1].reduce_free};
+  if (pos > 0) return {&queue_[pos - 1].plan.map_free, &queue_[pos - 1].plan.reduce_free};
   if (latest_started_) return {&latest_started_->map_free, &latest_started_->reduce_free};
   return {&zero_map_, &zero_reduce_};
 }
@@ -69,12 +84,11 @@ RtmrPolicy::Vectors RtmrPolicy::PredecessorVectors(size_t pos) const {
 bool RtmrPolicy::Propagate(size_t from, const SlotTimes* map_free, const SlotTimes* reduce_free,
                            Time now, std::vector<Estimate>* out, size_t* first_miss) const {
   for (size_t i = from; i < queue_.size(); ++i) {
-    Estimate e = Calculate(queue_[i], *map_free, *reduce_free, now);
-    if (first_miss && e.finish > queue_[i].deadline) {
+    out->push_back(Calculate(queue_[i], *map_free, *reduce_free, now));
+    if (first_miss && out->back().finish > queue_[i].deadline) {
       *first_miss = i;
       return false;
     }
-    out->push_back(std::move(e));
     map_free = &out->back().map_free;
     reduce_free = &out->back().reduce_free;
   }
@@ -85,12 +99,10 @@ void RtmrPolicy::StoreSuccessors(size_t from, std::vector<Estimate>& estimates) 
   for (size_t k = 0; k < estimates.size(); ++k) {
     Entry& s = queue_[from + k];
     const Entry& p = queue_[from + k - 1];
-    s.pred_map_free = p.map_free;
-    s.pred_reduce_free = p.reduce_free;
-    s.map_free = std::move(estimates[k].map_free);
-    s.reduce_free = std::move(estimates[k].reduce_free);
-    s.finish = estimates[k].finish;
-    if (s.id == latest_started_id_) latest_started_ = Estimate{s.map_free, s.reduce_free, s.finish};
+    s.pred_map_free = p.plan.map_free;
+    s.pred_reduce_free = p.plan.reduce_free;
+    s.plan = std::move(estimates[k]);
+    if (s.id == latest_started_id_) latest_started_ = s.plan;
   }
 }
 
@@ -125,31 +137,24 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
     for (const SlotState& s : state.slots)
       (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).push_back(Time{0});
   }
-  Admission a;
   const AppEstimate* app = history_ ? history_->Find(job.spec.app) : nullptr;
-  if (app == nullptr) {
-    a.admitted = false;
-    a.reason = "no execution history for app '" + job.spec.app + "': cannot estimate its tasks";
-    return a;
-  }
+  if (app == nullptr) return Admission::No(NoEstimateReason(job));
   Entry entry;
   entry.id = job.id;
-  entry.arrival = job.arrival;
   entry.deadline = job.absolute_deadline().value_or(kNoDeadline);
   entry.maps = job.M();
   entry.reduces = job.R();
   entry.estimate = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
                                SlowestSpeed(state, SlotKind::kReduce), options_.estimate_margin);
-  if (job.R() > 0 && zero_reduce_.empty()) {
-    a.admitted = false;
-    a.reason = "the cluster has no reduce slot for its " + std::to_string(job.R()) + " reduces";
-    return a;
-  }
+  if (job.R() > 0 && zero_reduce_.empty())
+    return Admission::No("the cluster has no reduce slot for its " + std::to_string(job.R()) +
+                         " reduces");
 
   // Algorithm I, lines 1-9: the job's own deadline, from its predecessor's vectors.
   const size_t pos = InsertionPoint(entry.deadline);
   const Vectors pred = PredecessorVectors(pos);
   Estimate own = Calculate(entry, *pred.first, *pred.second, now);
+  Admission a;
   a.estimated_finish = own.finish;
   if (own.finish > entry.deadline) {
     a.admitted = false;
@@ -168,13 +173,9 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   size_t miss = 0;
   if (!Propagate(pos, &own.map_free, &own.reduce_free, now, &successors, &miss)) {
     const JobState& victim = state.job(queue_[miss].id);
-    const Estimate late =
-        Calculate(queue_[miss],
-                  successors.empty() ? own.map_free : successors.back().map_free,
-                  successors.empty() ? own.reduce_free : successors.back().reduce_free, now);
     a.admitted = false;
     a.reason = "admitting it would make " + Describe(victim) + " miss its deadline by " +
-               FormatDuration(late.finish - queue_[miss].deadline);
+               FormatDuration(successors.back().finish - queue_[miss].deadline);
     return a;
   }
   a.reason = job.spec.deadline
@@ -186,22 +187,20 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   // Lines 22-23: insert, and keep the new vectors.
   entry.pred_map_free = *pred.first;
   entry.pred_reduce_free = *pred.second;
-  entry.map_free = std::move(own.map_free);
-  entry.reduce_free = std::move(own.reduce_free);
-  entry.finish = own.finish;
+  entry.plan = std::move(own);
   queue_.insert(queue_.begin() + static_cast<ptrdiff_t>(pos), std::move(entry));
   StoreSuccessors(pos + 1, successors);
   return a;
 }
 
 void RtmrPolicy::MarkStarted(size_t pos) {
-  if (pos != started_) std::rotate(queue_.begin() + static_cast<ptrdiff_t>(started_),
-                                   queue_.begin() + static_cast<ptrdiff_t>(pos),
-                                   queue_.begin() + static_cast<ptrdiff_t>(pos) + 1);
-  Entry& e = queue_[started_++];
-  e.started = true;
+  if (pos != started_)
+    std::rotate(queue_.begin() + static_cast<ptrdiff_t>(started_),
+                queue_.begin() + static_cast<ptrdiff_t>(pos),
+                queue_.begin() + static_cast<ptrdiff_t>(pos) + 1);
+  const Entry& e = queue_[started_++];
   latest_started_id_ = e.id;
-  latest_started_ = Estimate{e.map_free, e.reduce_free, e.finish};
+  latest_started_ = e.plan;
 }
 
 std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
@@ -213,7 +212,7 @@ std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterS
       auto i = job.NextPendingMap(slot.node, /*local_only=*/false);
       if (!i) continue;
       const JobId id = queue_[pos].id;
-      if (!queue_[pos].started) MarkStarted(pos);
+      if (pos >= started_) MarkStarted(pos);
       return TaskRef{id, TaskKind::kMap, *i};
     }
     return std::nullopt;
@@ -238,7 +237,8 @@ std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterS
 }
 
 void RtmrPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time now) {
-  auto it = std::find_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return e.id == job.id; });
+  auto it =
+      std::find_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return e.id == job.id; });
   if (it == queue_.end()) return;  // rejected, or never admitted
   const size_t pos = static_cast<size_t>(it - queue_.begin());
   if (options_.feedback && job.phase == JobPhase::kDone) Feedback(job, pos, now);
@@ -258,43 +258,27 @@ void RtmrPolicy::Feedback(const JobState& job, size_t pos, Time now) {
     for (const TaskState& t : job.maps)
       if (t.status == TaskStatus::kDone) maps.push_back(t.end - t.start);
     if (maps.empty()) return;
-    std::nth_element(maps.begin(), maps.begin() + static_cast<ptrdiff_t>(maps.size() / 2), maps.end());
+    std::nth_element(maps.begin(), maps.begin() + static_cast<ptrdiff_t>(maps.size() / 2),
+                     maps.end());
     epsilon = maps[maps.size() / 2];
   }
   // Line 6 compares with e, the job's estimated finish. (Recomputing e now, as line 6 reads
   // literally, would place it after the present and always differ from the actual finish.)
-  const Duration gap = actual > e.finish ? actual - e.finish : e.finish - actual;
+  const Duration gap = actual > e.plan.finish ? actual - e.plan.finish : e.plan.finish - actual;
   if (gap < epsilon && actual <= e.deadline) return;
   ++feedback_updates_;
 
   // Algorithm VI: from the predecessor's vectors, each actual finish time in ascending
   // order replaces the smallest entry.
-  std::vector<Time> map_ends, reduce_ends;
-  for (const TaskState& t : job.maps)
-    if (t.status == TaskStatus::kDone) map_ends.push_back(t.end);
-  for (const TaskState& t : job.reduces)
-    if (t.status == TaskStatus::kDone) reduce_ends.push_back(t.end);
-  std::sort(map_ends.begin(), map_ends.end());
-  std::sort(reduce_ends.begin(), reduce_ends.end());
-  e.map_free = e.pred_map_free;
-  e.reduce_free = e.pred_reduce_free;
-  for (Time t : map_ends)
-    if (!e.map_free.empty()) {
-      PopSmallest(e.map_free);
-      Push(e.map_free, t);
-    }
-  for (Time t : reduce_ends)
-    if (!e.reduce_free.empty()) {
-      PopSmallest(e.reduce_free);
-      Push(e.reduce_free, t);
-    }
-  e.finish = actual;
-  if (e.id == latest_started_id_) latest_started_ = Estimate{e.map_free, e.reduce_free, e.finish};
+  e.plan = Estimate{e.pred_map_free, e.pred_reduce_free, actual};
+  ReplaceSmallestByFinishes(e.plan.map_free, job.maps);
+  ReplaceSmallestByFinishes(e.plan.reduce_free, job.reduces);
+  if (e.id == latest_started_id_) latest_started_ = e.plan;
 
   // Lines 12-19: every successor is re-estimated from its new predecessor.
   std::vector<Estimate> successors;
   successors.reserve(queue_.size() - pos - 1);
-  Propagate(pos + 1, &e.map_free, &e.reduce_free, now, &successors, nullptr);
+  Propagate(pos + 1, &e.plan.map_free, &e.plan.reduce_free, now, &successors, nullptr);
   StoreSuccessors(pos + 1, successors);
 }
 
@@ -306,7 +290,7 @@ std::vector<JobId> RtmrPolicy::queue() const {
 
 std::optional<Time> RtmrPolicy::EstimatedFinish(JobId job) const {
   for (const Entry& e : queue_)
-    if (e.id == job) return e.finish;
+    if (e.id == job) return e.plan.finish;
   return std::nullopt;
 }
 

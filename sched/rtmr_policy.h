@@ -64,14 +64,11 @@ class RtmrPolicy final : public Policy {
   };
   struct Entry {
     JobId id = 0;
-    Time arrival{0};
     Time deadline{0};  // absolute, A + D; Time::max() for a job without one
     uint32_t maps = 0, reduces = 0;
     JobEstimate estimate;
-    SlotTimes map_free, reduce_free;            // J.T^m, J.T^r
-    SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that they came from
-    Time finish{0};                             // e
-    bool started = false;
+    Estimate plan;                              // J.T^m, J.T^r and e
+    SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that plan came from
   };
 
   // Algorithms II and III from the predecessor's vectors.
@@ -84,7 +81,8 @@ class RtmrPolicy final : public Policy {
   // with an earlier or equal deadline.
   size_t InsertionPoint(Time deadline) const;
   // Re-estimates queue_[from..] in order, the first from the given vectors. With
-  // `first_miss`, stops at the first job that would miss (false, its position stored).
+  // `first_miss`, stops at the first job that would miss (false, its position stored; its
+  // estimate is the last in `out`).
   bool Propagate(size_t from, const SlotTimes* map_free, const SlotTimes* reduce_free, Time now,
                  std::vector<Estimate>* out, size_t* first_miss) const;
   // Keeps Propagate's results as queue_[from..]'s vectors.

@@ -65,7 +65,8 @@ Time SimExecutor::EndOf(SlotId slot, Time from, double work_s) const {
   const double base = slots_[slot].speed;
   if (!p) return from + FromSeconds(work_s / base);
   // Walk the profile's steps from `from`, spending work at each step's speed.
-  size_t i = static_cast<size_t>(std::upper_bound(p->at.begin(), p->at.end(), from) - p->at.begin());
+  size_t i =
+      static_cast<size_t>(std::upper_bound(p->at.begin(), p->at.end(), from) - p->at.begin());
   Time t = from;
   double factor = i == 0 ? 1.0 : p->factor[i - 1];
   for (;; ++i) {
@@ -90,7 +91,8 @@ void SimExecutor::Launch(const TaskLaunch& l) {
   r.launch = l;
   r.start = loop_.Now();
   r.compute_from = r.start;
-  if (!map) r.compute_from = std::max(r.start, m.map_phase_end + FromSeconds(m.job.shuffle_delay_s));
+  if (!map)
+    r.compute_from = std::max(r.start, m.map_phase_end + FromSeconds(m.job.shuffle_delay_s));
   r.work_s = work[l.task.index] * Noise(l);
   r.end = EndOf(l.slot, r.compute_from, r.work_s);
   ++events_;

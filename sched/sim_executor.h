@@ -27,11 +27,11 @@ namespace mrlocal {
 
 // What the simulation knows of a job's tasks.
 struct SimJob {
-  std::vector<double> map_work_s;     // one per map task, seconds at speed 1.0
-  std::vector<double> reduce_work_s;  // one per reduce task, seconds at speed 1.0
-  std::vector<uint64_t> map_output;   // size units per map (reports); may be empty
+  std::vector<double> map_work_s;       // one per map task, seconds at speed 1.0
+  std::vector<double> reduce_work_s;    // one per reduce task, seconds at speed 1.0
+  std::vector<uint64_t> map_output;     // size units per map (reports); may be empty
   std::vector<uint64_t> reduce_output;  // bytes written per reduce (reports); may be empty
-  double shuffle_delay_s = 0;         // map phase end -> reduce data available
+  double shuffle_delay_s = 0;           // map phase end -> reduce data available
 };
 
 // A node's speed factor over time: `factor[i]` from `at[i]` on (1.0 before at[0]).

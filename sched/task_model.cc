@@ -34,8 +34,8 @@ Calibration Calibration::BuiltIn() {
   Calibration c;
   c.source = "built-in";
   // Measured with `mrlocal calibrate -o FILE` on the reference machine (2 cores, default
-  // cluster 2x(1m,1r,1.0); README, "Calibration"), rounded to 3 digits. Fields: map s/unit, map s per task,
-  // output units per input unit, reduce s/unit, reduce s per task.
+  // cluster 2x(1m,1r,1.0); README, "Calibration"), rounded to 3 digits. Fields: map s/unit, map s
+  // per task, output units per input unit, reduce s/unit, reduce s per task.
   c.apps["wordcount"] = {4.62e-9, 0.0148, 0.0694, 1.69e-8, 0};
   c.apps["friendcount"] = {2.49e-8, 0.757, 0.145, 1.15e-7, 0.169};
   c.apps["pi"] = {2.02e-9, 0.000918, 0, 0, 0.0000534};
@@ -63,7 +63,8 @@ Result<Calibration> Calibration::Load(const fs::path& path) {
   Calibration c = BuiltIn();  // apps the file does not name keep their built-in models
   c.source = path.string();
   for (auto& [app, fields] : apps->items()) {
-    if (!fields.is_object()) return Status::InvalidArgument(where + "apps." + app + ": not an object");
+    if (!fields.is_object())
+      return Status::InvalidArgument(where + "apps." + app + ": not an object");
     AppModel m;
     for (const Field& f : kFields) {
       auto v = fields.find(f.name);

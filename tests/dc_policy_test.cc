@@ -17,28 +17,6 @@ namespace {
 
 using std::chrono::seconds;
 
-// A synthetic job as the Controller builds it at arrival: map i takes map_s[i] seconds,
-// each of its `reduces` reduces reduce_s seconds (speed 1.0).
-JobState MakeJob(JobId id, double arrival_s, std::optional<double> deadline_s,
-                 std::vector<double> map_s, uint32_t reduces, double reduce_s) {
-  JobState j;
-  j.id = id;
-  j.arrival = FromSeconds(arrival_s);
-  j.spec.app = "synthetic";
-  if (deadline_s) j.spec.deadline = FromSeconds(*deadline_s);
-  j.spec.reduces = reduces;
-  j.spec.shuffle_units = reduces * Micros(reduce_s);
-  j.spec.max_reduce_units = Micros(reduce_s);
-  for (double s : map_s) {
-    TaskState t;
-    t.input_bytes = Micros(s);
-    j.maps.push_back(t);
-  }
-  j.reduces.resize(reduces);
-  j.BuildMapIndex(1);
-  return j;
-}
-
 // Asks `dc` to admit `job`; if it does, the job becomes active as the Controller makes it.
 Admission Submit(DcPolicy& dc, ClusterState& s, JobState job) {
   Admission a = dc.Admit(job, s, job.arrival);
@@ -84,27 +62,27 @@ void Finish(DcPolicy& dc, ClusterState& s, JobId id) {
 TEST(DcPolicy, RejectsAJobWhoseAppHasNoHistory) {
   JobHistory h = ExactHistory();
   ClusterState s = MakeCluster(2, 1);
-  JobState job = MakeJob(1, 0, 100, {1}, 1, 1);
+  JobState job = MakeSyntheticJob(1, 0, 100, {1}, 1, 1);
   job.spec.app = "wordcount";
   DcPolicy dc(&h);
   Admission a = dc.Admit(job, s, Time{0});
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "no execution history for app 'wordcount': cannot estimate its tasks");
   DcPolicy none(nullptr);
-  EXPECT_FALSE(none.Admit(MakeJob(1, 0, 100, {1}, 1, 1), s, Time{0}).admitted);
+  EXPECT_FALSE(none.Admit(MakeSyntheticJob(1, 0, 100, {1}, 1, 1), s, Time{0}).admitted);
 }
 
 TEST(DcPolicy, AdmitsAJobWithoutDeadlineBestEffortAfterTheDeadlineJobs) {
   JobHistory h = ExactHistory();
   ClusterState s = MakeCluster(3, 1);
   DcPolicy dc(&h);
-  JobState best_effort = MakeJob(1, 0, std::nullopt, {1, 1, 1}, 1, 1);
+  JobState best_effort = MakeSyntheticJob(1, 0, std::nullopt, {1, 1, 1}, 1, 1);
   best_effort.spec.app = "unknown";  // needs no history
   Admission a = Submit(dc, s, best_effort);
   EXPECT_TRUE(a.admitted);
   EXPECT_FALSE(a.estimated_finish);
   // It holds no map slot: a job needing all three is still admitted (n_min = 3).
-  ASSERT_TRUE(Submit(dc, s, MakeJob(2, 0, 11, {10, 10, 10}, 1, 1)).admitted);
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(2, 0, 11, {10, 10, 10}, 1, 1)).admitted);
   for (uint32_t expected : {2u, 2u, 2u, 1u}) {
     auto t = dc.PickTask(s.slots[0].info, s, Time{0});
     ASSERT_TRUE(t);
@@ -117,20 +95,20 @@ TEST(DcPolicy, RejectsADeadlineShorterThanItsReduceStageAndSaysWhatWouldDo) {
   JobHistory h = ExactHistory();
   ClusterState s = MakeCluster(4, 1);
   DcPolicy dc(&h);
-  Admission a = Submit(dc, s, MakeJob(1, 5, 10, {4, 4}, 1, 10));
+  Admission a = Submit(dc, s, MakeSyntheticJob(1, 5, 10, {4, 4}, 1, 10));
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "deadline too short: the reduce stage alone needs 10.00 s");
   // Two maps of 4 s on two free slots end after 4 s, then 10 s of reduce.
   ASSERT_TRUE(a.min_deadline);
   EXPECT_EQ(*a.min_deadline, seconds(14));
-  EXPECT_TRUE(Submit(dc, s, MakeJob(2, 5, 14, {4, 4}, 1, 10)).admitted);
+  EXPECT_TRUE(Submit(dc, s, MakeSyntheticJob(2, 5, 14, {4, 4}, 1, 10)).admitted);
 }
 
 TEST(DcPolicy, RejectsMoreReducesThanTheClusterHasReduceSlots) {
   JobHistory h = ExactHistory();
   ClusterState s = MakeCluster(4, 2);
   DcPolicy dc(&h);
-  Admission a = Submit(dc, s, MakeJob(1, 0, 1000, {1}, 3, 1));
+  Admission a = Submit(dc, s, MakeSyntheticJob(1, 0, 1000, {1}, 3, 1));
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "R=3 reduce tasks exceed the cluster's 2 reduce slots");
   EXPECT_FALSE(a.min_deadline) << "no deadline fixes it";
@@ -141,7 +119,7 @@ TEST(DcPolicy, AdmitsWithItsMinimumMapSlotsAndItsDeadlineAsEstimatedFinish) {
   ClusterState s = MakeCluster(4, 2);
   DcPolicy dc(&h);
   // max_rs = 10 + 12 - 4 = 18: 15 s of map work in 8 s needs ceil(15/8) = 2 slots.
-  Admission a = Submit(dc, s, MakeJob(1, 10, 12, {3, 3, 3, 3, 3}, 2, 4));
+  Admission a = Submit(dc, s, MakeSyntheticJob(1, 10, 12, {3, 3, 3, 3, 3}, 2, 4));
   EXPECT_TRUE(a.admitted);
   EXPECT_EQ(a.reason, "admitted: 2 map slots from now, 2 reduce slots at t=18.0 s");
   ASSERT_TRUE(a.estimated_finish);
@@ -153,9 +131,9 @@ TEST(DcPolicy, RejectsWhenItsMinimumMapSlotsAreNotAvailableNowUntilTheyAre) {
   ClusterState s = MakeCluster(4, 2);
   DcPolicy dc(&h);
   // 40 s of map work by max_rs = 20: holds 2 of the 4 map slots.
-  ASSERT_TRUE(Submit(dc, s, MakeJob(1, 0, 22, std::vector<double>(8, 5), 1, 2)).admitted);
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 22, std::vector<double>(8, 5), 1, 2)).admitted);
   // 30 s of map work by max_rs = 1 + 11 - 1 = 11: needs 3.
-  JobState second = MakeJob(2, 1, 11, std::vector<double>(6, 5), 1, 1);
+  JobState second = MakeSyntheticJob(2, 1, 11, std::vector<double>(6, 5), 1, 1);
   Admission a = Submit(dc, s, second);
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "needs 3 map slots now, 2 available");
@@ -173,18 +151,18 @@ TEST(DcPolicy, ChecksTheReduceSlotsOnlyAtTheLatestReduceStart) {
   ClusterState s = MakeCluster(4, 2);
   DcPolicy dc(&h);
   // Reduce window [20, 30], both reduce slots.
-  ASSERT_TRUE(Submit(dc, s, MakeJob(1, 0, 30, {2}, 2, 10)).admitted);
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 30, {2}, 2, 10)).admitted);
   // max_rs = 1 + 24 - 5 = 20: inside job 1's window.
-  Admission a = Submit(dc, s, MakeJob(2, 1, 24, {2}, 1, 5));
+  Admission a = Submit(dc, s, MakeSyntheticJob(2, 1, 24, {2}, 1, 5));
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "needs 1 reduce slot at its latest reduce start t=20.0 s, 0 free then");
   // max_rs = 1 + 37 - 10 = 28: inside too. But max_rs = 1 + 28 - 10 = 19 is not, and that
   // job is admitted though its window [19, 29] overlaps job 1's for 9 s: one point only.
-  EXPECT_FALSE(Submit(dc, s, MakeJob(3, 1, 37, {2}, 1, 10)).admitted);
-  EXPECT_TRUE(Submit(dc, s, MakeJob(4, 1, 28, {2}, 1, 10)).admitted);
+  EXPECT_FALSE(Submit(dc, s, MakeSyntheticJob(3, 1, 37, {2}, 1, 10)).admitted);
+  EXPECT_TRUE(Submit(dc, s, MakeSyntheticJob(4, 1, 28, {2}, 1, 10)).admitted);
   // Once job 1 is finished its window is free.
   Finish(dc, s, 1);
-  EXPECT_TRUE(Submit(dc, s, MakeJob(5, 1, 24, {2}, 1, 5)).admitted);
+  EXPECT_TRUE(Submit(dc, s, MakeSyntheticJob(5, 1, 24, {2}, 1, 5)).admitted);
 }
 
 TEST(DcPolicy, NeverRunsMoreThanItsMinimumMapsAtOnce) {
@@ -192,7 +170,7 @@ TEST(DcPolicy, NeverRunsMoreThanItsMinimumMapsAtOnce) {
   ClusterState s = MakeCluster(4, 1);
   DcPolicy dc(&h);
   // n_min = 2 (see AdmitsWithItsMinimumMapSlots...).
-  ASSERT_TRUE(Submit(dc, s, MakeJob(1, 10, 12, {3, 3, 3, 3, 3}, 1, 4)).admitted);
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 10, 12, {3, 3, 3, 3, 3}, 1, 4)).admitted);
   JobState& job = s.job(1);
   std::vector<uint32_t> started;
   for (int slot = 0; slot < 2; ++slot) {
@@ -215,8 +193,8 @@ TEST(DcPolicy, MapsInDeadlineOrderAndReducesWithoutReservation) {
   JobHistory h = ExactHistory();
   ClusterState s = MakeCluster(2, 1);
   DcPolicy dc(&h);
-  ASSERT_TRUE(Submit(dc, s, MakeJob(1, 0, 100, {1}, 1, 1)).admitted);  // absolute 100
-  ASSERT_TRUE(Submit(dc, s, MakeJob(2, 0, 50, {1}, 1, 1)).admitted);   // absolute 50
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 100, {1}, 1, 1)).admitted);  // absolute 100
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(2, 0, 50, {1}, 1, 1)).admitted);   // absolute 50
   auto t = dc.PickTask(s.slots[0].info, s, Time{0});
   ASSERT_TRUE(t);
   EXPECT_EQ(t->job, 2u);
@@ -234,7 +212,7 @@ TEST(DcPolicy, SkipsAFailedJobBeforeItIsForgotten) {
   JobHistory h = ExactHistory();
   ClusterState s = MakeCluster(1, 1);
   DcPolicy dc(&h);
-  ASSERT_TRUE(Submit(dc, s, MakeJob(1, 0, 100, {1}, 1, 1)).admitted);
+  ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 100, {1}, 1, 1)).admitted);
   s.job(1).phase = JobPhase::kFailed;
   s.active.clear();
   EXPECT_FALSE(dc.PickTask(s.slots[0].info, s, Time{0}));
@@ -262,8 +240,7 @@ TEST(DcPolicy, IsRegisteredAsDc) {
 //   Run: job 2's map [1, 4], its reduce [4, 14]: done by 15. Job 1's map [0, 10]; its
 //     reduce waits for the slot until 14 and ends at 24, past its deadline 20.
 TEST(DcPolicy, AdmitsAJobThatThenMissesItsDeadlineWhenReduceStagesCollide) {
-  const std::vector<SlotInfo> slots = {
-      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
+  const std::vector<SlotInfo> slots = OneNode(2, 1);
   JobHistory h = ExactHistory();
   DcPolicy dc(&h);
   SimRun run(slots, dc);
@@ -300,8 +277,7 @@ TEST(DcPolicy, AdmitsAJobThatThenMissesItsDeadlineWhenReduceStagesCollide) {
 //     reduce waits for slot 2 until 11: done at 12, 8 s late.
 // Without slow-start job 2's reduce runs [3, 4] and both jobs meet their deadlines.
 TEST(DcPolicy, UnderReduceSlowstartAdmitsAJobWhoseReduceThenFindsItsSlotHeld) {
-  const std::vector<SlotInfo> slots = {
-      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
+  const std::vector<SlotInfo> slots = OneNode(2, 1);
   auto run = [&slots](std::optional<double> slowstart) {
     JobHistory h = ExactHistory();
     DcPolicy dc(&h);

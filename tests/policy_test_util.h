@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sched/cluster_state.h"
@@ -25,13 +26,42 @@ inline JobHistory ExactHistory() {
 
 inline uint64_t Micros(double s) { return static_cast<uint64_t>(s * 1e6); }
 
+// A synthetic job as the Controller builds it at arrival: map i takes map_s[i] seconds,
+// each of its `reduces` reduces reduce_s seconds (speed 1.0).
+inline JobState MakeSyntheticJob(JobId id, double arrival_s, std::optional<double> deadline_s,
+                                 const std::vector<double>& map_s, uint32_t reduces,
+                                 double reduce_s) {
+  JobState j;
+  j.id = id;
+  j.arrival = FromSeconds(arrival_s);
+  j.spec.name = "j" + std::to_string(id);
+  j.spec.app = "synthetic";
+  if (deadline_s) j.spec.deadline = FromSeconds(*deadline_s);
+  j.spec.reduces = reduces;
+  j.spec.shuffle_units = reduces * Micros(reduce_s);
+  j.spec.max_reduce_units = Micros(reduce_s);
+  for (double s : map_s) {
+    TaskState t;
+    t.input_bytes = Micros(s);
+    j.maps.push_back(t);
+  }
+  j.reduces.resize(reduces);
+  j.BuildMapIndex(1);
+  return j;
+}
+
 // One node with `maps` map slots (ids 0..maps-1) and `reduces` reduce slots, speed 1.0.
+inline std::vector<SlotInfo> OneNode(int maps, int reduces) {
+  std::vector<SlotInfo> slots;
+  for (int i = 0; i < maps + reduces; ++i)
+    slots.push_back({i, i < maps ? SlotKind::kMap : SlotKind::kReduce, 0, 1.0});
+  return slots;
+}
+
+// The same as the cluster view a policy sees, every slot free.
 inline ClusterState MakeCluster(int maps, int reduces) {
   ClusterState s;
-  int id = 0;
-  for (int i = 0; i < maps; ++i) s.slots.push_back({{id++, SlotKind::kMap, 0, 1.0}, {}, 0, {}});
-  for (int i = 0; i < reduces; ++i)
-    s.slots.push_back({{id++, SlotKind::kReduce, 0, 1.0}, {}, 0, {}});
+  for (const SlotInfo& info : OneNode(maps, reduces)) s.slots.push_back({info, {}, 0, {}});
   return s;
 }
 

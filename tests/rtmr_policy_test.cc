@@ -17,27 +17,12 @@ namespace {
 
 using std::chrono::seconds;
 
-// A synthetic job as the Controller builds it at arrival: `maps` maps of map_s seconds,
-// `reduces` reduces of reduce_s seconds (speed 1.0).
+// A synthetic job of `maps` maps of map_s seconds and `reduces` reduces of reduce_s
+// seconds (speed 1.0).
 JobState MakeJob(JobId id, double arrival_s, std::optional<double> deadline_s, uint32_t maps,
                  double map_s, uint32_t reduces = 0, double reduce_s = 0) {
-  JobState j;
-  j.id = id;
-  j.arrival = FromSeconds(arrival_s);
-  j.spec.name = "j" + std::to_string(id);
-  j.spec.app = "synthetic";
-  if (deadline_s) j.spec.deadline = FromSeconds(*deadline_s);
-  j.spec.reduces = reduces;
-  j.spec.shuffle_units = reduces * Micros(reduce_s);
-  j.spec.max_reduce_units = Micros(reduce_s);
-  for (uint32_t i = 0; i < maps; ++i) {
-    TaskState t;
-    t.input_bytes = Micros(map_s);
-    j.maps.push_back(t);
-  }
-  j.reduces.resize(reduces);
-  j.BuildMapIndex(1);
-  return j;
+  return MakeSyntheticJob(id, arrival_s, deadline_s, std::vector<double>(maps, map_s), reduces,
+                          reduce_s);
 }
 
 // Asks `rtmr` to admit `job` at its arrival; if it does, the job becomes active as the
@@ -370,9 +355,7 @@ TEST(RtmrPolicy, DoesNotPassOverAHigherJobsReduceWaitingForItsPlannedSlot) {
 // At 20.9 H's reduce 1 waits for r1 (planned), r0 and r1 are free, P reserves one. If L
 // takes r0, H's reduce runs after L's, [36.9,38.3]: 13 s late.
 TEST(RtmrPolicy, AHigherJobsReduceWaitingForItsPlannedSlotStillMeetsItsDeadline) {
-  const std::vector<SlotInfo> slots = {
-      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0},    {2, SlotKind::kMap, 0, 1.0},
-      {3, SlotKind::kMap, 0, 1.0}, {4, SlotKind::kReduce, 0, 1.0}, {5, SlotKind::kReduce, 0, 1.0}};
+  const std::vector<SlotInfo> slots = OneNode(4, 2);
   JobHistory h = ExactHistory();
   RtmrPolicy rtmr(&h);
   SimRun run(slots, rtmr);
@@ -393,8 +376,7 @@ TEST(RtmrPolicy, AHigherJobsReduceWaitingForItsPlannedSlotStillMeetsItsDeadline)
 // Reduce slow-start does not apply: Algorithm IV starts a job's reduces once its map
 // stage has ended, as Algorithm III planned them.
 TEST(RtmrPolicy, ItsReducesWaitForTheMapStageEvenUnderReduceSlowstart) {
-  const std::vector<SlotInfo> slots = {
-      {0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
+  const std::vector<SlotInfo> slots = OneNode(2, 1);
   JobHistory h = ExactHistory();
   RtmrPolicy rtmr(&h);
   SimRun run(slots, rtmr, /*reduce_slowstart=*/0.05);
@@ -424,8 +406,7 @@ class RtmrFeedback : public ::testing::Test {
   // Job 1 at 0: one map, worst case 10 s, runs actual1_s; by 100. Job 2 at arrive2_s: one
   // map of 10 s (worst and actual), relative deadline deadline2_s.
   FeedbackRun Run(RtmrOptions options, double actual1_s, double arrive2_s, double deadline2_s) {
-    const std::vector<SlotInfo> slots = {{0, SlotKind::kMap, 0, 1.0},
-                                         {1, SlotKind::kReduce, 0, 1.0}};
+    const std::vector<SlotInfo> slots = OneNode(1, 1);
     policy_ = std::make_unique<RtmrPolicy>(&history_, options);
     exec_ = std::make_unique<SimExecutor>(loop_, slots);
     controller_ = std::make_unique<Controller>(

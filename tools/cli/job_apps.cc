@@ -64,8 +64,7 @@ JobApp SyntheticApp(std::vector<double> map_s, double reduce_s_total, uint32_t r
   // 64 keys per reduce task: fine enough for the partitioner to balance the work.
   spin.keys = reduces == 0 ? 0 : 64 * reduces;
   if (spin.keys > 0 && maps > 0)
-    spin.reduce_ns_per_key_and_map =
-        static_cast<uint64_t>(reduce_s_total * 1e9 / spin.keys / maps);
+    spin.reduce_ns_per_key_and_map = static_cast<uint64_t>(reduce_s_total * 1e9 / spin.keys / maps);
   job.make_runtime = [spin](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
     return std::make_shared<TypedJobRuntime<apps::Spin>>(std::move(o), spin);
   };

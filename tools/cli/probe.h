@@ -28,11 +28,11 @@ struct ProbeRequest {
 };
 
 // Text apps: the first 8 MiB, or 4/3 of a split if more, of the first non-empty input (cut
-// after a line end) as two maps of about 3/4 and 1/4 of it (the first one a split's size), so the affine fit of JobHistory::Record sees two sizes
-// (a gzip input: the sample recompressed, one map, measured in compressed bytes as the
-// job's map is); apps without input files: JobApp::make_probe. One reduce.
-// `before_run` is told what is probed ("a 8.0 MiB sample") just before it runs.
-// The estimate has source "probe" and jobs 1. A failing sample fails as the job would
+// after a line end) as two maps of about 3/4 and 1/4 of it (the first one a split's size), so the
+// affine fit of JobHistory::Record sees two sizes (a gzip input: the sample recompressed, one map,
+// measured in compressed bytes as the job's map is); apps without input files: JobApp::make_probe.
+// One reduce. `before_run` is told what is probed ("a 8.0 MiB sample") just before it runs. The
+// estimate has source "probe" and jobs 1. A failing sample fails as the job would
 // ("job failed: ...", with the job's status code).
 Result<AppEstimate> ProbeApp(const ProbeRequest& request,
                              const std::function<void(std::string_view what)>& before_run);

@@ -19,8 +19,7 @@ uint64_t GraphBytes(const InputSpec& in) {
 }
 
 void SplitEvenly(uint64_t bytes, uint32_t parts, std::vector<uint64_t>& out) {
-  for (uint32_t i = 0; i < parts; ++i)
-    out.push_back(bytes / parts + (i < bytes % parts ? 1 : 0));
+  for (uint32_t i = 0; i < parts; ++i) out.push_back(bytes / parts + (i < bytes % parts ? 1 : 0));
 }
 
 // One value per task: a single given value applies to all.
@@ -66,20 +65,23 @@ Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t blo
     for (const std::string& f : in.files) {
       std::error_code ec;
       uint64_t size = fs::file_size(f, ec);
-      if (ec) return Status::NotFound("job '" + job.name + "': cannot read '" + f + "': " + ec.message());
+      if (ec)
+        return Status::NotFound("job '" + job.name + "': cannot read '" + f + "': " + ec.message());
       if (IsGzipPath(f)) {
         if (size > 0) splits.push_back(size);  // not splittable: one map
         continue;
       }
-      for (uint64_t off = 0; off < size; off += block_size) splits.push_back(std::min(block_size, size - off));
+      for (uint64_t off = 0; off < size; off += block_size)
+        splits.push_back(std::min(block_size, size - off));
     }
     return splits;
   }
   if (in.kind == InputSpec::Kind::kGenerated) {
     const uint64_t bytes = in.generator == "graph" ? GraphBytes(in) : in.bytes;
-    const uint32_t maps = job.maps > 0 ? job.maps
-                                       : static_cast<uint32_t>(std::max<uint64_t>(
-                                             1, (bytes + block_size - 1) / block_size));
+    const uint32_t maps =
+        job.maps > 0
+            ? job.maps
+            : static_cast<uint32_t>(std::max<uint64_t>(1, (bytes + block_size - 1) / block_size));
     SplitEvenly(bytes, maps, splits);
   }
   return splits;
@@ -114,7 +116,8 @@ Result<SimJobParts> BuildSimJob(const WorkloadJob& job, const WorkloadSpec& work
     }
   } else {
     auto model = calibration.Find(job.app);
-    if (!model.ok()) return Status::InvalidArgument("job '" + job.name + "': " + model.status().message());
+    if (!model.ok())
+      return Status::InvalidArgument("job '" + job.name + "': " + model.status().message());
     if (job.app == "pi") {
       spec.maps.assign(job.maps, {job.pi_samples, {}});  // a map's units are its samples
       sim.map_work_s.assign(job.maps, model->MapSeconds(double(job.pi_samples)));
@@ -138,7 +141,8 @@ Result<SimJobParts> BuildSimJob(const WorkloadJob& job, const WorkloadSpec& work
       if (job.shuffle_bytes > 0) spec.shuffle_units = shuffle_units = job.shuffle_bytes;
     }
     for (uint32_t r = 0; r < job.reduces; ++r) {
-      const uint64_t units = shuffle_units / job.reduces + (r < shuffle_units % job.reduces ? 1 : 0);
+      const uint64_t units =
+          shuffle_units / job.reduces + (r < shuffle_units % job.reduces ? 1 : 0);
       sim.reduce_work_s.push_back(model->ReduceSeconds(double(units)));
     }
     if (spec.shuffle_units > 0 && job.reduces > 0)
