@@ -21,7 +21,7 @@
 
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
-#include "sched/cluster_spec.h"
+#include "sched/core/cluster_spec.h"
 
 namespace mrlocal {
 

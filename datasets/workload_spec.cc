@@ -8,7 +8,7 @@
 #include <set>
 
 #include "datasets/workload_file.h"
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {

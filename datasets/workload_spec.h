@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/status.h"
-#include "sched/cluster_spec.h"
+#include "sched/core/cluster_spec.h"
 
 namespace mrlocal {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "tools/cli/allocator.h"
+#include "tools/runtime/allocator.h"
 #include "tools/cli/command.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"

@@ -30,6 +30,9 @@ fi
 
 build="$root/build"
 cmake_flags=(-DCMAKE_BUILD_TYPE=Release)
+# ccache, when installed, makes rebuilds of other trees (worktrees, sanitizer builds) cheap.
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 case "$flavor" in
   "") ;;
   --asan) build="$root/build-asan"; cmake_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMRLOCAL_ASAN=ON) ;;
@@ -38,7 +41,7 @@ case "$flavor" in
 esac
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S "$root" -B "$build" "${cmake_flags[@]}" >/dev/null
+cmake -S "$root" -B "$build" "${cmake_flags[@]}" "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$jobs"
 
 case "$mode" in

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {

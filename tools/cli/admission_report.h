@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "sched/job.h"
-#include "sched/job_history.h"
-#include "sched/policy.h"
+#include "sched/core/job.h"
+#include "sched/estimate/job_history.h"
+#include "sched/core/policy.h"
 
 namespace mrlocal {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iomanip>
 
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {

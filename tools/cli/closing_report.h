@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "sched/run_summary.h"
+#include "sched/report/run_summary.h"
 
 namespace mrlocal {
 

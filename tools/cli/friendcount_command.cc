@@ -1,6 +1,6 @@
 // mrlocal friendcount EDGEFILE... [job options] [--list]
 #include "tools/cli/commands.h"
-#include "tools/cli/job_apps.h"
+#include "tools/runtime/job_apps.h"
 #include "tools/cli/job_runner.h"
 
 namespace mrlocal {

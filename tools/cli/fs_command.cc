@@ -6,7 +6,7 @@
 
 #include "engine/block_store.h"
 #include "tools/cli/exit_codes.h"
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {

@@ -17,7 +17,7 @@
 #include "engine/atomic_file.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {

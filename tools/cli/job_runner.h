@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "engine/job_runtime.h"
-#include "sched/run_summary.h"
+#include "sched/report/run_summary.h"
 #include "tools/cli/command.h"
+#include "tools/runtime/job_app.h"
 
 namespace mrlocal {
 
@@ -21,7 +22,7 @@ struct JobOptions {
   // Not given: rtmr with a deadline, fifo without.
   std::string policy = "fifo";
   // Task-time estimates per app, read by the deadline policies and updated after each
-  // successful job (sched/job_history.h). Empty: JobHistory::DefaultPath().
+  // successful job (sched/estimate/job_history.h). Empty: JobHistory::DefaultPath().
   std::string history;
   bool best_effort = false;  // run a job the admission rejected anyway, under fifo
   std::string cluster;       // empty: one node per allowed CPU, (1m,1r,1.0) each
@@ -49,30 +50,6 @@ struct JobOptions {
 // the options that make sense for them: no input, block store, shuffle or top-N options.
 enum class JobInput { kFiles, kNone };
 void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input = JobInput::kFiles);
-
-// What the subcommand supplies: its app, and its input when the user gives none.
-struct JobApp {
-  std::string name;  // "wordcount"
-  std::function<std::shared_ptr<const JobRuntime>(JobRuntimeOptions)> make_runtime;
-  // The built-in input used when no FILE is given (e.g. WordCount's default corpus).
-  std::string default_input_name;
-  std::function<std::shared_ptr<const std::string>()> make_default_input;
-  // Jobs without input files (Pi): this many map tasks, each given only its index.
-  // 0: the job reads files, one map task per split.
-  uint32_t index_maps = 0;
-  // Jobs without input files: a small job of the same app for a first-run estimate (Pi:
-  // 2 maps of at most 10^6 samples). Jobs reading files are probed on a sample instead.
-  std::function<JobApp()> make_probe;
-  // What an input-less job's tasks weigh for the deadline policies' estimates (rtmr, dc):
-  // the size units of each index map (one entry: every map; pi: its samples, synthetic:
-  // microseconds of work), and the reduce input the job declares (JobSpec).
-  std::vector<uint64_t> index_map_units;
-  uint64_t shuffle_units = 0;
-  uint64_t max_reduce_units = 0;
-  // Prints the job's result on stdout before the closing report, when it succeeded.
-  // Default: the top N keys.
-  std::function<void(std::ostream&, const RunSummary&)> print_result;
-};
 
 // Runs the job and prints its progress, top keys and closing report; returns the exit code.
 int RunJob(const JobOptions& o, const JobApp& app);

@@ -7,10 +7,10 @@
 
 #include "apps/pi.h"
 #include "engine/slot_worker.h"
-#include "sched/cluster_spec.h"
+#include "sched/core/cluster_spec.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/job_apps.h"
+#include "tools/runtime/job_apps.h"
 #include "tools/cli/job_runner.h"
 
 namespace mrlocal {

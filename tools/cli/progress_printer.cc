@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <ostream>
 
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 

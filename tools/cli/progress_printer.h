@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "sched/controller.h"
+#include "sched/core/controller.h"
 
 namespace mrlocal {
 

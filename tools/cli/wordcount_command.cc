@@ -1,6 +1,6 @@
 // mrlocal wordcount [FILE...] [job options]
 #include "tools/cli/commands.h"
-#include "tools/cli/job_apps.h"
+#include "tools/runtime/job_apps.h"
 #include "tools/cli/job_runner.h"
 
 namespace mrlocal {

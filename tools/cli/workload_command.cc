@@ -8,13 +8,13 @@
 #include <cstdio>
 #include <iostream>
 
-#include "sched/policy_registry.h"
-#include "sched/units.h"
-#include "sched/workload_report.h"
+#include "sched/policy/policy_registry.h"
+#include "sched/core/units.h"
+#include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/workload_options.h"
-#include "tools/cli/workload_runner.h"
+#include "tools/runtime/workload_runner.h"
 
 namespace mrlocal {
 namespace {

@@ -3,7 +3,7 @@
 #include "datasets/workload_file.h"
 #include "datasets/workload_presets.h"
 #include "engine/slot_worker.h"
-#include "sched/units.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 

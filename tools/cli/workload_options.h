@@ -8,7 +8,7 @@
 
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
-#include "tools/cli/workload_runner.h"
+#include "tools/runtime/workload_runner.h"
 
 namespace mrlocal {
 

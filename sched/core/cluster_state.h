@@ -1,0 +1,32 @@
+// The control plane's view of the cluster: slots and what runs on them, and the jobs.
+// Owned and mutated by the Controller on its thread; policies get it read-only.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "sched/core/job.h"
+#include "sched/core/slot_info.h"
+
+namespace mrlocal {
+
+struct SlotState {
+  SlotInfo info;
+  std::optional<TaskRef> task;  // the attempt running here, if any
+  uint64_t token = 0;           // that attempt's token
+  Time free_since{0};
+};
+
+struct ClusterState {
+  std::vector<SlotState> slots;
+  int nodes = 1;
+  std::map<JobId, JobState> jobs;  // every job submitted, by id (= arrival order)
+  std::vector<JobId> active;       // admitted and not finished, in arrival order
+  std::vector<JobId> reducing;     // the active jobs whose reduces are planned, same order
+
+  const JobState& job(JobId id) const { return jobs.at(id); }
+  JobState& job(JobId id) { return jobs.at(id); }
+};
+
+}  // namespace mrlocal

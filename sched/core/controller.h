@@ -1,0 +1,147 @@
+// The control plane: one thread, event driven. Jobs are submitted; the policy admits them
+// and picks tasks for free slots; the executor runs tasks and reports back; at the end of a
+// job's map phase the partitioner turns its partitions into reduce tasks.
+//
+// Thread model: every method runs on the EventLoop's thread. Executors deliver reports
+// from their own threads through EventLoop::Post.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sched/core/cluster_state.h"
+#include "sched/core/event_loop.h"
+#include "sched/core/executor.h"
+#include "sched/partition/partitioner.h"
+#include "sched/core/policy.h"
+#include "sched/core/scheduler_stats.h"
+#include "sched/core/slot_set.h"
+
+namespace mrlocal {
+
+// What a job produced, beyond its JobState: for reports.
+struct JobOutcome {
+  Admission admission;
+  std::optional<PartitionPlan> plan;
+  std::vector<TopEntry> top;  // best keys over all reduce tasks, best first
+  std::vector<std::string> warnings;
+  Status failure;  // why the job failed, with the code that decides the exit code
+  uint64_t map_output_units = 0;
+  uint64_t skipped_records = 0;  // malformed input records skipped (--skip-bad-records)
+  Duration sketch_time{0};       // summed over map tasks
+  uint64_t output_bytes = 0;
+  uint64_t output_records = 0;
+};
+
+// Hooks for reports, traces and progress. All run on the loop thread.
+class ControllerObserver {
+ public:
+  virtual ~ControllerObserver() = default;
+  virtual void OnAdmission(const JobState&, const Admission&, Time) {}
+  virtual void OnDecision(SlotId, const std::optional<TaskRef>&, Time, Duration /*cost*/) {}
+  virtual void OnTaskStart(const TaskLaunch&, Time) {}
+  virtual void OnTaskReport(const TaskReport&) {}
+  virtual void OnPlan(const JobState&, const PartitionPlan&, Time) {}
+  virtual void OnJobFinished(const JobState&, const JobOutcome&, Time) {}
+  virtual void OnTick(const ClusterState&, const Executor&, Time) {}
+};
+
+struct ControllerOptions {
+  std::string partitioner = "dp-sketch";
+  // Period of ControllerObserver::OnTick; zero: no observer ticks (simulations that need
+  // no progress lines).
+  Duration observer_tick = std::chrono::milliseconds(250);
+  // Reduce slow-start, Hadoop's mapred.reduce.slowstart.completed.maps (0.05 by default
+  // in Hadoop 0.21): once this fraction of a job's maps is done, its reduces may launch.
+  // One launched before the map stage ends holds its slot, idle, until the plan is made
+  // (Hadoop's would shuffle meanwhile; ours reads map outputs in memory, after the plan).
+  // None: reduces launch once the map stage has ended. Policies may opt out
+  // (Policy::uses_reduce_slowstart).
+  std::optional<double> reduce_slowstart;
+};
+
+class Controller {
+ public:
+  Controller(EventLoop& loop, Executor& executor, Policy& policy, std::vector<SlotInfo> slots,
+             int nodes, std::unique_ptr<Partitioner> partitioner, ControllerOptions options = {});
+
+  void AddObserver(ControllerObserver* o) { observers_.push_back(o); }
+
+  // Submits a job now: asks the policy for admission, and queues it if admitted. Returns
+  // next_job_id(): executors that need the job's data register it under that id first.
+  JobId Submit(JobSpec spec);
+  // A job arrives at `arrival` (>= Now()): `make` builds its spec then (an executor that
+  // needs the job's data registers it there, under the id it is given), and the policy
+  // sees it. Ids are given in arrival order. Building at arrival keeps a simulated day's
+  // millions of tasks out of memory until their jobs arrive.
+  using JobMaker = std::function<JobSpec(JobId)>;
+  void SubmitAt(Time arrival, JobMaker make);
+  JobId next_job_id() const { return next_job_; }
+
+  // Runs the loop until every submitted job has arrived and finished (or failed, or was
+  // rejected).
+  void RunUntilIdle();
+
+  // Stops every unfinished job (e.g. on Ctrl-C): running attempts are cancelled and the
+  // jobs fail with `why`. Thread: loop.
+  void AbortAll(const Status& why);
+
+  const ClusterState& state() const { return state_; }
+  const JobOutcome& outcome(JobId id) const { return outcomes_.at(id); }
+  const SchedulerStats& stats() const { return stats_; }
+  const Policy& policy() const { return policy_; }
+
+ private:
+  void Arrive(JobId id, JobSpec spec);
+  void Dispatch();
+  void Launch(SlotState& slot, const TaskRef& t);
+  void OnReport(TaskReport report);
+  void ReleaseReducesEarly(JobState& job);
+  void FinishMapPhase(JobState& job);
+  void Cancel(const SlotState& slot);
+  void FailJob(JobState& job, const Status& why);
+  void MaybeRetire(JobState& job);
+  void Deactivate(JobId id);
+  void ScheduleTicks();  // both of these, each re-arming itself
+  void ScheduleObserverTick();
+  void SchedulePolicyTick();
+  void CheckIdle();
+  bool Idle() const;
+  SlotSet& free_slots(SlotKind k) { return free_[k == SlotKind::kMap ? 0 : 1]; }
+  uint64_t& pending(TaskKind k) { return pending_[k == TaskKind::kMap ? 0 : 1]; }
+
+  EventLoop& loop_;
+  Executor& executor_;
+  Policy& policy_;
+  std::unique_ptr<Partitioner> partitioner_;
+  ControllerOptions options_;
+  ClusterState state_;
+  std::map<JobId, JobOutcome> outcomes_;
+  std::map<JobId, CountMinSketch> sketches_;  // summed map-output sketches, per job
+  std::map<JobId, bool> retired_;             // executor told the job ended
+  // Tokens of the reduce attempts that took their slots before their job's plan (reduce
+  // slow-start), until their reports: the plan launches those still held, and each report
+  // counts the slot from when it was taken (TaskState::start).
+  std::set<uint64_t> held_;
+  std::vector<ControllerObserver*> observers_;
+  SchedulerStats stats_;
+  // What Dispatch needs without scanning: the free slots of each kind, and how many
+  // tasks of each kind are pending in active jobs (reduces once planned). A policy can only
+  // pick a pending task, so with none pending no slot of that kind is offered.
+  SlotSet free_[2];
+  uint64_t pending_[2] = {0, 0};
+  size_t arrivals_due_ = 0;   // SubmitAt jobs that have not arrived yet
+  size_t running_tasks_ = 0;  // attempts launched and not yet reported
+  JobId next_job_ = 1;
+  uint64_t next_token_ = 1;
+  bool running_ = false;
+  uint64_t run_epoch_ = 0;     // RunUntilIdle calls so far
+  bool loop_running_ = false;  // RunUntilIdle is inside loop_.Run()
+};
+
+}  // namespace mrlocal

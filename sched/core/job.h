@@ -1,0 +1,121 @@
+// Jobs and tasks as the control plane tracks them. Vocabulary of RTMR: a job
+// J = (A, D, M, R, sigma): arrival, relative deadline, map tasks, reduce tasks, input bytes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/partition_hash.h"
+#include "sched/core/clock.h"
+#include "sched/core/slot_info.h"
+
+namespace mrlocal {
+
+using JobId = uint32_t;
+
+enum class TaskKind : uint8_t { kMap, kReduce };
+inline std::string_view ToString(TaskKind k) { return k == TaskKind::kMap ? "map" : "reduce"; }
+
+struct TaskRef {
+  JobId job = 0;
+  TaskKind kind = TaskKind::kMap;
+  uint32_t index = 0;
+  friend bool operator==(const TaskRef&, const TaskRef&) = default;
+};
+
+enum class TaskStatus : uint8_t { kPending, kRunning, kDone };
+
+struct TaskState {
+  TaskStatus status = TaskStatus::kPending;
+  uint64_t input_bytes = 0;         // map: split bytes; reduce: planned load (size units)
+  std::vector<NodeId> local_nodes;  // map: nodes holding a replica of the split
+  SlotId planned_slot = -1;         // reduce: the slot the partitioner planned it for
+  SlotId slot = -1;                 // where the current/last attempt runs
+  uint32_t attempts = 0;
+  Time ready_since{0};  // when it last became runnable
+  Time start{0};
+  Time end{0};
+};
+
+enum class JobPhase : uint8_t { kMap, kShuffle, kReduce, kDone, kFailed, kRejected };
+std::string_view ToString(JobPhase p);
+
+// What a submitter says about a job before it runs.
+struct JobSpec {
+  std::string name;
+  std::string app;
+  std::optional<Duration> deadline;  // D, relative to arrival; none = best effort
+  uint64_t input_bytes = 0;          // sigma
+  uint32_t reduces = 1;              // R
+  double weight = 1.0;               // MarS
+  std::string queue = "default";     // dynamic proportional share
+  // The job's partition functions (sketch rows, p partitions each); row 0 = hash mod p.
+  std::vector<PartitionHash> partition_hashes;
+  // One entry per map task: its split's bytes and the nodes that hold a replica. Consumed
+  // at arrival: JobState::maps has them afterwards.
+  struct MapSplit {
+    uint64_t bytes = 0;
+    std::vector<NodeId> nodes;
+  };
+  std::vector<MapSplit> maps;
+  // What the submitter knows of the reduce input, in size units: in all, and the largest
+  // reduce task's share. 0: unknown, and the deadline policies estimate it from history
+  // (α·σ and the app's skew). Synthetic jobs and traces know theirs.
+  uint64_t shuffle_units = 0;
+  uint64_t max_reduce_units = 0;
+};
+
+struct JobState {
+  JobId id = 0;
+  JobSpec spec;
+  Time arrival{0};  // A
+  JobPhase phase = JobPhase::kMap;
+  std::vector<TaskState> maps;
+  std::vector<TaskState> reduces;  // created at submission; runnable once planned
+  uint32_t maps_done = 0, maps_running = 0;
+  uint32_t reduces_done = 0, reduces_running = 0;
+  bool reduces_planned = false;
+  // Reduce slow-start (ControllerOptions::reduce_slowstart) let the reduces launch before
+  // the plan: one launched then holds its slot, doing nothing, until the plan is made.
+  bool reduces_early = false;
+  Time map_phase_end{0};
+  Time finish{0};
+  std::string failure;  // why it failed, when phase == kFailed
+
+ private:
+  // Stacks of map indexes, lowest index on top; entries that are no longer pending are
+  // dropped when met. A cache only: it never changes what NextPendingMap means.
+  mutable std::vector<std::vector<uint32_t>> pending_by_node_;
+  mutable std::vector<uint32_t> pending_any_;
+
+ public:
+  uint32_t M() const { return static_cast<uint32_t>(maps.size()); }
+  uint32_t R() const { return static_cast<uint32_t>(reduces.size()); }
+  std::optional<Time> absolute_deadline() const {
+    if (!spec.deadline) return std::nullopt;
+    return arrival + *spec.deadline;
+  }
+  bool finished() const {
+    return phase == JobPhase::kDone || phase == JobPhase::kFailed || phase == JobPhase::kRejected;
+  }
+  uint32_t maps_pending() const { return M() - maps_done - maps_running; }
+  uint32_t reduces_pending() const {
+    return reduces_planned || reduces_early ? R() - reduces_done - reduces_running : 0;
+  }
+  // A pending map task, preferring one with a replica on `node` (Hadoop's data-local
+  // first); with local_only, only those. Amortized O(1): lazily cleaned index stacks.
+  std::optional<uint32_t> NextPendingMap(NodeId node, bool local_only) const;
+  // Puts a map task back in the pending indexes (after a failed or preempted attempt).
+  void IndexPendingMap(uint32_t index);
+  // Builds the pending indexes; called once at submission.
+  void BuildMapIndex(int nodes);
+
+  TaskState& task(TaskKind k, uint32_t i) { return k == TaskKind::kMap ? maps[i] : reduces[i]; }
+  const TaskState& task(TaskKind k, uint32_t i) const {
+    return k == TaskKind::kMap ? maps[i] : reduces[i];
+  }
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,136 @@
+#include "sched/core/real_executor.h"
+
+namespace mrlocal {
+
+RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin)
+    : clock_(clock), slots_(slots) {
+  // Map slots and reduce slots each go round-robin over the allowed CPUs, so that a job's
+  // map phase and its reduce phase both spread over every core; reduce slots continue the
+  // rotation where the map slots ended, so that with fewer slots than CPUs (1 map + 1
+  // reduce slot on 2 CPUs) a map and a reduce running together do not share a core.
+  std::vector<int> cpus = AllowedCpus();
+  size_t next_map = 0, next_reduce = 0;
+  for (const SlotInfo& s : slots_) next_reduce += s.kind == SlotKind::kMap;
+  for (const SlotInfo& s : slots_) {
+    size_t& next = s.kind == SlotKind::kMap ? next_map : next_reduce;
+    int cpu = pin ? cpus[next++ % cpus.size()] : -1;
+    workers_.push_back(std::make_unique<SlotWorker>(s.id, cpu, s.speed));
+  }
+}
+
+RealExecutor::~RealExecutor() {
+  workers_.clear();  // joins every slot thread before the jobs' data goes away
+}
+
+void RealExecutor::AddJob(JobId id, RealJob job) {
+  auto data = std::make_unique<JobData>();
+  data->map_outputs.resize(job.maps);
+  data->job = std::move(job);
+  jobs_[id] = std::move(data);
+}
+
+void RealExecutor::Launch(const TaskLaunch& launch) {
+  JobData* data = jobs_.at(launch.task.job).get();
+  const NodeId node = slots_[launch.slot].node;
+  workers_[launch.slot]->Run(launch.token, [this, data, launch, node](TaskContext& ctx) {
+    TaskReport report;
+    report.task = launch.task;
+    report.token = launch.token;
+    report.slot = launch.slot;
+    report.start = clock_.Now();
+    report.dispatch_latency = report.start - launch.ready_since;
+    if (launch.task.kind == TaskKind::kMap)
+      RunMap(*data, launch, node, ctx, report);
+    else
+      RunReduce(*data, launch, ctx, report);
+    report.end = clock_.Now();
+    report_(std::move(report));
+  });
+}
+
+void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, TaskContext& ctx,
+                          TaskReport& report) {
+  SplitInput split;
+  split.input.task_index = launch.task.index;
+  if (data.job.read_split) {
+    Result<SplitInput> read = data.job.read_split(launch.task.index, node);
+    if (!read.ok()) {
+      report.status = read.status();
+      return;
+    }
+    split = std::move(read).value();
+    split.input.task_index = launch.task.index;
+  }
+  report.warnings = std::move(split.warnings);
+  report.input_bytes = split.input.bytes();
+  Result<std::unique_ptr<MapOutput>> out = data.job.runtime->RunMap(split.input, ctx);
+  if (!out.ok()) {
+    report.status = out.status();
+    return;
+  }
+  report.output_bytes = (*out)->size_units();
+  report.output_records = (*out)->records();
+  report.sketch = (*out)->sketch();
+  report.sketch_time = Duration((*out)->sketch_ns());
+  report.skipped_records = (*out)->skipped_records();
+  if (report.skipped_records > 0)
+    report.warnings.push_back("skipped " + std::to_string(report.skipped_records) +
+                              " bad record(s) in " + split.input.source + ", the first at " +
+                              (*out)->first_skipped());
+  data.map_outputs[launch.task.index] = std::move(out).value();
+}
+
+void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, TaskContext& ctx,
+                             TaskReport& report) {
+  std::vector<const MapOutput*> maps;
+  maps.reserve(data.map_outputs.size());
+  for (auto& m : data.map_outputs) maps.push_back(m.get());
+  std::unique_ptr<OutputSink> sink;
+  if (data.job.output) {
+    Result<std::unique_ptr<OutputSink>> opened = data.job.output->OpenPart(launch.task.index);
+    if (!opened.ok()) {
+      report.status = opened.status();
+      return;
+    }
+    sink = std::move(opened).value();
+  }
+  Result<ReduceResult> result =
+      data.job.runtime->RunReduce(maps, data.plan, launch.task.index, sink.get(), ctx);
+  if (!result.ok()) {
+    report.status = result.status();
+    return;
+  }
+  if (sink) {
+    Status closed = sink->Close();
+    if (!closed.ok()) {
+      report.status = closed;
+      return;
+    }
+  }
+  report.input_bytes = result->records_in;
+  report.output_bytes = result->bytes_out;
+  report.output_records = result->keys_out;
+  report.top = std::move(result->top);
+}
+
+void RealExecutor::Cancel(SlotId slot, uint64_t token) { workers_[slot]->Cancel(token); }
+
+void RealExecutor::SetPlan(JobId job, const ReducePlan& plan) { jobs_.at(job)->plan = plan; }
+
+Status RealExecutor::FinishJob(JobId job, bool success) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) return Status::OK();
+  Status s;
+  if (auto& out = it->second->job.output) {
+    if (success)
+      s = out->Commit(it->second->job.reduces);
+    else
+      out->Abort();
+  }
+  jobs_.erase(it);
+  return s;
+}
+
+double RealExecutor::Progress(SlotId slot) const { return workers_[slot]->progress(); }
+
+}  // namespace mrlocal

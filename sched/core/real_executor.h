@@ -1,0 +1,84 @@
+// The Executor that runs real app code on the engine's slot threads (one SlotWorker per
+// slot, pinned round-robin over the allowed CPUs, throttled to the slot's speed).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "engine/job_runtime.h"
+#include "engine/slot_worker.h"
+#include "sched/core/clock.h"
+#include "sched/core/executor.h"
+#include "sched/core/slot_info.h"
+
+namespace mrlocal {
+
+// A map task's input as read from the block store, with whatever keeps it valid.
+struct SplitInput {
+  MapInput input;
+  std::vector<std::string> warnings;  // e.g. a replica that failed its checksum
+  std::shared_ptr<void> keepalive;
+};
+
+// Where a job's reduce tasks write, and how the job commits.
+class JobOutput {
+ public:
+  virtual ~JobOutput() = default;
+  // Thread-safe for different `reduce` values. Opening a reduce again replaces the earlier
+  // attempt's part.
+  virtual Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce) = 0;
+  virtual Status Commit(uint32_t parts) = 0;
+  virtual void Abort() = 0;
+};
+
+struct RealJob {
+  std::shared_ptr<const JobRuntime> runtime;
+  // Reads map task `index`'s input, preferring replicas on `node`. Thread-safe. Null for
+  // jobs without input (each map gets only its index).
+  std::function<Result<SplitInput>(uint32_t index, NodeId node)> read_split;
+  std::shared_ptr<JobOutput> output;  // null: reduce output is computed, then discarded
+  uint32_t maps = 0;
+  uint32_t reduces = 0;
+};
+
+class RealExecutor final : public Executor {
+ public:
+  // `clock` must be safe to read from any thread (AsioLoop's is). pin: pin slot threads.
+  RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin);
+  ~RealExecutor() override;
+
+  // Registers a job's code, input and output before the Controller submits it under `id`.
+  void AddJob(JobId id, RealJob job);
+
+  void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
+  void Launch(const TaskLaunch& launch) override;
+  void Cancel(SlotId slot, uint64_t token) override;
+  void SetPlan(JobId job, const ReducePlan& plan) override;
+  Status FinishJob(JobId job, bool success) override;
+  double Progress(SlotId slot) const override;
+
+  void SetSpeed(SlotId slot, double s) { workers_[slot]->SetSpeed(s); }
+
+ private:
+  struct JobData {
+    RealJob job;
+    ReducePlan plan;
+    // One slot per map task: written by the task's slot thread, read by reduce tasks that
+    // start only after the Controller saw every map report (happens-before via the loop).
+    std::vector<std::unique_ptr<MapOutput>> map_outputs;
+  };
+  void RunMap(JobData& data, const TaskLaunch& launch, NodeId node, TaskContext& ctx,
+              TaskReport& report);
+  void RunReduce(JobData& data, const TaskLaunch& launch, TaskContext& ctx, TaskReport& report);
+
+  const Clock& clock_;
+  std::vector<SlotInfo> slots_;
+  std::vector<std::unique_ptr<SlotWorker>> workers_;
+  ReportFn report_;
+  std::map<JobId, std::unique_ptr<JobData>> jobs_;  // touched on the loop thread only
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,103 @@
+#include "sched/policy/fair_policy.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "sched/policy/fifo_policy.h"
+
+namespace mrlocal {
+namespace {
+
+// Hadoop requires weights > 0; a zero, negative or NaN weight counts as the smallest one
+// rather than dividing by zero.
+double UsableWeight(double w) {
+  constexpr double kMinWeight = 1e-9;
+  return w > kMinWeight ? w : kMinWeight;
+}
+
+// Looks jobs up for ids that mostly ascend (state.active is in arrival order, so in id
+// order): a step or two along std::map's in-order successors instead of a find() of
+// log2(n) dependent cache misses per job. Any other order falls back to find().
+class JobCursor {
+ public:
+  explicit JobCursor(const std::map<JobId, JobState>& jobs) : jobs_(jobs), it_(jobs.begin()) {}
+  const JobState& operator[](JobId id) {
+    for (int step = 0; step < 4 && it_ != jobs_.end() && it_->first < id; ++step) ++it_;
+    if (it_ == jobs_.end() || it_->first != id) it_ = jobs_.find(id);
+    return it_->second;
+  }
+
+ private:
+  const std::map<JobId, JobState>& jobs_;
+  std::map<JobId, JobState>::const_iterator it_;
+};
+
+}  // namespace
+
+Admission FairPolicy::Admit(const JobState& job, const ClusterState&, Time) {
+  InfoOf(job);  // interned now, so the first decision that meets the job pays nothing
+  return Admission::Yes(job.spec.deadline ? "fair admits every job; it does not test deadlines"
+                                  : "fair admits every job");
+}
+
+void FairPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {
+  if (job.id < jobs_.size()) jobs_[job.id] = {};
+}
+
+const FairPolicy::JobInfo& FairPolicy::InfoOf(const JobState& job) {
+  if (job.id >= jobs_.size()) jobs_.resize(job.id + 1);
+  JobInfo& info = jobs_[job.id];
+  if (info.known) return info;
+  auto [it, added] =
+      queue_ids_.try_emplace(job.spec.queue, static_cast<uint32_t>(queue_ids_.size()));
+  if (added) tallies_.emplace_back();
+  info = {true, it->second, UsableWeight(job.spec.weight)};
+  return info;
+}
+
+std::optional<TaskRef> FairPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
+  const bool map = slot.kind == SlotKind::kMap;
+  ++epoch_;
+  candidates_.clear();
+  // One pass: sum each queue's running tasks (jobs with nothing pending count too: they
+  // hold slots) and collect the jobs that could use this slot.
+  JobCursor jobs(state.jobs);
+  for (JobId id : map ? state.active : state.reducing) {
+    const JobState& job = jobs[id];
+    const uint32_t running = map ? job.maps_running : job.reduces_running;
+    const JobInfo& info = InfoOf(job);
+    QueueTally& tally = tallies_[info.queue];
+    if (tally.epoch != epoch_) tally = {epoch_, 0, id};  // lists are in arrival order
+    tally.running += running;
+    if ((map ? job.maps_pending() : job.reduces_pending()) == 0) continue;
+    candidates_.push_back({info.queue, running / info.weight, id, &job});
+  }
+  if (candidates_.empty()) return std::nullopt;
+
+  // Queues by running tasks (weight 1.0), then jobs by running / weight; ties by arrival.
+  auto before = [this](const Candidate& a, const Candidate& b) {
+    const QueueTally& qa = tallies_[a.queue];
+    const QueueTally& qb = tallies_[b.queue];
+    return std::tie(qa.running, qa.first, a.ratio, a.job) <
+           std::tie(qb.running, qb.first, b.ratio, b.job);
+  };
+  auto take = [&](const Candidate& c) -> std::optional<TaskRef> {
+    if (map) {
+      if (auto i = c.state->NextPendingMap(slot.node, /*local_only=*/false))
+        return TaskRef{c.job, TaskKind::kMap, *i};
+    } else if (auto i = PickReduceFor(*c.state, slot, state)) {
+      return TaskRef{c.job, TaskKind::kReduce, *i};
+    }
+    return std::nullopt;
+  };
+  if (auto pick = take(*std::min_element(candidates_.begin(), candidates_.end(), before)))
+    return pick;
+  // Only a reduce held for its free planned slot gets here: the rest, in fair order.
+  std::sort(candidates_.begin(), candidates_.end(), before);
+  for (const Candidate& c : candidates_)
+    if (auto pick = take(c)) return pick;
+  return std::nullopt;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,24 @@
+// Hadoop 1's default scheduler (JobQueueTaskScheduler): jobs in arrival order; for a free
+// map slot, the first job with a pending map gives a data-local one if it has it, else
+// any; reduces likewise in job order, preferring the slot the partitioner planned.
+// Admits every job: it makes no deadline promise.
+#pragma once
+
+#include "sched/core/policy.h"
+
+namespace mrlocal {
+
+class FifoPolicy final : public Policy {
+ public:
+  std::string_view name() const override { return "fifo"; }
+  Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
+  std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
+                                  Time now) override;
+};
+
+// Shared by policies that fall back to FIFO order within a job: a pending reduce of `job`
+// for `slot`, preferring one planned for this slot, then one whose planned slot is busy.
+std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
+                                      const ClusterState& state);
+
+}  // namespace mrlocal

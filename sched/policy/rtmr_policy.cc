@@ -1,0 +1,297 @@
+#include "sched/policy/rtmr_policy.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+#include "sched/policy/fifo_policy.h"
+#include "sched/core/units.h"
+
+namespace mrlocal {
+namespace {
+
+constexpr Time kNoDeadline = Time::max();
+// Extra nodes tried when suggesting how a rejected job could fit (binary search).
+constexpr int kMaxExtraNodes = 1 << 16;
+
+// The vectors are min-heaps: Algorithms II, III and VI only ever take the smallest entry.
+Time PopSmallest(std::vector<Time>& heap) {
+  std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+  Time t = heap.back();
+  heap.pop_back();
+  return t;
+}
+void Push(std::vector<Time>& heap, Time t) {
+  heap.push_back(t);
+  std::push_heap(heap.begin(), heap.end(), std::greater<>());
+}
+
+// Algorithm VI's loops: the finish times of `tasks` that are done, in ascending order, each
+// replace the smallest entry of `heap`.
+void ReplaceSmallestByFinishes(std::vector<Time>& heap, const std::vector<TaskState>& tasks) {
+  std::vector<Time> ends;
+  for (const TaskState& t : tasks)
+    if (t.status == TaskStatus::kDone) ends.push_back(t.end);
+  std::sort(ends.begin(), ends.end());
+  for (Time t : ends) {
+    if (heap.empty()) return;
+    PopSmallest(heap);
+    Push(heap, t);
+  }
+}
+
+std::string Describe(const JobState& job) {
+  return "job " + std::to_string(job.id) +
+         (job.spec.name.empty() ? "" : " (" + job.spec.name + ")");
+}
+
+}  // namespace
+
+RtmrPolicy::RtmrPolicy(const JobHistory* history, RtmrOptions options)
+    : history_(history), options_(options) {}
+
+// Algorithm II (map slots) then Algorithm III (reduce slots).
+RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
+                                           const SlotTimes& reduce_free, Time now) {
+  Estimate e{map_free, reduce_free, now};
+  Time map_end = now;
+  for (uint32_t k = 0; k < job.maps && !e.map_free.empty(); ++k) {
+    const Time t = std::max(PopSmallest(e.map_free), now) + job.estimate.map_task;
+    map_end = std::max(map_end, t);
+    Push(e.map_free, t);
+  }
+  e.finish = map_end;
+  for (uint32_t k = 0; k < job.reduces && !e.reduce_free.empty(); ++k) {
+    const Time t = std::max(PopSmallest(e.reduce_free), map_end) + job.estimate.reduce_task;
+    e.finish = std::max(e.finish, t);
+    Push(e.reduce_free, t);
+  }
+  return e;
+}
+
+size_t RtmrPolicy::InsertionPoint(Time deadline) const {
+  auto it = std::upper_bound(queue_.begin() + static_cast<ptrdiff_t>(started_), queue_.end(),
+                             deadline, [](Time d, const Entry& e) { return d < e.deadline; });
+  return static_cast<size_t>(it - queue_.begin());
+}
+
+RtmrPolicy::Vectors RtmrPolicy::PredecessorVectors(size_t pos) const {
+  if (pos > 0) return {&queue_[pos - 1].plan.map_free, &queue_[pos - 1].plan.reduce_free};
+  if (latest_started_) return {&latest_started_->map_free, &latest_started_->reduce_free};
+  return {&zero_map_, &zero_reduce_};
+}
+
+bool RtmrPolicy::Propagate(size_t from, const SlotTimes* map_free, const SlotTimes* reduce_free,
+                           Time now, std::vector<Estimate>* out, size_t* first_miss) const {
+  for (size_t i = from; i < queue_.size(); ++i) {
+    out->push_back(Calculate(queue_[i], *map_free, *reduce_free, now));
+    if (first_miss && out->back().finish > queue_[i].deadline) {
+      *first_miss = i;
+      return false;
+    }
+    map_free = &out->back().map_free;
+    reduce_free = &out->back().reduce_free;
+  }
+  return true;
+}
+
+void RtmrPolicy::StoreSuccessors(size_t from, std::vector<Estimate>& estimates) {
+  for (size_t k = 0; k < estimates.size(); ++k) {
+    Entry& s = queue_[from + k];
+    const Entry& p = queue_[from + k - 1];
+    s.pred_map_free = p.plan.map_free;
+    s.pred_reduce_free = p.plan.reduce_free;
+    s.plan = std::move(estimates[k]);
+    if (s.id == latest_started_id_) latest_started_ = s.plan;
+  }
+}
+
+std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, Time now) const {
+  auto fits = [&](int extra) {
+    SlotTimes m = *pred.first, r = *pred.second;
+    for (int k = 0; k < extra; ++k) {  // new slots are free now
+      Push(m, now);
+      if (job.reduces > 0) Push(r, now);
+    }
+    return Calculate(job, m, r, now).finish <= job.deadline;
+  };
+  // Even one slot per task cannot beat a map then a reduce run back to back.
+  if (now + job.estimate.map_task + (job.reduces ? job.estimate.reduce_task : Duration{0}) >
+      job.deadline)
+    return std::nullopt;
+  int hi = 1;
+  while (!fits(hi)) {
+    if (hi >= kMaxExtraNodes) return std::nullopt;
+    hi *= 2;
+  }
+  int lo = hi / 2;  // fits(lo) is false (or lo = 0, which was tried by the admission)
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time now) {
+  if (zero_map_.empty() && zero_reduce_.empty()) {
+    for (const SlotState& s : state.slots)
+      (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).push_back(Time{0});
+  }
+  const AppEstimate* app = history_ ? history_->Find(job.spec.app) : nullptr;
+  if (app == nullptr) return Admission::No(NoEstimateReason(job));
+  Entry entry;
+  entry.id = job.id;
+  entry.deadline = job.absolute_deadline().value_or(kNoDeadline);
+  entry.maps = job.M();
+  entry.reduces = job.R();
+  entry.estimate = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
+                               SlowestSpeed(state, SlotKind::kReduce), options_.estimate_margin);
+  if (job.R() > 0 && zero_reduce_.empty())
+    return Admission::No("the cluster has no reduce slot for its " + std::to_string(job.R()) +
+                         " reduces");
+
+  // Algorithm I, lines 1-9: the job's own deadline, from its predecessor's vectors.
+  const size_t pos = InsertionPoint(entry.deadline);
+  const Vectors pred = PredecessorVectors(pos);
+  Estimate own = Calculate(entry, *pred.first, *pred.second, now);
+  Admission a;
+  a.estimated_finish = own.finish;
+  if (own.finish > entry.deadline) {
+    a.admitted = false;
+    a.reason = "estimated finish " + FormatDuration(own.finish - job.arrival) +
+               " after arrival is past its deadline of " +
+               FormatDuration(entry.deadline - job.arrival) + " (worst-case task times: map " +
+               FormatDuration(entry.estimate.map_task) + ", reduce " +
+               FormatDuration(entry.estimate.reduce_task) + ")";
+    a.min_deadline = own.finish - job.arrival;
+    a.extra_nodes = ExtraNodesNeeded(entry, pred, now);
+    return a;
+  }
+  // Lines 10-21: every job after it must still meet its deadline.
+  std::vector<Estimate> successors;
+  successors.reserve(queue_.size() - pos);
+  size_t miss = 0;
+  if (!Propagate(pos, &own.map_free, &own.reduce_free, now, &successors, &miss)) {
+    const JobState& victim = state.job(queue_[miss].id);
+    a.admitted = false;
+    a.reason = "admitting it would make " + Describe(victim) + " miss its deadline by " +
+               FormatDuration(successors.back().finish - queue_[miss].deadline);
+    return a;
+  }
+  a.reason = job.spec.deadline
+                 ? "estimated finish " + FormatDuration(own.finish - job.arrival) +
+                       " after arrival, slack " + FormatDuration(entry.deadline - own.finish) +
+                       " (worst-case " + app->source + " estimates)"
+                 : "no deadline: admitted last in the queue, with no guarantee";
+  if (!job.spec.deadline) a.estimated_finish.reset();
+  // Lines 22-23: insert, and keep the new vectors.
+  entry.pred_map_free = *pred.first;
+  entry.pred_reduce_free = *pred.second;
+  entry.plan = std::move(own);
+  queue_.insert(queue_.begin() + static_cast<ptrdiff_t>(pos), std::move(entry));
+  StoreSuccessors(pos + 1, successors);
+  return a;
+}
+
+void RtmrPolicy::MarkStarted(size_t pos) {
+  if (pos != started_)
+    std::rotate(queue_.begin() + static_cast<ptrdiff_t>(started_),
+                queue_.begin() + static_cast<ptrdiff_t>(pos),
+                queue_.begin() + static_cast<ptrdiff_t>(pos) + 1);
+  const Entry& e = queue_[started_++];
+  latest_started_id_ = e.id;
+  latest_started_ = e.plan;
+}
+
+std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
+  if (slot.kind == SlotKind::kMap) {
+    // Algorithm IV lines 4-5: maps in queue order, data-local first (Hadoop's default).
+    for (size_t pos = 0; pos < queue_.size(); ++pos) {
+      const JobState& job = state.job(queue_[pos].id);
+      if (job.finished() || job.maps_pending() == 0) continue;
+      auto i = job.NextPendingMap(slot.node, /*local_only=*/false);
+      if (!i) continue;
+      const JobId id = queue_[pos].id;
+      if (pos >= started_) MarkStarted(pos);
+      return TaskRef{id, TaskKind::kMap, *i};
+    }
+    return std::nullopt;
+  }
+  // Lines 6-21: the reservation-based reduce dispatcher. Deviation: the paper stops when
+  // reserved > Ra; with reserved == Ra a lower job would take one of the Ra free slots and
+  // leave fewer than the jobs ahead reserved, so we stop at reserved >= Ra.
+  uint64_t free_reduce = 0;
+  for (const SlotState& s : state.slots) free_reduce += s.info.kind == SlotKind::kReduce && !s.task;
+  uint64_t reserved = 0;
+  for (const Entry& e : queue_) {
+    if (reserved >= free_reduce) break;
+    const JobState& job = state.job(e.id);
+    if (job.finished()) continue;
+    if (auto i = PickReduceFor(job, slot, state)) return TaskRef{e.id, TaskKind::kReduce, *i};
+    // A job with nothing ready for this slot still needs what it has not started: all R
+    // before its reduce stage; after it, its pending reduces, each planned for another
+    // free slot (one planned for a busy slot would have been picked above).
+    reserved += job.reduces_planned ? job.reduces_pending() : job.R();
+  }
+  return std::nullopt;
+}
+
+void RtmrPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time now) {
+  auto it =
+      std::find_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return e.id == job.id; });
+  if (it == queue_.end()) return;  // rejected, or never admitted
+  const size_t pos = static_cast<size_t>(it - queue_.begin());
+  if (options_.feedback && job.phase == JobPhase::kDone) Feedback(job, pos, now);
+  if (pos < started_) --started_;
+  queue_.erase(queue_.begin() + static_cast<ptrdiff_t>(pos));
+}
+
+// Algorithm V, with Algorithm VI (SATU) inline.
+void RtmrPolicy::Feedback(const JobState& job, size_t pos, Time now) {
+  Entry& e = queue_[pos];
+  const Time actual = job.finish;
+  Duration epsilon;
+  if (options_.feedback_threshold) {
+    epsilon = *options_.feedback_threshold;
+  } else {  // "a typical map task execution time": this job's median map
+    std::vector<Duration> maps;
+    for (const TaskState& t : job.maps)
+      if (t.status == TaskStatus::kDone) maps.push_back(t.end - t.start);
+    if (maps.empty()) return;
+    std::nth_element(maps.begin(), maps.begin() + static_cast<ptrdiff_t>(maps.size() / 2),
+                     maps.end());
+    epsilon = maps[maps.size() / 2];
+  }
+  // Line 6 compares with e, the job's estimated finish. (Recomputing e now, as line 6 reads
+  // literally, would place it after the present and always differ from the actual finish.)
+  const Duration gap = actual > e.plan.finish ? actual - e.plan.finish : e.plan.finish - actual;
+  if (gap < epsilon && actual <= e.deadline) return;
+  ++feedback_updates_;
+
+  // Algorithm VI: from the predecessor's vectors, each actual finish time in ascending
+  // order replaces the smallest entry.
+  e.plan = Estimate{e.pred_map_free, e.pred_reduce_free, actual};
+  ReplaceSmallestByFinishes(e.plan.map_free, job.maps);
+  ReplaceSmallestByFinishes(e.plan.reduce_free, job.reduces);
+  if (e.id == latest_started_id_) latest_started_ = e.plan;
+
+  // Lines 12-19: every successor is re-estimated from its new predecessor.
+  std::vector<Estimate> successors;
+  successors.reserve(queue_.size() - pos - 1);
+  Propagate(pos + 1, &e.plan.map_free, &e.plan.reduce_free, now, &successors, nullptr);
+  StoreSuccessors(pos + 1, successors);
+}
+
+std::vector<JobId> RtmrPolicy::queue() const {
+  std::vector<JobId> ids;
+  for (const Entry& e : queue_) ids.push_back(e.id);
+  return ids;
+}
+
+std::optional<Time> RtmrPolicy::EstimatedFinish(JobId job) const {
+  for (const Entry& e : queue_)
+    if (e.id == job) return e.plan.finish;
+  return std::nullopt;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,105 @@
+// RTMR (He, Lu, Swanson 2013, section IV): deadline guarantees by admission control.
+//
+//   queue        jobs that have started (run a map) in start order, then the others in
+//                EDF order: no job is preempted once its first map starts.
+//   admission    Algorithm I: a job's finish is estimated from its predecessor's slot
+//                vectors (Algorithms II and III, worst-case task times from history,
+//                sched/estimate/job_estimate.h); it is admitted only if it and every job after it
+//                in the queue still meet their deadlines.
+//   dispatch     Algorithm IV: maps in queue order, data-local first (Hadoop's default);
+//                a reduce slot goes to the first job in queue order with a ready reduce,
+//                skipping it when the slots left are reserved for jobs ahead: all R of a
+//                job not in its reduce stage yet, the pending reduces of one that is.
+//   feedback     Algorithms V and VI: when a job ends at least ε away from its estimate (or
+//                late), its vectors are rebuilt from the actual task finish times (SATU)
+//                and every job after it is re-estimated. Off in "rtmr-nofb".
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "sched/estimate/job_estimate.h"
+#include "sched/estimate/job_history.h"
+#include "sched/core/policy.h"
+
+namespace mrlocal {
+
+struct RtmrOptions {
+  bool feedback = true;
+  // ε of Algorithm V; none: "a typical map task time", the finished job's median map time.
+  std::optional<Duration> feedback_threshold;
+  double estimate_margin = 1.0;  // multiplies every estimated task time (>= 1)
+};
+
+class RtmrPolicy final : public Policy {
+ public:
+  // `history` gives each app's estimates; it must outlive the policy. A job whose app has
+  // none is rejected (the CLI probes a first-run estimate before submitting).
+  RtmrPolicy(const JobHistory* history, RtmrOptions options = {});
+
+  std::string_view name() const override { return options_.feedback ? "rtmr" : "rtmr-nofb"; }
+  bool admission_control() const override { return true; }
+  Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
+  std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
+                                  Time now) override;
+  void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
+  // Algorithm IV dispatches a job's reduces once its map stage has ended, as Algorithm III
+  // (line 5: rt1 = max(rt1, e_m)) plans them: a reduce launched earlier would hold a slot
+  // the admission test gave to another job.
+  bool uses_reduce_slowstart() const override { return false; }
+
+  // For tests and reports: the queue (started jobs first), and a job's current estimate
+  // of its finish (none once it left the queue).
+  std::vector<JobId> queue() const;
+  std::optional<Time> EstimatedFinish(JobId job) const;
+  uint64_t feedback_updates() const { return feedback_updates_; }
+
+ private:
+  // A min-heap of slot free times: Algorithms II, III and VI only ever take the smallest.
+  using SlotTimes = std::vector<Time>;
+  using Vectors = std::pair<const SlotTimes*, const SlotTimes*>;  // T^m, T^r
+  struct Estimate {
+    SlotTimes map_free, reduce_free;
+    Time finish{0};
+  };
+  struct Entry {
+    JobId id = 0;
+    Time deadline{0};  // absolute, A + D; Time::max() for a job without one
+    uint32_t maps = 0, reduces = 0;
+    JobEstimate estimate;
+    Estimate plan;                              // J.T^m, J.T^r and e
+    SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that plan came from
+  };
+
+  // Algorithms II and III from the predecessor's vectors.
+  static Estimate Calculate(const Entry& job, const SlotTimes& map_free,
+                            const SlotTimes& reduce_free, Time now);
+  // The vectors a job at queue position `pos` starts from: its predecessor's; at the head,
+  // the latest started job's (it may have left the queue); else all zeros.
+  Vectors PredecessorVectors(size_t pos) const;
+  // Where a job with this deadline enters: after every started job and every unstarted one
+  // with an earlier or equal deadline.
+  size_t InsertionPoint(Time deadline) const;
+  // Re-estimates queue_[from..] in order, the first from the given vectors. With
+  // `first_miss`, stops at the first job that would miss (false, its position stored; its
+  // estimate is the last in `out`).
+  bool Propagate(size_t from, const SlotTimes* map_free, const SlotTimes* reduce_free, Time now,
+                 std::vector<Estimate>* out, size_t* first_miss) const;
+  // Keeps Propagate's results as queue_[from..]'s vectors.
+  void StoreSuccessors(size_t from, std::vector<Estimate>& estimates);
+  // For a rejected job: the fewest nodes of (1m,1r,1.0) added now that would fit it.
+  std::optional<int> ExtraNodesNeeded(const Entry& job, Vectors pred, Time now) const;
+  void MarkStarted(size_t pos);
+  void Feedback(const JobState& job, size_t pos, Time now);
+
+  const JobHistory* history_;
+  RtmrOptions options_;
+  std::vector<Entry> queue_;  // started jobs in start order, then EDF
+  size_t started_ = 0;        // queue_[0, started_) have started
+  JobId latest_started_id_ = 0;
+  std::optional<Estimate> latest_started_;
+  SlotTimes zero_map_, zero_reduce_;  // l and q zeros: the vectors before any job
+  uint64_t feedback_updates_ = 0;
+};
+
+}  // namespace mrlocal

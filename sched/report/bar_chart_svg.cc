@@ -1,0 +1,186 @@
+#include "sched/report/bar_chart_svg.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace mrlocal {
+namespace {
+
+// Tableau 10: distinct for up to ten policies, then repeats.
+constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+// A printed value: exactly `decimals` decimals, so that bars of one chart line up.
+std::string Value(double v, int decimals) {
+  if (!std::isfinite(v)) return "0";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  if (ec != std::errc()) return "0";
+  std::string s(buf, end);
+  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);  // -0.0
+  return s;
+}
+
+}  // namespace
+
+std::string XmlEscape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
+          out += '?';
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+std::string SvgNumber(double v, int decimals) {
+  if (!std::isfinite(v)) return "0";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  if (ec != std::errc()) return "0";
+  std::string s(buf, end);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::vector<double> NiceTicks(double lo, double hi, int target) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return {0};
+  if (hi < lo) std::swap(lo, hi);
+  if (hi == lo) return {lo};
+  const double raw = (hi - lo) / std::max(target, 1);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double f : {1.0, 2.0, 5.0, 10.0}) {
+    step = f * mag;
+    if (step >= raw) break;
+  }
+  std::vector<double> ticks;
+  const double first = std::floor(lo / step);
+  const double last = std::ceil(hi / step - 1e-9);
+  for (double k = first; k <= last && ticks.size() < 1000; k += 1) ticks.push_back(k * step);
+  return ticks;
+}
+
+std::string BarChartSvg(const BarChart& chart) {
+  const double scale = chart.percent ? 100.0 : 1.0;
+  const std::string unit = chart.percent ? "%" : "";
+  const int n = static_cast<int>(chart.bars.size());
+  const double left = 80, right = 20, top = chart.subtitle.empty() ? 44 : 60, bottom = 64;
+  const double slot_w = 90;
+  // Wide enough for the bars and for the title (about 9 px per character at 15 px bold).
+  const double title_w = 9.0 * static_cast<double>(std::max(chart.title.size(),
+                                                             chart.subtitle.size())) + 20;
+  const double plot_w = std::max({360.0, slot_w * n, title_w - left - right});
+  const double plot_h = 260;
+  const double width = left + plot_w + right, height = top + plot_h + bottom;
+
+  double lo = 0, hi = 0;
+  for (const BarChartBar& b : chart.bars) {
+    for (double v : {b.value, b.low.value_or(b.value), b.high.value_or(b.value)}) {
+      if (!std::isfinite(v)) continue;
+      lo = std::min(lo, v * scale);
+      hi = std::max(hi, v * scale);
+    }
+  }
+  if (hi == lo) hi = lo + 1;  // all zero: an axis from 0 to 1
+  std::vector<double> ticks = NiceTicks(lo, hi, 5);
+  lo = std::min(lo, ticks.front());
+  hi = std::max(hi, ticks.back());
+  auto y = [&](double v) { return top + plot_h - (v - lo) / (hi - lo) * plot_h; };
+  const int tick_decimals = (ticks.size() > 1 && ticks[1] - ticks[0] < 1) ? 3 : 0;
+
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << SvgNumber(width) << "\" height=\""
+    << SvgNumber(height) << "\" viewBox=\"0 0 " << SvgNumber(width) << ' ' << SvgNumber(height)
+    << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  o << "<title>" << XmlEscape(chart.title) << "</title>\n";
+  o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"24\" text-anchor=\"middle\" "
+    << "font-size=\"15\" font-weight=\"bold\">" << XmlEscape(chart.title) << "</text>\n";
+  if (!chart.subtitle.empty()) {
+    o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"42\" text-anchor=\"middle\">"
+      << XmlEscape(chart.subtitle) << "</text>\n";
+  }
+
+  // Grid and y axis.
+  for (double t : ticks) {
+    o << "<line x1=\"" << SvgNumber(left) << "\" x2=\"" << SvgNumber(left + plot_w) << "\" y1=\""
+      << SvgNumber(y(t)) << "\" y2=\"" << SvgNumber(y(t)) << "\" stroke=\"#ddd\"/>\n";
+    o << "<text x=\"" << SvgNumber(left - 6) << "\" y=\"" << SvgNumber(y(t) + 4)
+      << "\" text-anchor=\"end\">" << SvgNumber(t, tick_decimals) << unit << "</text>\n";
+  }
+  o << "<line x1=\"" << SvgNumber(left) << "\" x2=\"" << SvgNumber(left) << "\" y1=\""
+    << SvgNumber(top) << "\" y2=\"" << SvgNumber(top + plot_h) << "\" stroke=\"black\"/>\n";
+  o << "<line x1=\"" << SvgNumber(left) << "\" x2=\"" << SvgNumber(left + plot_w) << "\" y1=\""
+    << SvgNumber(y(0)) << "\" y2=\"" << SvgNumber(y(0)) << "\" stroke=\"black\"/>\n";
+  o << "<text transform=\"translate(18 " << SvgNumber(top + plot_h / 2)
+    << ") rotate(-90)\" text-anchor=\"middle\">" << XmlEscape(chart.y_label) << "</text>\n";
+  o << "<text x=\"" << SvgNumber(left + plot_w / 2) << "\" y=\"" << SvgNumber(top + plot_h + 44)
+    << "\" text-anchor=\"middle\">" << XmlEscape(chart.x_label) << "</text>\n";
+
+  // Bars, whiskers, values, category labels.
+  const double step = plot_w / std::max(n, 1);
+  const double bar_w = std::min(56.0, step * 0.6);
+  for (int i = 0; i < n; ++i) {
+    const BarChartBar& b = chart.bars[static_cast<size_t>(i)];
+    const double v = std::isfinite(b.value) ? b.value * scale : 0;
+    const double cx = left + step * (i + 0.5);
+    const double y0 = y(std::max(0.0, lo)), y1 = y(v);
+    const std::string value_text = Value(v, chart.value_decimals) + unit;
+    o << "<rect x=\"" << SvgNumber(cx - bar_w / 2) << "\" y=\"" << SvgNumber(std::min(y0, y1))
+      << "\" width=\"" << SvgNumber(bar_w) << "\" height=\"" << SvgNumber(std::abs(y1 - y0))
+      << "\" fill=\"" << kPalette[i % 10] << "\"><title>" << XmlEscape(b.label) << ": "
+      << value_text;
+    if (b.low && b.high) {
+      o << " (min " << Value(*b.low * scale, chart.value_decimals) << unit << ", max "
+        << Value(*b.high * scale, chart.value_decimals) << unit << ")";
+    }
+    o << "</title></rect>\n";
+    double label_y = std::min(y0, y1);
+    if (b.low && b.high) {
+      const double wl = y(*b.low * scale), wh = y(*b.high * scale);
+      o << "<g stroke=\"black\"><line x1=\"" << SvgNumber(cx) << "\" x2=\"" << SvgNumber(cx)
+        << "\" y1=\"" << SvgNumber(wl) << "\" y2=\"" << SvgNumber(wh) << "\"/>";
+      for (double wy : {wl, wh}) {
+        o << "<line x1=\"" << SvgNumber(cx - 8) << "\" x2=\"" << SvgNumber(cx + 8) << "\" y1=\""
+          << SvgNumber(wy) << "\" y2=\"" << SvgNumber(wy) << "\"/>";
+      }
+      o << "</g>\n";
+      label_y = std::min(label_y, std::min(wl, wh));
+    }
+    o << "<text x=\"" << SvgNumber(cx) << "\" y=\"" << SvgNumber(label_y - 5)
+      << "\" text-anchor=\"middle\">" << XmlEscape(value_text) << "</text>\n";
+    o << "<text x=\"" << SvgNumber(cx) << "\" y=\"" << SvgNumber(top + plot_h + 18)
+      << "\" text-anchor=\"middle\">" << XmlEscape(b.label) << "</text>\n";
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,110 @@
+// Records a workload run (real or simulated: the same Controller hooks) for its metrics
+// and reports: one record per job and, optionally, one per task attempt.
+//
+// Memory: a simulated day may run 16 M attempts, so an attempt record is 48 bytes with no
+// strings (names live in the job records), and keep_attempts = false keeps none at all.
+// Everything the metrics need is also summed per job as reports arrive, so metrics are
+// the same either way; only tasks.csv, trace.json and gantt.svg need the attempts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sched/core/controller.h"
+
+namespace mrlocal {
+
+// One job as the run saw it. Times are the loop's clock (virtual time in simulation).
+struct JobRecord {
+  JobId id = 0;
+  std::string name, app, queue;
+  double weight = 1.0;
+  Time arrival{0};
+  std::optional<Time> deadline;  // absolute: arrival + relative deadline
+  bool admitted = false;
+  std::string admission_reason;
+  JobPhase phase = JobPhase::kMap;  // final phase once `finished`
+  bool finished = false;            // OnJobFinished seen, or rejected at admission
+  Time finish{0};                   // meaningful when finished (rejected: the arrival)
+  uint32_t maps = 0, reduces = 0;
+  std::string failure;
+  // Running sums over the job's attempts (kept even when attempts are not).
+  Duration slot_time{0};           // sum of end - start over every attempt
+  std::optional<Time> first_start;  // earliest attempt start
+  uint32_t attempts = 0, preempted = 0, failed_attempts = 0;
+
+  bool completed() const { return finished && phase == JobPhase::kDone; }
+  // RTMR's successful job: completed, by its deadline if it has one.
+  bool met_deadline() const { return completed() && (!deadline || finish <= *deadline); }
+  // finish - arrival, for completed jobs.
+  std::optional<Duration> response() const {
+    if (!completed()) return std::nullopt;
+    return finish - arrival;
+  }
+};
+
+// One task attempt. 48 bytes: a simulated day's 16 M attempts fit in under 1 GB.
+struct AttemptRecord {
+  Time start{0};
+  Time end{0};
+  uint64_t input_bytes = 0;
+  uint64_t output_bytes = 0;
+  JobId job = 0;
+  uint32_t index = 0;
+  SlotId slot = -1;
+  TaskKind kind = TaskKind::kMap;
+  uint8_t flags = 0;
+  uint16_t attempt = 0;  // 1 for the first attempt of a task; saturates at 65535
+
+  static constexpr uint8_t kOk = 1, kPreempted = 2;
+  bool ok() const { return flags & kOk; }
+  bool preempted() const { return flags & kPreempted; }  // status Aborted
+  Duration duration() const { return end - start; }
+};
+static_assert(sizeof(AttemptRecord) <= 48, "an attempt record must stay small");
+
+struct RunRecorderOptions {
+  bool keep_attempts = true;  // false: only per-job sums (for very large simulations)
+};
+
+class RunRecorder final : public ControllerObserver {
+ public:
+  explicit RunRecorder(RunRecorderOptions options = {}) : options_(options) {}
+
+  void OnAdmission(const JobState& job, const Admission& a, Time now) override;
+  void OnTaskReport(const TaskReport& r) override;
+  void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+
+  // Jobs in admission order (= id order for one Controller).
+  const std::vector<JobRecord>& jobs() const { return jobs_; }
+  const JobRecord* job(JobId id) const;
+  // Attempts in report order; empty when !keeps_attempts().
+  const std::vector<AttemptRecord>& attempts() const { return attempts_; }
+  bool keeps_attempts() const { return options_.keep_attempts; }
+
+  // Totals over every attempt reported, kept or not.
+  uint64_t attempts_seen() const { return attempts_seen_; }
+  uint64_t preempted_seen() const { return preempted_seen_; }
+  uint64_t failed_seen() const { return failed_seen_; }
+
+ private:
+  JobRecord* mutable_job(JobId id);
+  uint16_t NextAttempt(const TaskRef& t);
+
+  RunRecorderOptions options_;
+  std::vector<JobRecord> jobs_;
+  std::unordered_map<JobId, size_t> index_;  // job id -> position in jobs_
+  std::vector<AttemptRecord> attempts_;
+  // Attempts reported so far per task of each unfinished job; a task's attempts run one
+  // after another, so report order is attempt order. Dropped when the job finishes.
+  struct TaskCounts {
+    std::vector<uint16_t> maps, reduces;
+  };
+  std::unordered_map<JobId, TaskCounts> counts_;
+  uint64_t attempts_seen_ = 0, preempted_seen_ = 0, failed_seen_ = 0;
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,166 @@
+#include "sched/sim/sim_executor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace mrlocal {
+namespace {
+
+// SplitMix64: a well-mixed 64-bit hash, so that each (seed, task, attempt) gets its own
+// independent-looking draw.
+uint64_t Mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+double Unit(uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; }
+
+}  // namespace
+
+SimExecutor::SimExecutor(SimLoop& loop, std::vector<SlotInfo> slots, SimExecutorOptions options)
+    : loop_(loop), slots_(std::move(slots)), options_(std::move(options)) {
+  running_.resize(slots_.size());
+  profile_of_slot_.resize(slots_.size(), nullptr);
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    auto it = options_.availability.find(slots_[i].node);
+    if (it != options_.availability.end()) profile_of_slot_[i] = &it->second;
+  }
+}
+
+void SimExecutor::AddJob(JobId id, SimJob job) {
+  if (jobs_.size() <= id) jobs_.resize(id + 1);
+  jobs_[id].job = std::move(job);
+}
+
+double SimExecutor::MaxNoiseFactor(double sigma) {
+  return sigma <= 0 ? 1.0 : std::exp(sigma * kNoiseClipSigmas - sigma * sigma / 2);
+}
+
+double SimExecutor::Noise(const TaskLaunch& l) const {
+  if (options_.noise <= 0) return 1.0;
+  uint64_t h = Mix(options_.seed);
+  h = Mix(h ^ l.task.job);
+  h = Mix(h ^ (static_cast<uint64_t>(l.task.index) << 1 | (l.task.kind == TaskKind::kReduce)));
+  h = Mix(h ^ l.attempt);
+  // Box-Muller; the factor exp(sigma z - sigma^2/2) has mean 1.
+  double z = std::sqrt(-2.0 * std::log(Unit(h))) * std::cos(2 * M_PI * Unit(Mix(h)));
+  z = std::clamp(z, -kNoiseClipSigmas, kNoiseClipSigmas);
+  return std::exp(options_.noise * z - options_.noise * options_.noise / 2);
+}
+
+double SimExecutor::Speed(SlotId slot, Time t) const {
+  double s = slots_[slot].speed;
+  if (const SpeedProfile* p = profile_of_slot_[slot]) {
+    auto it = std::upper_bound(p->at.begin(), p->at.end(), t);
+    if (it != p->at.begin()) s *= p->factor[static_cast<size_t>(it - p->at.begin()) - 1];
+  }
+  return s;
+}
+
+Time SimExecutor::EndOf(SlotId slot, Time from, double work_s) const {
+  const SpeedProfile* p = profile_of_slot_[slot];
+  const double base = slots_[slot].speed;
+  if (!p) return from + FromSeconds(work_s / base);
+  // Walk the profile's steps from `from`, spending work at each step's speed.
+  size_t i =
+      static_cast<size_t>(std::upper_bound(p->at.begin(), p->at.end(), from) - p->at.begin());
+  Time t = from;
+  double factor = i == 0 ? 1.0 : p->factor[i - 1];
+  for (;; ++i) {
+    const double speed = base * factor;
+    if (i == p->at.size()) return t + FromSeconds(work_s / speed);
+    const double span = Seconds(p->at[i] - t);
+    if (span * speed >= work_s) return t + FromSeconds(work_s / speed);
+    work_s -= span * speed;
+    t = p->at[i];
+    factor = p->factor[i];
+  }
+}
+
+void SimExecutor::Launch(const TaskLaunch& l) {
+  if (l.task.job >= jobs_.size()) throw std::logic_error("SimExecutor: job without a model");
+  const JobModel& m = jobs_[l.task.job];
+  const bool map = l.task.kind == TaskKind::kMap;
+  const std::vector<double>& work = map ? m.job.map_work_s : m.job.reduce_work_s;
+  if (l.task.index >= work.size()) throw std::logic_error("SimExecutor: task without a model");
+  Running& r = running_[l.slot];
+  r.token = l.token;
+  r.launch = l;
+  r.start = loop_.Now();
+  r.compute_from = r.start;
+  if (!map)
+    r.compute_from = std::max(r.start, m.map_phase_end + FromSeconds(m.job.shuffle_delay_s));
+  r.work_s = work[l.task.index] * Noise(l);
+  r.end = EndOf(l.slot, r.compute_from, r.work_s);
+  ++events_;
+  const SlotId slot = l.slot;
+  const uint64_t token = l.token;
+  loop_.At(r.end, [this, slot, token] { Finish(slot, token); });
+}
+
+void SimExecutor::Finish(SlotId slot, uint64_t token) {
+  Running& r = running_[slot];
+  if (r.token != token) return;  // cancelled meanwhile
+  const TaskRef t = r.launch.task;
+  const SimJob& job = jobs_[t.job].job;
+  TaskReport report;
+  report.task = t;
+  report.token = token;
+  report.slot = slot;
+  report.start = r.start;
+  report.end = loop_.Now();
+  report.dispatch_latency = r.start - r.launch.ready_since;
+  const auto& out = t.kind == TaskKind::kMap ? job.map_output : job.reduce_output;
+  if (t.index < out.size()) report.output_bytes = out[t.index];
+  r.token = 0;
+  ++events_;
+  report_(std::move(report));
+}
+
+void SimExecutor::Cancel(SlotId slot, uint64_t token) {
+  Running& r = running_.at(slot);
+  if (r.token != token) return;
+  // The abort is reported from an event of its own: Cancel is called from inside the
+  // Controller, which must not be re-entered.
+  r.token = 0;
+  TaskReport report;
+  report.task = r.launch.task;
+  report.token = token;
+  report.slot = slot;
+  report.status = Status::Aborted("preempted");
+  report.start = r.start;
+  report.end = loop_.Now();
+  ++events_;
+  loop_.Post([this, report = std::move(report)]() mutable { report_(std::move(report)); });
+}
+
+void SimExecutor::SetPlan(JobId job, const ReducePlan&) {
+  // Reduce work comes from the job's model; the plan only fixes when its data is ready.
+  jobs_.at(job).map_phase_end = loop_.Now();
+}
+
+Status SimExecutor::FinishJob(JobId job, bool) {
+  if (job < jobs_.size()) jobs_[job] = JobModel{};  // free its per-task vectors
+  return Status::OK();
+}
+
+double SimExecutor::Progress(SlotId slot) const {
+  const Running& r = running_.at(slot);
+  if (r.token == 0 || r.end <= r.start) return 0;
+  const Time now = loop_.Now();
+  if (now <= r.compute_from) return 0;
+  // Work done by now over the whole, by bisection on the (monotone) end-time function.
+  if (!profile_of_slot_[slot])
+    return std::min(1.0, Seconds(now - r.compute_from) / Seconds(r.end - r.compute_from));
+  double lo = 0, hi = r.work_s;
+  for (int i = 0; i < 40; ++i) {
+    double mid = (lo + hi) / 2;
+    (EndOf(slot, r.compute_from, mid) <= now ? lo : hi) = mid;
+  }
+  return r.work_s > 0 ? lo / r.work_s : 0;
+}
+
+}  // namespace mrlocal

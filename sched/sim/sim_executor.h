@@ -1,0 +1,100 @@
+// The Executor of a simulation: no app code runs; each attempt's end is computed from a
+// model and scheduled as an event on the SimLoop. The Controller and the policy cannot
+// tell it from the real engine (DESIGN.md §4).
+//
+// Model of one attempt on slot k (speed s_k, node n):
+//   work     W seconds at speed 1.0: the job's per-task figure (SimJob), times a log-normal
+//            noise factor with mean 1 drawn from (seed, job, task, attempt) — so the draw
+//            does not depend on the order events happen in. Its normal is cut at ±3 sigma
+//            (0.27 % of draws), so that a task has a worst case (MaxNoiseFactor) that the
+//            deadline policies' estimates can cover;
+//   shuffle  a reduce computes from max(launch, map phase end + shuffle delay): before
+//            that it holds its slot waiting for data;
+//   speed    s_k × a_n(t), where a_n is node n's availability profile (a step function);
+//            the attempt ends when the integral of the speed over its compute time
+//            reaches W.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "sched/core/executor.h"
+#include "sched/sim/sim_loop.h"
+
+namespace mrlocal {
+
+// What the simulation knows of a job's tasks.
+struct SimJob {
+  std::vector<double> map_work_s;       // one per map task, seconds at speed 1.0
+  std::vector<double> reduce_work_s;    // one per reduce task, seconds at speed 1.0
+  std::vector<uint64_t> map_output;     // size units per map (reports); may be empty
+  std::vector<uint64_t> reduce_output;  // bytes written per reduce (reports); may be empty
+  double shuffle_delay_s = 0;           // map phase end -> reduce data available
+};
+
+// A node's speed factor over time: `factor[i]` from `at[i]` on (1.0 before at[0]).
+struct SpeedProfile {
+  std::vector<Time> at;
+  std::vector<double> factor;  // each in (0, 1]
+};
+
+struct SimExecutorOptions {
+  double noise = 0;  // sigma of the log-normal factor; 0: none
+  uint64_t seed = 1;
+  std::map<NodeId, SpeedProfile> availability;
+};
+
+class SimExecutor final : public Executor {
+ public:
+  SimExecutor(SimLoop& loop, std::vector<SlotInfo> slots, SimExecutorOptions options = {});
+
+  // Registers a job's model before the Controller submits it under `id`.
+  void AddJob(JobId id, SimJob job);
+
+  void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
+  void Launch(const TaskLaunch& launch) override;
+  void Cancel(SlotId slot, uint64_t token) override;
+  void SetPlan(JobId job, const ReducePlan& plan) override;
+  Status FinishJob(JobId job, bool success) override;
+  double Progress(SlotId slot) const override;
+  bool reports_on_loop_thread() const override { return true; }
+
+  // The largest noise factor a task can draw with log-normal sigma `sigma`.
+  static double MaxNoiseFactor(double sigma);
+  static constexpr double kNoiseClipSigmas = 3;
+
+  // Task attempts started and ended so far (the simulation's "task events").
+  uint64_t task_events() const { return events_; }
+  // When `end` is reached by a task of `work` seconds starting at `from` on `slot`.
+  Time EndOf(SlotId slot, Time from, double work_s) const;
+
+ private:
+  struct Running {
+    uint64_t token = 0;  // 0: the slot is idle
+    TaskLaunch launch;
+    Time start{0};
+    Time compute_from{0};
+    Time end{0};
+    double work_s = 0;
+  };
+  struct JobModel {
+    SimJob job;
+    Time map_phase_end{0};
+  };
+  double Noise(const TaskLaunch& l) const;
+  double Speed(SlotId slot, Time t) const;
+  void Finish(SlotId slot, uint64_t token);
+
+  SimLoop& loop_;
+  std::vector<SlotInfo> slots_;
+  SimExecutorOptions options_;
+  std::vector<const SpeedProfile*> profile_of_slot_;  // null: always 1.0
+  std::vector<Running> running_;
+  std::vector<JobModel> jobs_;  // by job id (ids are dense from 1)
+  ReportFn report_;
+  uint64_t events_ = 0;
+};
+
+}  // namespace mrlocal

@@ -1,0 +1,390 @@
+// The files of a workload report and of a policy comparison: CSV quoting, stable bytes,
+// well-formed SVG with escaped text, caps on big runs, and the empty workload.
+#include "sched/report/workload_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sched/report/bar_chart_svg.h"
+#include "sched/report/gantt_svg.h"
+#include "tests/util/test_util.h"
+
+namespace mrlocal {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using testing::ReadFile;
+using testing::ScratchDir;
+
+std::vector<SlotInfo> Slots(int nodes) {
+  std::vector<SlotInfo> s;
+  for (int n = 0; n < nodes; ++n) {
+    s.push_back({static_cast<SlotId>(s.size()), SlotKind::kMap, n, 1.0});
+    s.push_back({static_cast<SlotId>(s.size()), SlotKind::kReduce, n, 0.5});
+  }
+  return s;
+}
+
+// Three jobs on two nodes; names that need CSV quoting and XML escaping.
+//   job 1 "say ""hi"", world": arrives 0, deadline 5 s, maps [0,2] on slot 0 and a
+//          reduce [2,3] on slot 1, done at 3: met.
+//   job 2 "<b>&co</b>": arrives 1, deadline 2 s (abs 3): map [1,2] on slot 2 preempted,
+//          [2,4] on slot 2, reduce [4,6] on slot 3, done at 6: missed.
+//   job 3 "plain": rejected at 2.
+void BuildRun(RunRecorder& rec) {
+  auto job = [&](JobId id, int arrival, int deadline, const std::string& name, bool admit) {
+    JobState j;
+    j.id = id;
+    j.arrival = seconds(arrival);
+    j.spec.name = name;
+    j.spec.app = "synthetic";
+    j.spec.queue = "q,1";
+    j.spec.deadline = seconds(deadline);
+    j.maps.resize(1);
+    j.reduces.resize(1);
+    rec.OnAdmission(j, admit ? Admission::Yes("admitted") : Admission::No("would miss"), seconds(arrival));
+    return j;
+  };
+  auto task = [&](JobId id, TaskKind k, SlotId slot, int start, int end, bool preempted) {
+    TaskReport r;
+    r.task = {id, k, 0};
+    r.slot = slot;
+    r.start = seconds(start);
+    r.end = seconds(end);
+    if (preempted) r.status = Status::Aborted("preempted");
+    r.input_bytes = 64;
+    r.output_bytes = 8;
+    rec.OnTaskReport(r);
+  };
+  auto finish = [&](JobState j, int at) {
+    j.phase = JobPhase::kDone;
+    j.finish = seconds(at);
+    rec.OnJobFinished(j, {}, seconds(at));
+  };
+  JobState j1 = job(1, 0, 5, "say \"hi\", world", true);
+  JobState j2 = job(2, 1, 2, "<b>&co</b>", true);
+  task(1, TaskKind::kMap, 0, 0, 2, false);
+  task(2, TaskKind::kMap, 2, 1, 2, true);
+  job(3, 2, 1, "plain", false);
+  task(2, TaskKind::kMap, 2, 2, 4, false);
+  task(1, TaskKind::kReduce, 1, 2, 3, false);
+  finish(j1, 3);
+  task(2, TaskKind::kReduce, 3, 4, 6, false);
+  finish(j2, 6);
+}
+
+WorkloadMetrics Metrics(const RunRecorder& rec, const std::string& policy = "rtmr") {
+  MetricsContext c;
+  c.policy = policy;
+  c.sim = true;
+  c.total_slots = 4;
+  return ComputeMetrics(rec, c);
+}
+
+// Tags balance (every opened element is closed, in order), no stray '<' or '&' in text.
+::testing::AssertionResult WellFormed(const std::string& xml) {
+  std::vector<std::string> open;
+  for (size_t i = 0; i < xml.size(); ++i) {
+    if (xml[i] == '&') {
+      size_t semi = xml.find(';', i);
+      std::string ent = xml.substr(i, semi == std::string::npos ? 8 : semi - i + 1);
+      if (ent != "&amp;" && ent != "&lt;" && ent != "&gt;" && ent != "&quot;" &&
+          ent != "&apos;" && ent.rfind("&#", 0) != 0)
+        return ::testing::AssertionFailure() << "bad entity at " << i << ": " << ent;
+      continue;
+    }
+    if (xml[i] != '<') continue;
+    size_t end = xml.find('>', i);
+    if (end == std::string::npos) return ::testing::AssertionFailure() << "unclosed tag at " << i;
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    if (tag.find('<') != std::string::npos)
+      return ::testing::AssertionFailure() << "'<' inside a tag at " << i;
+    if (tag[0] == '/') {
+      std::string name = tag.substr(1);
+      if (open.empty() || open.back() != name)
+        return ::testing::AssertionFailure() << "unbalanced </" << name << "> at " << i;
+      open.pop_back();
+    } else if (tag.back() != '/') {
+      open.push_back(tag.substr(0, tag.find_first_of(" \n")));
+    }
+    i = end;
+  }
+  if (!open.empty()) return ::testing::AssertionFailure() << "<" << open.back() << "> not closed";
+  return ::testing::AssertionSuccess();
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(ReportCsv, QuotesFieldsAsRfc4180) {
+  EXPECT_EQ(CsvField("plain"), "plain");
+  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(CsvField(""), "");
+}
+
+TEST(ReportCsv, JobsCsvHasOneRowPerJob) {
+  RunRecorder rec;
+  BuildRun(rec);
+  const std::string csv = JobsCsv(rec);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
+            "response_s,met_deadline,slack_s,maps,reduces,slot_time_s");
+  EXPECT_EQ(Count(csv, "\n"), 4u);
+  EXPECT_NE(csv.find("1,\"say \"\"hi\"\", world\",synthetic,\"q,1\",1.000000,0.000000,5.000000,"
+                     "true,succeeded,0.000000,3.000000,3.000000,true,2.000000,1,1,3.000000\n"),
+            std::string::npos)
+      << csv;
+  // Job 2: deadline 1 + 2 = 3, finished at 6: missed by 3 s; slot time 1 + 2 + 2.
+  EXPECT_NE(csv.find("2,<b>&co</b>,synthetic,\"q,1\",1.000000,1.000000,3.000000,true,succeeded,"
+                     "1.000000,6.000000,5.000000,false,-3.000000,1,1,5.000000\n"),
+            std::string::npos)
+      << csv;
+  // The rejected job: no start, finish, response or verdict.
+  EXPECT_NE(csv.find("3,plain,synthetic,\"q,1\",1.000000,2.000000,3.000000,false,rejected,,,,,,"
+                     "1,1,0.000000\n"),
+            std::string::npos)
+      << csv;
+}
+
+TEST(ReportCsv, TasksCsvHasOneRowPerAttempt) {
+  RunRecorder rec;
+  BuildRun(rec);
+  const std::string csv = TasksCsv(rec, Slots(2));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "job,kind,index,attempt,slot,node,start_s,end_s,duration_s,ok,preempted,input_bytes,"
+            "output_bytes");
+  EXPECT_EQ(Count(csv, "\n"), 6u);
+  EXPECT_NE(csv.find("2,map,0,1,2,1,1.000000,2.000000,1.000000,false,true,64,8\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("2,map,0,2,2,1,2.000000,4.000000,2.000000,true,false,64,8\n"),
+            std::string::npos)
+      << csv;
+}
+
+TEST(ReportFiles, WritesEveryFileAndTheyAreByteIdenticalForEqualInputs) {
+  ScratchDir dir;
+  std::vector<std::string> files = {"metrics.json", "jobs.csv", "tasks.csv", "trace.json",
+                                    "gantt.svg"};
+  for (const char* sub : {"a", "b"}) {
+    RunRecorder rec;
+    BuildRun(rec);
+    ASSERT_TRUE(WriteWorkloadReport(dir / sub, Metrics(rec), rec, Slots(2)).ok());
+  }
+  for (const std::string& f : files) {
+    ASSERT_TRUE(std::filesystem::exists(dir / "a" / f)) << f;
+    EXPECT_EQ(ReadFile(dir / "a" / f), ReadFile(dir / "b" / f)) << f;
+  }
+  // Nothing else, in particular no temporary left behind.
+  size_t entries = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir / "a")) {
+    (void)e;
+    ++entries;
+  }
+  EXPECT_EQ(entries, files.size());
+  const std::string trace = ReadFile(dir / "a" / "trace.json");
+  EXPECT_NE(trace.find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(trace.find("node 1 reduce slot 3"), std::string::npos);
+  EXPECT_EQ(Count(trace, "\"ph\":\"X\""), 5u);
+}
+
+TEST(ReportFiles, MetricsJsonHasStableKeysInOrder) {
+  RunRecorder rec;
+  BuildRun(rec);
+  const std::string json = WorkloadMetricsJson(Metrics(rec));
+  size_t last = 0;
+  for (const char* key :
+       {"\"policy\"", "\"sim\"", "\"jobs\"", "\"accepted\"", "\"accept_ratio\"",
+        "\"success_ratio\"", "\"utilization\"", "\"utilization_successful\"",
+        "\"utilization_all\"", "\"miss_ratio\"", "\"twjct\"", "\"twjct_abs\"", "\"latency_s\"",
+        "\"p50\"", "\"p95\"", "\"p99\"", "\"makespan_s\"", "\"scheduler\"", "\"decisions\"",
+        "\"decision_latency_us\""}) {
+    size_t at = json.find(key, last);
+    ASSERT_NE(at, std::string::npos) << key << " after offset " << last << " in\n" << json;
+    last = at;
+  }
+  // 3 jobs, 2 accepted: 2/3; job 1 met, job 2 missed: success 1/2.
+  EXPECT_NE(json.find("\"accept_ratio\": 0.6666666666666666"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"success_ratio\": 0.5"), std::string::npos) << json;
+}
+
+TEST(ReportFiles, EmptyWorkloadWritesZerosAndNoNaN) {
+  ScratchDir dir;
+  RunRecorder rec;
+  WorkloadMetrics m = Metrics(rec);
+  ASSERT_TRUE(WriteWorkloadReport(dir / "r", m, rec, {}).ok());
+  const std::string json = ReadFile(dir / "r" / "metrics.json");
+  EXPECT_EQ(json.find("null"), std::string::npos) << json;
+  EXPECT_EQ(json.find("nan"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"accept_ratio\": 0"), std::string::npos) << json;
+  EXPECT_EQ(Count(ReadFile(dir / "r" / "jobs.csv"), "\n"), 1u);
+  EXPECT_TRUE(WellFormed(ReadFile(dir / "r" / "gantt.svg")));
+}
+
+TEST(ReportFiles, FailsCleanlyWhenTheDirectoryCannotBeCreated) {
+  ScratchDir dir;
+  testing::WriteFile(dir / "file", "x");
+  RunRecorder rec;
+  Status s = WriteWorkloadReport(dir / "file" / "sub", Metrics(rec), rec, {});
+  EXPECT_FALSE(s.ok());
+}
+
+TEST(GanttSvg, IsWellFormedWithEscapedNamesAndMarks) {
+  RunRecorder rec;
+  BuildRun(rec);
+  const std::string svg = GanttSvg(rec, Slots(2));
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_EQ(svg.find("<b>&co"), std::string::npos);  // raw name never appears
+  EXPECT_NE(svg.find("&lt;b&gt;&amp;co&lt;/b&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("node 0 map slot 0"), std::string::npos);
+  EXPECT_NE(svg.find("node 1 reduce slot 3"), std::string::npos);
+  EXPECT_NE(svg.find("time (s)"), std::string::npos);
+  EXPECT_NE(svg.find("legend"), std::string::npos);
+  // Job 2 missed: its 3 attempts have the red outline class; its preempted one is dashed.
+  EXPECT_EQ(Count(svg, "class=\"p m\""), 1u);
+  EXPECT_EQ(Count(svg, ", job missed its deadline</title>"), 3u);
+  // Three deadline ticks (job 3's too: rejected).
+  EXPECT_EQ(Count(svg, "<title>deadline of "), 3u);
+  EXPECT_NE(svg.find("3 s, missed"), std::string::npos);
+  EXPECT_EQ(svg.find("not drawn"), std::string::npos);
+}
+
+TEST(GanttSvg, CapsSlotsAndBarsAndSaysWhat) {
+  RunRecorder rec;
+  JobState j;
+  j.id = 1;
+  j.spec.name = "big";
+  j.maps.resize(100);
+  rec.OnAdmission(j, Admission::Yes(""), Time{0});
+  for (uint32_t i = 0; i < 100; ++i) {
+    TaskReport r;
+    r.task = {1, TaskKind::kMap, i};
+    r.slot = static_cast<SlotId>(i % 10);
+    r.start = milliseconds(100 * i);
+    r.end = milliseconds(100 * i + 90);
+    rec.OnTaskReport(r);
+  }
+  std::vector<SlotInfo> slots;
+  for (int i = 0; i < 10; ++i) slots.push_back({i, SlotKind::kMap, i, 1.0});
+  GanttOptions o;
+  o.max_slots = 4;
+  o.max_bars = 7;
+  const std::string svg = GanttSvg(rec, slots, o);
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_EQ(Count(svg, " attempt 1, "), 7u);  // bar titles
+  EXPECT_NE(svg.find("6 slots after the first 4 with their 60 attempts"), std::string::npos)
+      << svg.substr(0, 600);
+  // 40 attempts on the 4 drawn slots (tasks 0-3, 10-13, ...), the 7 earliest drawn; the
+  // 8th, task 13, starts at 1.3 s, where the time axis ends.
+  EXPECT_NE(svg.find("33 attempts starting at or after 1.3 s"), std::string::npos)
+      << svg.substr(0, 600);
+}
+
+TEST(GanttSvg, JobColorsAreStableAndDistinct) {
+  EXPECT_EQ(JobColor(7), JobColor(7));
+  EXPECT_EQ(JobColor(7).size(), 7u);
+  EXPECT_EQ(JobColor(7)[0], '#');
+  for (JobId id = 1; id < 50; ++id) EXPECT_NE(JobColor(id), JobColor(id + 1));
+}
+
+TEST(GanttSvg, WithoutAttemptsSaysSo) {
+  RunRecorder rec({.keep_attempts = false});
+  BuildRun(rec);
+  const std::string svg = GanttSvg(rec, Slots(2));
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_NE(svg.find("task attempts were not recorded"), std::string::npos);
+}
+
+TEST(BarChartSvg, DrawsBarsWhiskersLabelsAndValues) {
+  BarChart c;
+  c.title = "accept ratio";
+  c.y_label = "accept ratio";
+  c.percent = true;
+  c.value_decimals = 1;
+  c.bars = {{"rtmr", 0.5, 0.4, 0.6}, {"a<b", 0.25, std::nullopt, std::nullopt}};
+  const std::string svg = BarChartSvg(c);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_NE(svg.find(">50.0%</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">25.0%</text>"), std::string::npos);
+  EXPECT_NE(svg.find("(min 40.0%, max 60.0%)"), std::string::npos);
+  EXPECT_NE(svg.find("a&lt;b"), std::string::npos);
+  EXPECT_NE(svg.find(">policy</text>"), std::string::npos);
+  EXPECT_EQ(svg, BarChartSvg(c));
+}
+
+TEST(BarChartSvg, EmptyAndZeroChartsAreWellFormed) {
+  BarChart c;
+  c.title = "nothing";
+  EXPECT_TRUE(WellFormed(BarChartSvg(c)));
+  c.bars = {{"x", 0, std::nullopt, std::nullopt}, {"nan", NAN, std::nullopt, std::nullopt}};
+  const std::string svg = BarChartSvg(c);
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_EQ(Count(svg, "nan"), 2u);  // the label and its hover title, never a number
+  EXPECT_NE(svg.find("<title>nan: 0.000</title>"), std::string::npos);
+}
+
+TEST(BarChartSvg, HelpersFormatEscapeAndTick) {
+  EXPECT_EQ(SvgNumber(12.5), "12.5");
+  EXPECT_EQ(SvgNumber(3.0), "3");
+  EXPECT_EQ(SvgNumber(-0.0001), "0");
+  EXPECT_EQ(SvgNumber(NAN), "0");
+  EXPECT_EQ(XmlEscape("a<&>\"'\x01"), "a&lt;&amp;&gt;&quot;&apos;?");
+  EXPECT_EQ(NiceTicks(0, 10, 5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+  EXPECT_EQ(NiceTicks(0, 0.9, 3), (std::vector<double>{0, 0.5, 1}));
+}
+
+WorkloadMetrics Seed(double accept, double p95) {
+  WorkloadMetrics m;
+  m.jobs = 10;
+  m.accept_ratio = accept;
+  m.latency_s.p95 = p95;
+  return m;
+}
+
+TEST(ReportComparison, MarkdownHasMeanAndMinMaxAcrossSeeds) {
+  std::vector<ComparisonRow> rows = {{"rtmr", {Seed(0.5, 10), Seed(0.7, 20)}},
+                                     {"fifo", {Seed(1.0, 30), Seed(1.0, 50)}}};
+  const std::string md = ComparisonMarkdown(rows);
+  EXPECT_EQ(md.rfind("| policy | seeds | jobs | accept ratio |", 0), 0u) << md;
+  EXPECT_NE(md.find("| rtmr | 2 | 10 | 60.0% (50.0%–70.0%) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| fifo | 2 | 10 | 100.0% (100.0%–100.0%) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("15.000 (10.000–20.000)"), std::string::npos) << md;
+  const std::string csv = ComparisonCsv(rows);
+  EXPECT_EQ(csv.rfind("policy,seeds,accept_ratio_mean,accept_ratio_min,accept_ratio_max,", 0),
+            0u);
+  EXPECT_NE(csv.find("rtmr,2,0.600000,0.500000,0.700000,"), std::string::npos) << csv;
+}
+
+TEST(ReportComparison, OneSeedShowsNoRange) {
+  const std::string md = ComparisonMarkdown({{"a|b", {Seed(0.25, 1)}}});
+  EXPECT_NE(md.find("| a\\|b | 1 | 10 | 25.0% |"), std::string::npos) << md;
+}
+
+TEST(ReportComparison, WritesTableCsvAndOneChartPerMetric) {
+  ScratchDir dir;
+  std::vector<ComparisonRow> rows = {{"rtmr", {Seed(0.5, 10), Seed(0.7, 20)}},
+                                     {"fifo", {Seed(1.0, 30)}}};
+  ASSERT_TRUE(WriteComparisonReport(dir / "cmp", rows).ok());
+  for (const char* f : {"comparison.md", "comparison.csv", "accept_ratio.svg",
+                        "success_ratio.svg", "utilization.svg", "miss_ratio.svg", "twjct.svg",
+                        "latency_p95.svg", "makespan.svg"}) {
+    ASSERT_TRUE(std::filesystem::exists(dir / "cmp" / f)) << f;
+  }
+  const std::string svg = ReadFile(dir / "cmp" / "latency_p95.svg");
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_NE(svg.find(">rtmr</text>"), std::string::npos);
+  EXPECT_NE(svg.find("(min 10.000, max 20.000)"), std::string::npos);
+  EXPECT_NE(svg.find(">15.000</text>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mrlocal

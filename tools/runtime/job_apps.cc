@@ -1,0 +1,75 @@
+#include "tools/runtime/job_apps.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "apps/friendcount.h"
+#include "apps/pi.h"
+#include "apps/spin.h"
+#include "apps/wordcount.h"
+#include "datasets/text_generator.h"
+#include "engine/typed_job.h"
+
+namespace mrlocal {
+
+JobApp WordCountApp() {
+  JobApp job;
+  job.name = "wordcount";
+  job.make_runtime = [](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::WordCount>>(std::move(o));
+  };
+  job.default_input_name = "default-corpus.txt";
+  job.make_default_input = [] {
+    return std::make_shared<const std::string>(GenerateText(DefaultCorpusOptions()));
+  };
+  return job;
+}
+
+JobApp FriendCountApp(bool list) {
+  JobApp job;
+  job.name = "friendcount";
+  job.make_runtime = [list](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::FriendCount>>(std::move(o),
+                                                                apps::FriendCount{.list = list});
+  };
+  return job;
+}
+
+JobApp PiApp(uint32_t maps, uint64_t samples) {
+  JobApp job;
+  job.name = "pi";
+  job.make_runtime = [samples](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::Pi>>(std::move(o), apps::Pi{samples});
+  };
+  job.index_maps = maps;
+  job.index_map_units = {samples};
+  // Two maps, so the probe sees more than one task; 10^6 samples take a few ms.
+  job.make_probe = [samples] { return PiApp(2, std::min<uint64_t>(samples, 1'000'000)); };
+  return job;
+}
+
+JobApp SyntheticApp(std::vector<double> map_s, double reduce_s_total, uint32_t reduces) {
+  JobApp job;
+  job.name = "synthetic";
+  apps::Spin spin;
+  const uint32_t maps = static_cast<uint32_t>(map_s.size());
+  // As in simulation (tools/runtime/sim_jobs.cc): one size unit per microsecond of work.
+  auto units = [](double s) { return static_cast<uint64_t>(std::llround(s * 1e6)); };
+  for (double s : map_s) job.index_map_units.push_back(units(s));
+  if (reduces > 0) {
+    job.shuffle_units = units(reduce_s_total);
+    job.max_reduce_units = units(reduce_s_total / reduces);
+  }
+  spin.map_s = std::make_shared<const std::vector<double>>(std::move(map_s));
+  // 64 keys per reduce task: fine enough for the partitioner to balance the work.
+  spin.keys = reduces == 0 ? 0 : 64 * reduces;
+  if (spin.keys > 0 && maps > 0)
+    spin.reduce_ns_per_key_and_map = static_cast<uint64_t>(reduce_s_total * 1e9 / spin.keys / maps);
+  job.make_runtime = [spin](JobRuntimeOptions o) -> std::shared_ptr<const JobRuntime> {
+    return std::make_shared<TypedJobRuntime<apps::Spin>>(std::move(o), spin);
+  };
+  job.index_maps = maps;
+  return job;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,44 @@
+// A first-run estimate (README, "Deadlines"): when a deadline policy has no history for the
+// job's app, the app runs for real on a small sample of the job, under fifo and with no
+// output, before the job is submitted. Its tasks' measured times, widened by a safety
+// factor, are what the policy assumes of the job. The probe's time is set-up time: it
+// counts against the deadline.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/block_store.h"
+#include "sched/estimate/job_history.h"
+#include "sched/core/slot_info.h"
+#include "tools/runtime/job_app.h"
+
+namespace mrlocal {
+
+struct ProbeRequest {
+  const JobApp* app = nullptr;
+  const BlockStore* store = nullptr;  // holds `paths`; unused by apps without input files
+  std::vector<std::string> paths;
+  std::vector<SlotInfo> slots;  // the job's cluster
+  int nodes = 1;
+  bool pin = true;
+  bool skip_bad_records = false;
+};
+
+// Text apps: the first 8 MiB, or 4/3 of a split if more, of the first non-empty input (cut
+// after a line end) as two maps of about 3/4 and 1/4 of it (the first one a split's size), so the
+// affine fit of JobHistory::Record sees two sizes (a gzip input: the sample recompressed, one map,
+// measured in compressed bytes as the job's map is); apps without input files: JobApp::make_probe.
+// One reduce. `before_run` is told what is probed ("a 8.0 MiB sample") just before it runs. The
+// estimate has source "probe" and jobs 1. A failing sample fails as the job would
+// ("job failed: ...", with the job's status code).
+Result<AppEstimate> ProbeApp(const ProbeRequest& request,
+                             const std::function<void(std::string_view what)>& before_run);
+
+// The safety factors applied to the probe's measurements.
+inline constexpr double kProbeCostFactor = 2.0;   // every fixed and per-unit cost
+inline constexpr double kProbeShapeFactor = 1.5;  // alpha and the reduce skew
+
+}  // namespace mrlocal

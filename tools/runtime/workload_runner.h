@@ -1,0 +1,75 @@
+// Running a workload (datasets/workload_spec.h): every job submitted at its arrival time to
+// one Controller under one policy, in simulation (SimLoop + SimExecutor, a simulated day
+// in seconds) or for real on the local slots. `mrlocal workload` and `mrlocal compare`
+// are thin layers over this.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datasets/workload_spec.h"
+#include "engine/status.h"
+#include "sched/core/cluster_spec.h"
+#include "sched/estimate/job_history.h"
+#include "sched/report/run_recorder.h"
+#include "sched/core/scheduler_stats.h"
+#include "sched/estimate/task_model.h"
+#include "sched/report/workload_metrics.h"
+
+namespace mrlocal {
+
+struct WorkloadRunOptions {
+  std::string policy = "fifo";
+  ClusterSpec cluster;      // REQUIRES: set (the spec's, --cluster's, or a default)
+  std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
+  uint64_t seed = 1;        // the simulation's noise draws
+  double time_scale = 1.0;  // arrival times, deadlines and availability steps are scaled
+  Calibration calibration = Calibration::BuiltIn();
+  bool keep_attempts = true;  // tasks.csv, trace.json, gantt.svg need them
+  // rtmr, rtmr-nofb, dc: the task-time estimates. None: in simulation the model's own
+  // worst case (ModelHistory); for real, the history file (JobHistory::DefaultPath()).
+  std::optional<JobHistory> history;
+  std::optional<Duration> feedback_threshold;  // rtmr's ε; none: the policy's default
+  // rtmr, dc: every estimated task time × this; none: 1 in simulation (the model's worst
+  // case is exact), kRealEstimateMargin for real runs.
+  std::optional<double> estimate_margin;
+  ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
+  Duration observer_tick{0};
+};
+
+struct WorkloadRun {
+  std::unique_ptr<RunRecorder> recorder;
+  WorkloadMetrics metrics;
+  SchedulerStats stats;
+  std::vector<SlotInfo> slots;
+  uint64_t task_events = 0;  // attempt starts + ends (simulation)
+  double wall_s = 0;         // what the run took on this machine
+  // dc only: jobs left out because they have more reduces than the cluster has reduce
+  // slots (dc can never admit them; RTMR section V leaves them out of its dc runs too).
+  size_t left_out = 0;
+  // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
+  std::optional<double> reduce_slowstart;
+};
+
+// Validates the spec against the options (apps modelled, inputs present), then runs it.
+Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOptions& options);
+
+// Runs the jobs for real on the cluster's slots (threads pinned, throttled to the slots'
+// speeds). Inputs are read into an in-process block store, or generated, before the clock
+// starts. Apps: wordcount, friendcount, pi (synthetic jobs run only in simulation).
+// Availability profiles change the slots' throttles at their steps. Output is computed and
+// discarded. `interrupt`, if given, is polled on the loop thread: when it
+// returns true every unfinished job is aborted.
+Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
+                                    std::function<bool()> interrupt = nullptr);
+
+// For dc: the spec without the jobs it can never admit (R > reduce slots); their count.
+size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots);
+
+// The spec with arrival times, deadlines and availability steps multiplied by `scale`.
+WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);
+
+}  // namespace mrlocal
