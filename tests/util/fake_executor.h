@@ -76,7 +76,7 @@ class FakeExecutor final : public Executor {
       ScheduleReplay();
     } else {
       loop_.At(end, [this, token = l.token] {
-        if (running_.count(token)) Report(token, Outcome(running_.at(token).launch.task));
+        if (running_.count(token)) Finish(token);
       });
     }
   }
@@ -89,10 +89,11 @@ class FakeExecutor final : public Executor {
     if (options_.replay) replay_order_.erase({run.end, token});
     run.end = options_.replay ? virtual_now_ : loop_.Now();
     run.cancelled = true;
+    Running attempt = Take(token);          // its scheduled end now finds nothing
     if (options_.reports_on_loop_thread) {  // never from inside Cancel
-      loop_.Post([this, token] { Report(token, Status::Aborted("cancelled")); });
+      loop_.Post([this, attempt] { Report(attempt, Status::Aborted("cancelled")); });
     } else {
-      Report(token, Status::Aborted("cancelled"));
+      Report(attempt, Status::Aborted("cancelled"));
     }
   }
 
@@ -121,16 +122,23 @@ class FakeExecutor final : public Executor {
     return it == failures_.end() ? Status::OK() : it->second;
   }
 
-  void Report(uint64_t token, Status status) {
-    const Running running = running_.at(token);
+  Running Take(uint64_t token) {
+    Running attempt = running_.at(token);
     running_.erase(token);
-    const TaskLaunch& l = running.launch;
+    return attempt;
+  }
+  void Finish(uint64_t token) {
+    Running attempt = Take(token);
+    Report(attempt, Outcome(attempt.launch.task));
+  }
+  void Report(const Running& attempt, Status status) {
+    const TaskLaunch& l = attempt.launch;
     TaskReport r;
     r.task = l.task;
     r.token = l.token;
     r.slot = l.slot;
     r.status = std::move(status);
-    r.start = running.start;
+    r.start = attempt.start;
     r.end = loop_.Now();
     if (r.status.ok() && l.task.kind == TaskKind::kMap && !options_.sketch_hashes.empty()) {
       CountMinSketch sketch(options_.sketch_hashes);
@@ -152,7 +160,7 @@ class FakeExecutor final : public Executor {
       const auto [end, token] = *replay_order_.begin();
       replay_order_.erase(replay_order_.begin());
       virtual_now_ = end;
-      Report(token, Outcome(running_.at(token).launch.task));
+      Finish(token);
       ScheduleReplay();
     });
   }

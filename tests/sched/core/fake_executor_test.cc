@@ -62,6 +62,23 @@ TEST(FakeExecutor, ATaskMadeToFailFailsItsJob) {
   EXPECT_FALSE(run.exec.finished.at(id));
 }
 
+TEST(FakeExecutor, CancelEndsTheRunningAttemptsThen) {
+  FakeExecutorOptions on_loop;
+  on_loop.reports_on_loop_thread = true;
+  for (const FakeExecutorOptions& options : {FakeExecutorOptions{}, on_loop}) {
+    Harness run(options);
+    const JobId id = run.Submit();
+    run.loop.At(seconds(1), [&run] { run.controller.AbortAll(Status::Aborted("stopped")); });
+    run.controller.RunUntilIdle();
+    EXPECT_EQ(run.controller.state().job(id).phase, JobPhase::kFailed);
+    EXPECT_FALSE(run.exec.finished.at(id));
+    for (uint32_t map : {0u, 1u})
+      EXPECT_EQ(run.exec.runs.at({id, TaskKind::kMap, map}),
+                (FakeExecutor::Run{static_cast<SlotId>(map), seconds(0), seconds(1), true}));
+    EXPECT_EQ(run.exec.launches.size(), 2u);
+  }
+}
+
 TEST(FakeExecutor, MapsReportSketchesThePartitionerPlansWith) {
   FakeExecutorOptions options;
   options.sketch_hashes = MakePartitionHashes(2, 8, 1);
