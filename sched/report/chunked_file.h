@@ -12,8 +12,6 @@ namespace mrlocal {
 
 class ChunkedFile {
  public:
-  static constexpr size_t kChunk = 1 << 20;  // bytes buffered before a write
-
   static Result<ChunkedFile> Open(const std::string& file) {
     auto w = AtomicFileWriter::Create(file);
     if (!w.ok()) return w.status();
@@ -30,6 +28,8 @@ class ChunkedFile {
   }
 
  private:
+  static constexpr size_t kChunk = 1 << 20;  // bytes buffered before a write
+
   explicit ChunkedFile(std::unique_ptr<AtomicFileWriter> w) : writer_(std::move(w)) {}
   Status Flush() {
     Status s = writer_->Append(buf_);

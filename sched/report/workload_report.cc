@@ -46,15 +46,13 @@ Status WriteTasks(const std::filesystem::path& file, const RunRecorder& recorder
   auto out = ChunkedFile::Open(file.string());
   if (!out.ok()) return out.status();
   const auto node_of = NodeOf(slots);
-  std::string rows = TasksHeader();
+  MRLOCAL_RETURN_IF_ERROR(out->Append(TasksHeader()));
+  std::string row;
   for (const AttemptRecord& a : recorder.attempts()) {
-    AppendTaskRow(rows, a, node_of);
-    if (rows.size() >= ChunkedFile::kChunk) {
-      MRLOCAL_RETURN_IF_ERROR(out->Append(rows));
-      rows.clear();
-    }
+    row.clear();
+    AppendTaskRow(row, a, node_of);
+    MRLOCAL_RETURN_IF_ERROR(out->Append(row));
   }
-  MRLOCAL_RETURN_IF_ERROR(out->Append(rows));
   return out->Commit();
 }
 
