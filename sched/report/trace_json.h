@@ -5,8 +5,9 @@
 // absolute deadline, its partition plan and its end, and each launch decision.
 //
 // Big runs are capped, since a trace with millions of slices does not open: the first
-// max_events attempts and decisions (in report order); a controller event says how many
-// were left out (tasks.csv has every attempt).
+// max_events attempts and decisions each (in report order; the recorder keeps at most
+// RunRecorderOptions::max_decisions); a controller event says how many attempts were left
+// out (tasks.csv has every attempt).
 #pragma once
 
 #include <filesystem>
