@@ -17,8 +17,9 @@
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/core/real_executor.h"
-#include "sched/report/run_summary.h"
-#include "sched/report/trace_recorder.h"
+#include "sched/report/run_recorder.h"
+#include "sched/report/workload_metrics.h"
+#include "sched/report/workload_report.h"
 #include "sched/core/units.h"
 #include "tools/cli/admission_report.h"
 #include "tools/cli/closing_report.h"
@@ -185,7 +186,8 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
         ->capture_default_str();
     cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR");
   }
-  cmd->add_option("--report", o.report_dir, "Write metrics.json and trace.json to DIR");
+  cmd->add_option("--report", o.report_dir,
+                  "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR");
   if (files) {
     cmd->add_option("--top", o.top, "Print the N highest-scoring keys")->capture_default_str();
     cmd->add_flag("--skip-bad-records", o.skip_bad_records,
@@ -289,13 +291,15 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   AsioLoop loop;
   RealExecutor executor(loop, plan.slots, !o.no_pin);
   ProgressPrinter progress(std::cerr);
-  TraceRecorder trace(plan.slots);
+  // What the closing report and --report show: the run that ran the job (a --best-effort
+  // run's fifo controller gets a recorder of its own).
+  auto recorder = std::make_unique<RunRecorder>();
   auto make_controller = [&](Policy& p) {
     auto c = std::make_unique<Controller>(loop, executor, p, plan.slots, plan.cluster.nodes(),
                                           std::move(MakePartitioner(o.partitioner)).value());
     // Ctrl-C is checked on the progress ticks, so the printer is always registered.
     c->AddObserver(&progress);
-    if (!o.report_dir.empty()) c->AddObserver(&trace);
+    c->AddObserver(recorder.get());
     return c;
   };
   std::unique_ptr<Controller> controller = make_controller(*policy);
@@ -350,6 +354,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     // The deadline is kept, so the report still says whether it was met.
     std::cerr << "mrlocal: --best-effort: running it anyway under fifo, with no guarantee\n";
     fifo = std::move(MakePolicy("fifo")).value();
+    auto rejected_run = std::move(recorder);  // outlives the controller that observed it
+    recorder = std::make_unique<RunRecorder>();
     controller = make_controller(*fifo);
     if (controller->next_job_id() != id)
       return ReportError(Status::Internal("best-effort resubmission got another job id"));
@@ -382,13 +388,21 @@ int RunJob(const JobOptions& o, const JobApp& app) {
 
   const JobState& job = controller->state().job(id);
   const JobOutcome& outcome = controller->outcome(id);
-  RunSummary summary =
-      Summarize(job, outcome, controller->stats(), best_effort ? "fifo" : plan.policy,
-                o.partitioner, plan.cluster.ToString(), setup);
-  summary.admission_policy = plan.policy;
+  MetricsContext context;
+  context.policy = best_effort ? "fifo" : plan.policy;
+  context.admission_policy = plan.policy;
+  context.best_effort = best_effort;
+  context.cluster = plan.cluster.ToString();
+  context.partitioner = o.partitioner;
+  context.total_slots = static_cast<int>(plan.slots.size());
+  context.admission_control = !best_effort && policy->admission_control();
+  context.setup = setup;
+  context.scheduler = &controller->stats();
+  const WorkloadMetrics metrics = ComputeMetrics(*recorder, context);
+  std::vector<JobMetrics> jobs = ComputeJobMetrics(*recorder, setup);
+  JobMetrics& summary = jobs.front();  // the recorder saw the job's submission
   if (best_effort) {
     summary.admitted = false;
-    summary.best_effort = true;
     summary.estimated_finish_s.reset();
     if (rejected_estimate) summary.estimated_finish_s = Seconds(*rejected_estimate);
   }
@@ -401,10 +415,11 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     app.print_result(std::cout, summary);
   else
     PrintTop(std::cout, summary);
-  PrintClosingReport(std::cout, summary, o.output);
+  PrintClosingReport(std::cout, metrics, summary, o.output);
   if (!o.report_dir.empty()) {
-    Status st = WriteMetricsJson(fs::path(o.report_dir) / "metrics.json", summary);
-    if (st.ok()) st = trace.Write(fs::path(o.report_dir) / "trace.json");
+    ReportOptions report;
+    report.title = "mrlocal " + app.name;
+    Status st = WriteWorkloadReport(o.report_dir, metrics, jobs, *recorder, plan.slots, report);
     if (!st.ok()) ReportError(st);
   }
   // Only a job that ran to its end tells what the app's tasks take.

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "engine/job_runtime.h"
-#include "sched/report/run_summary.h"
 #include "tools/cli/command.h"
 #include "tools/runtime/job_app.h"
 

@@ -22,7 +22,8 @@ namespace {
 
 // Runs the controller until every job has arrived and ended, then fills in the run's
 // wall time, scheduler statistics and metrics.
-void RunAndMeasure(Controller& controller, const Policy& policy, bool sim, WorkloadRun& run) {
+void RunAndMeasure(Controller& controller, const Policy& policy, bool sim,
+                   const ClusterSpec& cluster, const std::string& partitioner, WorkloadRun& run) {
   auto t0 = std::chrono::steady_clock::now();
   controller.RunUntilIdle();
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -30,6 +31,8 @@ void RunAndMeasure(Controller& controller, const Policy& policy, bool sim, Workl
   MetricsContext mc;
   mc.policy = std::string(policy.name());
   mc.sim = sim;
+  mc.cluster = cluster.ToString();
+  mc.partitioner = partitioner;
   mc.total_slots = static_cast<int>(run.slots.size());
   mc.admission_control = policy.admission_control();
   mc.scheduler = &run.stats;
@@ -125,7 +128,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
       return std::move(built->spec);
     });
   }
-  RunAndMeasure(controller, **policy, /*sim=*/true, run);
+  RunAndMeasure(controller, **policy, /*sim=*/true, o.cluster, partitioner_name, run);
   if (!build_error.ok()) return build_error;
   run.task_events = executor.task_events();
   return run;
@@ -339,7 +342,7 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
       return std::move(jobs[i].spec);
     });
   }
-  RunAndMeasure(controller, **policy, /*sim=*/false, run);
+  RunAndMeasure(controller, **policy, /*sim=*/false, o.cluster, partitioner_name, run);
   return run;
 }
 
