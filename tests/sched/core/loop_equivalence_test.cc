@@ -12,6 +12,7 @@
 
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
+#include "sched/estimate/job_history.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_executor.h"
@@ -94,7 +95,7 @@ const JobHistory& History() {
   static const JobHistory history = [] {
     JobHistory h;
     AppEstimate e;
-    e.map_s_per_unit = e.reduce_s_per_unit = 1e-6;
+    e.model.map_s_per_unit = e.model.reduce_s_per_unit = 1e-6;
     h.Set("synthetic", e);
     return h;
   }();
@@ -104,7 +105,7 @@ const JobHistory& History() {
 std::vector<Launched> RunSimulated(const Scenario& sc, const std::string& policy_name) {
   SimLoop loop;
   SimExecutor executor(loop, sc.slots);
-  auto policy = MakePolicy(policy_name, {&History(), {}});
+  auto policy = MakePolicy(policy_name, &History());
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;
   c.AddObserver(&log);
@@ -171,7 +172,7 @@ class ReplayExecutor final : public Executor {
 std::vector<Launched> RunReal(const Scenario& sc, const std::string& policy_name) {
   AsioLoop loop;
   ReplayExecutor executor(loop, sc);
-  auto policy = MakePolicy(policy_name, {&History(), {}});
+  auto policy = MakePolicy(policy_name, &History());
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;
   c.AddObserver(&log);
@@ -187,7 +188,7 @@ TEST(LoopEquivalence, EveryPolicyDecidesAlikeOnTheRealAndTheSimulatedLoop) {
     std::vector<Launched> sim = RunSimulated(sc, policy);
     std::vector<Launched> real = RunReal(sc, policy);
     // Every task of every admitted job ran once, and in the same order on the same slots.
-    if (!PolicyUsesHistory(policy))
+    if (!(*FindPolicy(policy))->traits.needs_estimator)
       EXPECT_EQ(sim.size(), 5u + 2 + 3 + 1 + 4 + 2 + 2 + 1);
     else
       EXPECT_GE(sim.size(), 5u + 2);  // at least the first job, admitted on an empty cluster

@@ -31,6 +31,7 @@
 
 #include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
+#include "sched/estimate/job_history.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/rtmr_policy.h"
 #include "sched/sim/sim_executor.h"
@@ -194,7 +195,7 @@ class LastEstimate final : public ControllerObserver {
 void RunWorkload(uint64_t seed, bool feedback, Tally& tally) {
   const Workload w = Generate(seed);
   JobHistory history;
-  history.Set("synthetic", AppEstimate{.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6});
+  history.Set("synthetic", {.model = {.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6}});
   const std::vector<SlotInfo> slots = w.cluster.Slots();
   SimLoop loop;
   SimExecutor exec(loop, slots);
