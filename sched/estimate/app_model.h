@@ -22,6 +22,7 @@ struct AppModel {
 
   double MapSeconds(double units) const { return map_fixed_s + map_s_per_unit * units; }
   double ReduceSeconds(double units) const { return reduce_fixed_s + reduce_s_per_unit * units; }
+  bool operator==(const AppModel&) const = default;
 };
 
 }  // namespace mrlocal

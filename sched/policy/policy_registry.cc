@@ -1,5 +1,6 @@
 #include "sched/policy/policy_registry.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <utility>
@@ -45,7 +46,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  {},
                  {},
                  Plain<FairPolicy>});
-  all.push_back({"edf", "earliest deadline first, every job admitted", {}, {}, Plain<EdfPolicy>});
+  all.push_back({"edf", "Earliest deadline first, every job admitted", {}, {}, Plain<EdfPolicy>});
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
                  deadline,
@@ -59,7 +60,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
   PolicyTraits dc = deadline;
   dc.all_reduces_at_once = true;
   all.push_back({"dc",
-                 "the Deadline Constraint scheduler, RTMR's baseline",
+                 "Deadline Constraint (Kc and Anyanwu 2010): RTMR's baseline",
                  dc,
                  {kMarginSetting},
                  [](const Estimator* e, const PolicyArgs& a) {
@@ -141,5 +142,15 @@ Result<const PolicyDescriptor*> FindPolicy(std::string_view name) { return Polic
 std::vector<std::string> PolicyNames() { return Policies().Names(); }
 
 const PolicyDescriptor& BestEffortPolicy() { return *Policies().best_effort_fallback(); }
+
+std::string PolicyHelp() {
+  size_t width = 0;
+  for (const std::string& name : PolicyNames()) width = std::max(width, name.size());
+  std::string help = "Policies:";
+  for (const std::string& name : PolicyNames())
+    help +=
+        "\n  " + name + std::string(width + 2 - name.size(), ' ') + (*FindPolicy(name))->summary;
+  return help;
+}
 
 }  // namespace mrlocal

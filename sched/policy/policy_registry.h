@@ -84,6 +84,8 @@ Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name,
 Result<const PolicyDescriptor*> FindPolicy(std::string_view name);
 std::vector<std::string> PolicyNames();
 const PolicyDescriptor& BestEffortPolicy();
+// "Policies:" and one line per policy, its name and summary: a footer for --help.
+std::string PolicyHelp();
 
 // The margin of real runs: they share the machine with everything else on it, so a task
 // can be slower than the slowest the history has seen.

@@ -167,6 +167,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   o.policy_opt = cmd->add_option("--policy", o.policy,
                                  "Scheduling policy: " + join(PolicyNames()) +
                                      " (default: rtmr with --deadline, fifo without)");
+  cmd->footer(PolicyHelp());
   o.history_opt = cmd->add_option("--history", o.history,
                                   "Task-time history of the deadline policies (default: " +
                                       DefaultHistoryPath().string() + ")");

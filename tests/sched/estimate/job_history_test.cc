@@ -199,7 +199,8 @@ TEST(JobHistory, AProbeIsReplacedByTheFirstJob) {
   EXPECT_EQ(h.Find("wordcount")->jobs, 2u);
 }
 
-TEST(JobHistory, ObserveJobReadsTheDoneTasks) {
+// Map slots 0 (speed 1.0) and 1 (0.5), reduce slot 2 (1.0).
+ClusterState ThreeSlots() {
   ClusterState state;
   for (int i = 0; i < 3; ++i) {
     SlotState s;
@@ -208,6 +209,11 @@ TEST(JobHistory, ObserveJobReadsTheDoneTasks) {
     s.info.speed = i == 1 ? 0.5 : 1.0;
     state.slots.push_back(s);
   }
+  return state;
+}
+
+TEST(JobHistory, ObserveJobReadsTheDoneTasks) {
+  ClusterState state = ThreeSlots();
   JobState job;
   job.spec.app = "friendcount";
   auto task = [](uint64_t units, SlotId slot, double start_s, double end_s, TaskStatus status) {
@@ -249,14 +255,7 @@ TEST(JobHistory, ObserveJobReadsTheDoneTasks) {
 // The Estimator's way in: each finished attempt, then the job's end, teach what Record
 // learns from the job as ObserveJob sees it.
 TEST(JobHistory, ObservedTasksAreRecordedWhenTheirJobIsDone) {
-  ClusterState state;
-  for (int i = 0; i < 3; ++i) {
-    SlotState s;
-    s.info.id = i;
-    s.info.kind = i < 2 ? SlotKind::kMap : SlotKind::kReduce;
-    s.info.speed = i == 1 ? 0.5 : 1.0;
-    state.slots.push_back(s);
-  }
+  ClusterState state = ThreeSlots();
   JobState& job = state.jobs[7];
   job.id = 7;
   job.spec.app = "friendcount";

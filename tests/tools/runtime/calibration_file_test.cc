@@ -15,15 +15,6 @@ using ::testing::HasSubstr;
 using testing::ScratchDir;
 using testing::WriteFile;
 
-void ExpectSameModel(const AppModel& a, const AppModel& b) {
-  EXPECT_EQ(a.alpha, b.alpha);
-  EXPECT_EQ(a.map_fixed_s, b.map_fixed_s);
-  EXPECT_EQ(a.map_s_per_unit, b.map_s_per_unit);
-  EXPECT_EQ(a.reduce_fixed_s, b.reduce_fixed_s);
-  EXPECT_EQ(a.reduce_s_per_unit, b.reduce_s_per_unit);
-  EXPECT_EQ(a.reduce_skew, b.reduce_skew);
-}
-
 TEST(CalibrationFile, RoundTripsExactly) {
   ScratchDir dir;
   const fs::path file = dir / "a" / "calibration.json";  // the directory is created
@@ -37,7 +28,7 @@ TEST(CalibrationFile, RoundTripsExactly) {
   ASSERT_EQ(back->apps.size(), c.apps.size());
   for (auto& [app, m] : c.apps) {
     SCOPED_TRACE(app);
-    ExpectSameModel(back->apps.at(app), m);
+    EXPECT_EQ(back->apps.at(app), m);
   }
 }
 
@@ -58,12 +49,12 @@ TEST(CalibrationFile, AFileWrittenByEarlierVersionsLoads) {
 )");
   Result<Calibration> c = LoadCalibration(dir / "c.json");
   ASSERT_TRUE(c.ok()) << c.status().message();
-  ExpectSameModel(c->apps.at("wordcount"), {.alpha = 0.07,
-                                            .map_fixed_s = 0.02,
-                                            .map_s_per_unit = 4.5e-09,
-                                            .reduce_s_per_unit = 1.7e-08});
+  EXPECT_EQ(c->apps.at("wordcount"), (AppModel{.alpha = 0.07,
+                                               .map_fixed_s = 0.02,
+                                               .map_s_per_unit = 4.5e-09,
+                                               .reduce_s_per_unit = 1.7e-08}));
   // Apps the file does not name keep their built-in models.
-  ExpectSameModel(c->apps.at("pi"), Calibration::BuiltIn().apps.at("pi"));
+  EXPECT_EQ(c->apps.at("pi"), Calibration::BuiltIn().apps.at("pi"));
 }
 
 TEST(CalibrationFile, AMissingFileIsNotFoundAndAMalformedOneNamesTheField) {

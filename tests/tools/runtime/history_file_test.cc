@@ -27,15 +27,6 @@ using testing::WriteFile;
 
 constexpr double kMiB = 1 << 20;
 
-void ExpectSameModel(const AppModel& a, const AppModel& b) {
-  EXPECT_EQ(a.alpha, b.alpha);
-  EXPECT_EQ(a.map_fixed_s, b.map_fixed_s);
-  EXPECT_EQ(a.map_s_per_unit, b.map_s_per_unit);
-  EXPECT_EQ(a.reduce_fixed_s, b.reduce_fixed_s);
-  EXPECT_EQ(a.reduce_s_per_unit, b.reduce_s_per_unit);
-  EXPECT_EQ(a.reduce_skew, b.reduce_skew);
-}
-
 // The message of a Load that must fail as corrupt, checking it is one InvalidArgument line
 // naming the file.
 std::string CorruptError(const fs::path& file) {
@@ -122,7 +113,7 @@ TEST(HistoryFile, ARecordedHistorySurvivesASaveUnchanged) {
   ASSERT_TRUE(SaveHistory(h, dir / "history.json").ok());
   Result<JobHistory> back = LoadHistory(dir / "history.json");
   ASSERT_TRUE(back.ok()) << back.status().message();
-  ExpectSameModel(back->Find("wordcount")->model, h.Find("wordcount")->model);
+  EXPECT_EQ(back->Find("wordcount")->model, h.Find("wordcount")->model);
   EXPECT_THAT(ReadFile(dir / "history.json"), HasSubstr("\"version\": 1"));
 }
 
@@ -276,17 +267,17 @@ TEST(HistoryFile, AFileWrittenByEarlierVersionsLoads) {
   ASSERT_TRUE(h.ok()) << h.status().message();
   ASSERT_EQ(h->apps().size(), 2u);
   const AppEstimate& pi = *h->Find("pi");
-  ExpectSameModel(pi.model, {.alpha = 1.8e-07,
-                             .map_s_per_unit = 2.6571313000000003e-09,
-                             .reduce_s_per_unit = 1.488020138888889e-05});
+  EXPECT_EQ(pi.model, (AppModel{.alpha = 1.8e-07,
+                                .map_s_per_unit = 2.6571313000000003e-09,
+                                .reduce_s_per_unit = 1.488020138888889e-05}));
   EXPECT_EQ(pi.jobs, 2u);
   EXPECT_EQ(pi.source, "history");
   const AppEstimate& wc = *h->Find("wordcount");
-  ExpectSameModel(wc.model, {.alpha = 0.10592042282223701,
-                             .map_fixed_s = 0.0148,
-                             .map_s_per_unit = 1.1587868869304656e-08,
-                             .reduce_s_per_unit = 6.757119797253854e-09,
-                             .reduce_skew = 1.25});
+  EXPECT_EQ(wc.model, (AppModel{.alpha = 0.10592042282223701,
+                                .map_fixed_s = 0.0148,
+                                .map_s_per_unit = 1.1587868869304656e-08,
+                                .reduce_s_per_unit = 6.757119797253854e-09,
+                                .reduce_skew = 1.25}));
   EXPECT_EQ(wc.source, "probe");
 }
 
