@@ -1,7 +1,8 @@
 // What a policy may know of a task before it runs: an Estimator predicts how long a task
 // takes on a slot, and may learn from the tasks that finish. The deadline policies (rtmr,
-// dc) admit by its worst case; JobHistory (RTMR section IV.A) is one implementation, a kNN
-// regression over task features (DynamicShare, section IV) another.
+// dc) admit by its worst case. JobHistory (RTMR section IV.A) is one implementation; the
+// k-NN smoothing of DynamicShare (its equations 1 and 2, over task features such as the
+// input bytes and the slot's speed) is meant to be another.
 //
 // Contract for implementers: predictions are pure (const, no side effects), so that a
 // policy may ask as often as it likes and a simulation stays deterministic; an estimator
