@@ -1,11 +1,11 @@
 // mrlocal calibrate [--apps wordcount,friendcount,pi] [--size 128MiB] [-o FILE]
-// Measures, on the real engine, what the simulator's task model needs per app (sched/
-// task_model.h): seconds per input unit of a map task at speed 1.0 and its fixed cost, the
-// map output per input unit, and seconds per shuffled unit of a reduce task. Each app runs
-// twice, with tasks of two sizes, on slots at full speed (by default one map and one
-// reduce slot per CPU, so that tasks share the machine as they do in a busy workload), and
-// a line is fitted through the tasks (least squares). The result is written atomically to
-// the calibration file that `mrlocal workload --sim` reads by default.
+// Measures, on the real engine, what the simulator's task model needs per app
+// (sched/estimate/task_model.h): seconds per input unit of a map task at speed 1.0 and its fixed
+// cost, the map output per input unit, and seconds per shuffled unit of a reduce task. Each app
+// runs twice, with tasks of two sizes, on slots at full speed (by default one map and one reduce
+// slot per CPU, so that tasks share the machine as they do in a busy workload), and a line is
+// fitted through the tasks (least squares). The result is written atomically to the calibration
+// file that `mrlocal workload --sim` reads by default.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -25,6 +25,7 @@
 #include "sched/core/units.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/runtime/calibration_file.h"
 #include "tools/runtime/job_apps.h"
 #include "tools/runtime/real_job.h"
 
@@ -107,7 +108,7 @@ Result<TaskLog> RunOnce(const ClusterSpec& cluster, const JobApp& app,
   AsioLoop loop;
   auto slots = cluster.Slots();
   RealExecutor executor(loop, slots, /*pin=*/true);
-  auto policy = MakePolicy("fifo");
+  auto policy = MakePolicy(BestEffortPolicy().name);
   Controller controller(loop, executor, **policy, slots, cluster.nodes(),
                         std::move(MakePartitioner("dp-sketch")).value());
   TaskLog log;
@@ -164,15 +165,15 @@ Result<AppModel> Calibrate(const ClusterSpec& cluster, const std::string& app, u
         if (i < log->load.size()) reduces.push_back({double(log->load[i]), secs});
     }
   }
-  std::tie(m.map_task_s, m.map_s_per_unit) = FitLine(maps);
-  if (!reduces.empty()) std::tie(m.reduce_task_s, m.reduce_s_per_unit) = FitLine(reduces);
-  m.output_per_unit = in_total > 0 ? double(out_total) / double(in_total) : 0;
+  std::tie(m.map_fixed_s, m.map_s_per_unit) = FitLine(maps);
+  if (!reduces.empty()) std::tie(m.reduce_fixed_s, m.reduce_s_per_unit) = FitLine(reduces);
+  m.alpha = in_total > 0 ? double(out_total) / double(in_total) : 0;
   char line[256];
   std::snprintf(line, sizeof line,
                 "  %-11s map %.4g s + %.4g s/unit (%zu tasks), output %.4g units/unit, "
                 "reduce %.4g s + %.4g s/unit (%zu tasks)\n",
-                app.c_str(), m.map_task_s, m.map_s_per_unit, maps.size(), m.output_per_unit,
-                m.reduce_task_s, m.reduce_s_per_unit, reduces.size());
+                app.c_str(), m.map_fixed_s, m.map_s_per_unit, maps.size(), m.alpha,
+                m.reduce_fixed_s, m.reduce_s_per_unit, reduces.size());
   out << line;
   return m;
 }
@@ -190,7 +191,7 @@ class CalibrateCommand final : public Command {
                     "Slots to measure on (default: one node per CPU, each (1m,1r,1.0), so "
                     "that tasks run side by side as in a busy workload)");
     app->add_option("-o,--output", file_,
-                    "Calibration file (default: " + Calibration::DefaultPath().string() + ")");
+                    "Calibration file (default: " + DefaultCalibrationPath().string() + ")");
   }
 
   int Run() override {
@@ -198,7 +199,7 @@ class CalibrateCommand final : public Command {
     if (!size.ok()) return ReportError(Status::InvalidArgument("--size: " + size.status().message()));
     if (*size < (1u << 20)) return ReportError(Status::InvalidArgument("--size must be at least 1MiB"));
     Calibration c = Calibration::BuiltIn();
-    if (auto existing = Calibration::LoadDefault(); existing.ok() && file_.empty()) c = *existing;
+    if (auto existing = LoadDefaultCalibration(); existing.ok() && file_.empty()) c = *existing;
     for (const std::string& a : apps_) {
       if (a != "wordcount" && a != "friendcount" && a != "pi")
         return ReportError(Status::InvalidArgument("--apps: unknown app '" + a +
@@ -219,8 +220,9 @@ class CalibrateCommand final : public Command {
       if (!m.ok()) return ReportError(m.status());
       c.apps[a] = *m;
     }
-    std::filesystem::path path = file_.empty() ? Calibration::DefaultPath() : std::filesystem::path(file_);
-    Status st = c.Save(path);
+    std::filesystem::path path =
+        file_.empty() ? DefaultCalibrationPath() : std::filesystem::path(file_);
+    Status st = SaveCalibration(c, path);
     if (!st.ok()) return ReportError(st);
     std::cout << "wrote " << path.string() << "\n";
     return kExitOk;

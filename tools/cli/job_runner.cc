@@ -84,6 +84,7 @@ struct Plan {
   uint32_t partitions = 0;
   uint64_t block_size = 0;
   std::string policy;  // rtmr by default with a deadline, fifo without
+  bool needs_estimator = false;  // the policy's trait
   // The deadline policies' estimates; also kept for any run given --history.
   std::optional<HistoryFile> history;
 };
@@ -125,7 +126,9 @@ Result<Plan> Validate(const JobOptions& o) {
   if (!bs.ok()) return Status::InvalidArgument("--block-size: " + bs.status().message());
   if (*bs == 0) return Status::InvalidArgument("--block-size must be positive");
   p.block_size = *bs;
-  if (auto policy = MakePolicy(p.policy); !policy.ok()) return policy.status();
+  auto policy = FindPolicy(p.policy);
+  if (!policy.ok()) return policy.status();
+  p.needs_estimator = (*policy)->traits.needs_estimator;
   if (auto part = MakePartitioner(o.partitioner); !part.ok()) return part.status();
   if (o.partitioner == "hash" && p.partitions != p.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
@@ -135,8 +138,8 @@ Result<Plan> Validate(const JobOptions& o) {
       !o.report_dir.empty() && fs::exists(o.report_dir, ec) && !fs::is_directory(o.report_dir, ec))
     return Status::InvalidArgument("--report: '" + o.report_dir + "' is not a directory");
   // Last, so that its warning (a corrupt file) never comes with another error.
-  if (PolicyUsesHistory(p.policy) || (o.history_opt && o.history_opt->count() > 0)) {
-    auto h = HistoryFile::Open(o.history.empty() ? JobHistory::DefaultPath() : fs::path(o.history),
+  if (p.needs_estimator || (o.history_opt && o.history_opt->count() > 0)) {
+    auto h = HistoryFile::Open(o.history.empty() ? DefaultHistoryPath() : fs::path(o.history),
                                std::cerr);
     if (!h.ok()) return h.status().WithContext("--history: ");
     p.history = std::move(h).value();
@@ -165,11 +168,13 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   o.policy_opt = cmd->add_option("--policy", o.policy,
                                  "Scheduling policy: " + join(PolicyNames()) +
                                      " (default: rtmr with --deadline, fifo without)");
+  cmd->footer(PolicyHelp());
   o.history_opt = cmd->add_option("--history", o.history,
                                   "Task-time history of the deadline policies (default: " +
-                                      JobHistory::DefaultPath().string() + ")");
+                                      DefaultHistoryPath().string() + ")");
   cmd->add_flag("--best-effort", o.best_effort,
-                "Run a job the admission rejects anyway, under fifo, with no guarantee");
+                "Run a job the admission rejects anyway, under " + BestEffortPolicy().name +
+                    ", with no guarantee");
   cmd->add_option("--cluster", o.cluster,
                   "Cluster: groups of N x (map slots, reduce slots, speed), e.g. "
                   "'2x(4m,1r,1.0)+1x(2m,1r,0.5)' (default: one node per CPU, each (1m,1r,1.0))");
@@ -260,7 +265,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   std::optional<AppEstimate> estimate;
   if (plan.history) {
     JobHistory& history = plan.history->history();
-    if (PolicyUsesHistory(plan.policy) && !history.Find(app.name)) {
+    if (plan.needs_estimator && !history.Find(app.name)) {
       ProbeRequest q;
       q.app = &app;
       q.store = store.get();
@@ -280,12 +285,11 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     if (const AppEstimate* e = history.Find(app.name)) estimate = *e;
   }
 
-  PolicyOptions policy_options;
-  policy_options.history = plan.history ? &plan.history->history() : nullptr;
   // As real workloads do: history's worst case was seen on a machine that may be busier
   // now. A probe's widening already allows for that.
-  if (estimate && estimate->source != "probe") policy_options.estimate_margin = kRealEstimateMargin;
-  auto made = MakePolicy(plan.policy, policy_options);
+  const double margin = estimate && estimate->source != "probe" ? kRealEstimateMargin : 1.0;
+  auto made = MakePolicy(plan.policy, plan.history ? &plan.history->history() : nullptr,
+                         PolicyArgs().Set(kEstimateMargin, margin));
   if (!made.ok()) return ReportError(made.status());
   std::unique_ptr<Policy> policy = std::move(made).value();
   AsioLoop loop;
@@ -338,7 +342,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
       view.deadline = plan.deadline;
       view.setup = setup;
       view.estimate = estimate ? &*estimate : nullptr;
-      view.estimate_margin = policy_options.estimate_margin;
+      view.estimate_margin = margin;
       view.best_effort = o.best_effort;
       std::cerr << FormatAdmission(view);
     }
@@ -349,14 +353,16 @@ int RunJob(const JobOptions& o, const JobApp& app) {
         rejected_estimate = *admission.estimated_finish - controller->state().job(id).arrival;
     }
   }
-  std::unique_ptr<Policy> fifo;
+  const std::string& fallback = BestEffortPolicy().name;
+  std::unique_ptr<Policy> fallback_policy;
   if (best_effort) {
     // The deadline is kept, so the report still says whether it was met.
-    std::cerr << "mrlocal: --best-effort: running it anyway under fifo, with no guarantee\n";
-    fifo = std::move(MakePolicy("fifo")).value();
+    std::cerr << "mrlocal: --best-effort: running it anyway under " << fallback
+              << ", with no guarantee\n";
+    fallback_policy = std::move(MakePolicy(fallback)).value();
     auto rejected_run = std::move(recorder);  // outlives the controller that observed it
     recorder = std::make_unique<RunRecorder>();
-    controller = make_controller(*fifo);
+    controller = make_controller(*fallback_policy);
     if (controller->next_job_id() != id)
       return ReportError(Status::Internal("best-effort resubmission got another job id"));
     setup = Since(start);
@@ -389,7 +395,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   const JobState& job = controller->state().job(id);
   const JobOutcome& outcome = controller->outcome(id);
   MetricsContext context;
-  context.policy = best_effort ? "fifo" : plan.policy;
+  context.policy = best_effort ? fallback : plan.policy;
   context.admission_policy = plan.policy;
   context.best_effort = best_effort;
   context.cluster = plan.cluster.ToString();
@@ -406,7 +412,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     summary.estimated_finish_s.reset();
     if (rejected_estimate) summary.estimated_finish_s = Seconds(*rejected_estimate);
   }
-  if (estimate && PolicyUsesHistory(plan.policy)) {
+  if (estimate && plan.needs_estimator) {
     summary.estimate_source = estimate->source;
     summary.estimate_jobs = estimate->jobs;
   }

@@ -21,7 +21,7 @@ struct JobOptions {
   // Not given: rtmr with a deadline, fifo without.
   std::string policy = "fifo";
   // Task-time estimates per app, read by the deadline policies and updated after each
-  // successful job (sched/estimate/job_history.h). Empty: JobHistory::DefaultPath().
+  // successful job (sched/estimate/job_history.h). Empty: DefaultHistoryPath().
   std::string history;
   bool best_effort = false;  // run a job the admission rejected anyway, under fifo
   std::string cluster;       // empty: one node per allowed CPU, (1m,1r,1.0) each

@@ -39,20 +39,21 @@ JobHistory ModelHistory(const WorkloadSpec& workload, const Calibration& calibra
   e.source = "model";
   for (const WorkloadJob& job : workload.jobs) {
     if (history.Find(job.app)) continue;
+    AppModel& m = e.model;
     if (job.app == "synthetic") {
-      e.map_fixed_s = e.reduce_fixed_s = 0;
-      e.map_s_per_unit = e.reduce_s_per_unit = 1e-6 * worst;  // WorkUnits
-      e.alpha = 0;  // synthetic jobs declare their reduce input
+      m.map_fixed_s = m.reduce_fixed_s = 0;
+      m.map_s_per_unit = m.reduce_s_per_unit = 1e-6 * worst;  // WorkUnits
+      m.alpha = 0;  // synthetic jobs declare their reduce input
     } else {
       auto model = calibration.Find(job.app);
       if (!model.ok()) continue;  // BuildSimJob reports it
-      e.map_fixed_s = model->map_task_s * worst;
-      e.map_s_per_unit = model->map_s_per_unit * worst;
-      e.reduce_fixed_s = model->reduce_task_s * worst;
-      e.reduce_s_per_unit = model->reduce_s_per_unit * worst;
-      e.alpha = model->output_per_unit;
+      m.map_fixed_s = model->map_fixed_s * worst;
+      m.map_s_per_unit = model->map_s_per_unit * worst;
+      m.reduce_fixed_s = model->reduce_fixed_s * worst;
+      m.reduce_s_per_unit = model->reduce_s_per_unit * worst;
+      m.alpha = model->alpha;
     }
-    e.reduce_skew = 1;  // the model splits a shuffle evenly
+    m.reduce_skew = 1;  // the model splits a shuffle evenly
     history.Set(job.app, e);
   }
   return history;
@@ -133,7 +134,7 @@ Result<SimJobParts> BuildSimJob(const WorkloadJob& job, const WorkloadSpec& work
         spec.maps.push_back({b, {}});
         spec.input_bytes += b;
         sim.map_work_s.push_back(model->MapSeconds(double(b)));
-        sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->output_per_unit));
+        sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
         shuffle_units += sim.map_output.back();
       }
       // A trace knows its shuffle: it overrides the model's output ratio, and the job

@@ -12,6 +12,7 @@
 #include "sched/core/real_executor.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
+#include "tools/runtime/history_file.h"
 #include "tools/runtime/job_apps.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/sim_jobs.h"
@@ -39,14 +40,17 @@ void RunAndMeasure(Controller& controller, const Policy& policy, bool sim,
   run.metrics = ComputeMetrics(*run.recorder, mc);
 }
 
-}  // namespace
-
-size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots) {
+// Leaves out of `spec` the jobs a policy that runs all reduces of a job at once can never
+// admit (R > reduce slots), as RTMR section V does for its dc runs; their count.
+size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int reduce_slots) {
+  if (!policy.traits.all_reduces_at_once) return 0;
   const size_t before = spec.jobs.size();
   std::erase_if(spec.jobs,
                 [&](const WorkloadJob& j) { return j.reduces > uint32_t(reduce_slots); });
   return before - spec.jobs.size();
 }
+
+}  // namespace
 
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
   if (scale == 1.0) return spec;
@@ -61,11 +65,12 @@ WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
 
 Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunOptions& o) {
   WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto descriptor = FindPolicy(o.policy);
+  if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
-  if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
   const JobHistory history = o.history ? *o.history : ModelHistory(spec, o.calibration);
-  auto policy = MakePolicy(
-      o.policy, PolicyOptions{&history, o.feedback_threshold, o.estimate_margin.value_or(1.0)});
+  auto policy = MakePolicy(o.policy, &history, o.policy_args);
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);
@@ -211,8 +216,7 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   if (o.history) {
     history = *o.history;
   } else {
-    const auto path = JobHistory::DefaultPath();
-    auto loaded = JobHistory::Load(path);
+    auto loaded = LoadHistory(DefaultHistoryPath());
     if (loaded.ok())
       history = std::move(loaded).value();
     else if (loaded.status().code() != Status::Code::kNotFound)
@@ -222,8 +226,8 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
     if (history.Find(j.app)) continue;
     if (j.app == "synthetic") {
       AppEstimate e;
-      e.map_fixed_s = e.reduce_fixed_s = 0.05;
-      e.map_s_per_unit = e.reduce_s_per_unit = 1e-6;
+      e.model.map_fixed_s = e.model.reduce_fixed_s = 0.05;
+      e.model.map_s_per_unit = e.model.reduce_s_per_unit = 1e-6;
       e.source = "declared";
       history.Set(j.app, e);
       continue;
@@ -239,17 +243,18 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
                                     std::function<bool()> interrupt) {
   WorkloadSpec spec = ScaleTime(given, o.time_scale);
-  size_t left_out = 0;
-  if (o.policy == "dc") left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  auto descriptor = FindPolicy(o.policy);
+  if (!descriptor.ok()) return descriptor.status();
+  const size_t left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
   JobHistory history;
-  if (PolicyUsesHistory(o.policy)) {
+  if ((*descriptor)->traits.needs_estimator) {
     auto h = RealRunHistory(spec, o);
     if (!h.ok()) return h.status();
     history = std::move(h).value();
   }
-  auto policy =
-      MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
-                                         o.estimate_margin.value_or(kRealEstimateMargin)});
+  PolicyArgs args = o.policy_args;
+  if (!args.Has(kEstimateMargin)) args.Set(kEstimateMargin, kRealEstimateMargin);
+  auto policy = MakePolicy(o.policy, &history, args);
   if (!policy.ok()) return policy.status();
   const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
   auto partitioner = MakePartitioner(partitioner_name);

@@ -225,13 +225,11 @@ TEST(DcPolicy, SkipsAFailedJobBeforeItIsForgotten) {
 
 TEST(DcPolicy, IsRegisteredAsDc) {
   JobHistory h = ExactHistory();
-  PolicyOptions options;
-  options.history = &h;
-  auto p = MakePolicy("dc", options);
+  auto p = MakePolicy("dc", &h);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ((*p)->name(), "dc");
   EXPECT_TRUE((*p)->admission_control());
-  EXPECT_TRUE(PolicyUsesHistory("dc"));
+  EXPECT_TRUE((*FindPolicy("dc"))->traits.needs_estimator);
 }
 
 // RTMR section III: DC checks that R reduce slots are free at the single point max_rs,

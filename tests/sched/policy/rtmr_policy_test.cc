@@ -483,15 +483,48 @@ TEST_F(RtmrFeedback, AnExplicitThresholdAboveTheGapChangesNothing) {
 
 TEST(RtmrPolicy, IsRegisteredWithAndWithoutFeedback) {
   JobHistory h = ExactHistory();
-  PolicyOptions options;
-  options.history = &h;
   for (const char* name : {"rtmr", "rtmr-nofb"}) {
-    auto p = MakePolicy(name, options);
+    auto p = MakePolicy(name, &h);
     ASSERT_TRUE(p.ok()) << name;
     EXPECT_EQ((*p)->name(), name);
     EXPECT_TRUE((*p)->admission_control());
-    EXPECT_TRUE(PolicyUsesHistory(name));
+    EXPECT_TRUE((*FindPolicy(name))->traits.needs_estimator);
   }
+}
+
+// Any Estimator will do: one that says every map takes 10 s and every reduce 5 s on a
+// slot of speed 1.0, whatever the app, whatever the size.
+class FixedEstimator final : public Estimator {
+ public:
+  std::optional<double> TaskSeconds(const JobState&, const TaskFeatures& t) const override {
+    return (t.kind == TaskKind::kMap ? 10.0 : 5.0) / t.slot_speed;
+  }
+  std::optional<ShuffleEstimate> Shuffle(const JobState&) const override {
+    return ShuffleEstimate{};
+  }
+  std::string Source(const JobState&) const override { return "fixed"; }
+};
+
+// 2 map slots, 1 reduce slot; 3 maps and 2 reduces of an app no history knows: maps end
+// at 20, reduces at 30 (as in EstimatesTheFinishWithAlgorithmsTwoAndThree).
+TEST(RtmrPolicy, AdmitsAndRejectsByTheEstimatorItIsGiven) {
+  FixedEstimator fixed;
+  ClusterState s = MakeCluster(OneNode(2, 1));
+  RtmrPolicy rtmr(&fixed);
+  JobState late = MakeJob(1, 0, 29, 3, 0.001, 2, 0.001);
+  late.spec.app = "wordcount";
+  late.spec.shuffle_units = late.spec.max_reduce_units = 0;
+  Admission a = Submit(rtmr, s, late);
+  EXPECT_FALSE(a.admitted);
+  EXPECT_EQ(*a.estimated_finish, seconds(30));
+  JobState in_time = late;
+  in_time.id = 2;
+  in_time.spec.deadline = seconds(30);
+  a = Submit(rtmr, s, in_time);
+  ASSERT_TRUE(a.admitted) << a.reason;
+  EXPECT_EQ(*a.estimated_finish, seconds(30));
+  EXPECT_EQ(a.reason,
+            "estimated finish 30.00 s after arrival, slack 0 us (worst-case fixed estimates)");
 }
 
 }  // namespace

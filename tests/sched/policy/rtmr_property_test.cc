@@ -32,6 +32,7 @@
 
 #include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
+#include "sched/estimate/job_history.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/rtmr_policy.h"
 #include "sched/sim/sim_executor.h"
