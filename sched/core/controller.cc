@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace mrlocal {
 namespace {
@@ -62,6 +61,16 @@ void Controller::SubmitAt(Time arrival, JobMaker make) {
   });
 }
 
+void Controller::SubmitAsync(JobMaker make) {
+  ++arrivals_due_;  // before the post: a RunUntilIdle does not end while it is on its way
+  loop_.Post([this, make = std::move(make)] {
+    --arrivals_due_;
+    const JobId id = next_job_++;
+    Arrive(id, make(id));
+    CheckIdle();
+  });
+}
+
 void Controller::Arrive(JobId id, JobSpec spec) {
   const Time now = loop_.Now();
   JobState job;
@@ -89,31 +98,45 @@ void Controller::Arrive(JobId id, JobSpec spec) {
   stats_.decision_ns.Add(cost);
 
   JobState& stored = state_.jobs.emplace(id, std::move(job)).first->second;
-  sketches_.emplace(id, CountMinSketch(stored.spec.partition_hashes));
   outcomes_[id].admission = admission;
   for (auto* o : observers_) o->OnAdmission(stored, admission, now);
   if (!admission.admitted) {
     stored.phase = JobPhase::kRejected;
     stored.finish = now;
-    retired_[id] = true;
+    retired_.insert(id);
+    if (options_.forget_finished_jobs) Forget(id);
     return;
   }
+  sketches_.emplace(id, CountMinSketch(stored.spec.partition_hashes));
   state_.active.push_back(id);
   pending(TaskKind::kMap) += stored.M();
   if (stored.M() == 0) FinishMapPhase(stored);
   if (running_) Dispatch();
 }
 
-void Controller::RunUntilIdle() {
+void Controller::RunUntilIdle() { Run(/*until_idle=*/true); }
+void Controller::RunUntilShutdown() { Run(/*until_idle=*/false); }
+
+void Controller::Shutdown() {
+  loop_.Post([this] {
+    if (loop_running_) loop_.Stop();
+  });
+}
+
+void Controller::Run(bool until_idle) {
   running_ = true;
-  ++run_epoch_;  // ticks left from an earlier run end, so that only this run's chains tick
-  ScheduleTicks();
+  until_idle_ = until_idle;
+  ScheduleObserverTick();
+  SchedulePolicyTick();
   Dispatch();
-  if (!Idle()) {
+  if (!until_idle || !Idle()) {
     loop_running_ = true;
     loop_.Run();
     loop_running_ = false;
   }
+  // The tick chains end with the run.
+  loop_.Cancel(observer_tick_);
+  loop_.Cancel(policy_tick_);
   running_ = false;
 }
 
@@ -122,18 +145,12 @@ bool Controller::Idle() const {
 }
 
 void Controller::CheckIdle() {
-  if (loop_running_ && Idle()) loop_.Stop();
-}
-
-void Controller::ScheduleTicks() {
-  ScheduleObserverTick();
-  SchedulePolicyTick();
+  if (loop_running_ && until_idle_ && Idle()) loop_.Stop();
 }
 
 void Controller::ScheduleObserverTick() {
   if (options_.observer_tick > Duration::zero()) {
-    loop_.After(options_.observer_tick, [this, epoch = run_epoch_] {
-      if (!running_ || epoch != run_epoch_) return;
+    observer_tick_ = loop_.After(options_.observer_tick, [this] {
       for (auto* o : observers_) o->OnTick(state_, executor_, loop_.Now());
       ScheduleObserverTick();
     });
@@ -142,8 +159,7 @@ void Controller::ScheduleObserverTick() {
 
 void Controller::SchedulePolicyTick() {
   if (policy_.tick_interval() > Duration::zero()) {
-    loop_.After(policy_.tick_interval(), [this, epoch = run_epoch_] {
-      if (!running_ || epoch != run_epoch_) return;
+    policy_tick_ = loop_.After(policy_.tick_interval(), [this] {
       SchedulePolicyTick();
       const Time now = loop_.Now();
       int64_t t0 = SteadyNs();
@@ -153,7 +169,7 @@ void Controller::SchedulePolicyTick() {
       for (const TaskRef& t : preempt) {
         for (auto& s : state_.slots) {
           if (s.task && *s.task == t) {
-            Cancel(s);
+            CancelAttempt(s);
             ++stats_.preemptions;
           }
         }
@@ -177,23 +193,43 @@ void Controller::Dispatch() {
       ++stats_.decisions;
       stats_.decision_ns.Add(cost);
       for (auto* o : observers_) o->OnDecision(slot.info.id, pick, now, Duration(cost));
-      if (pick) Launch(slot, *pick);
+      if (!pick) continue;
+      if (std::string why = CannotLaunch(slot, *pick); !why.empty()) {
+        ReportInvalidDecision(why);
+        continue;
+      }
+      Launch(slot, *pick);
     }
   }
 }
 
-void Controller::Launch(SlotState& slot, const TaskRef& t) {
+std::string Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) const {
+  const std::string what =
+      "policy '" + std::string(policy_.name()) + "' picked " + std::string(ToString(t.kind)) + " " +
+      std::to_string(t.index) + " of job " + std::to_string(t.job) + " for " +
+      std::string(ToString(slot.info.kind)) + " slot " + std::to_string(slot.info.id) + ", ";
   auto it = state_.jobs.find(t.job);
-  bool kind_ok = (t.kind == TaskKind::kMap) == (slot.info.kind == SlotKind::kMap);
-  if (it == state_.jobs.end() || it->second.finished() || !kind_ok ||
-      t.index >= (t.kind == TaskKind::kMap ? it->second.M() : it->second.R()) ||
-      it->second.task(t.kind, t.index).status != TaskStatus::kPending ||
-      (t.kind == TaskKind::kReduce && !it->second.reduces_planned && !it->second.reduces_early)) {
-    throw std::logic_error("policy '" + std::string(policy_.name()) +
-                           "' picked a task that cannot run on slot " +
-                           std::to_string(slot.info.id));
-  }
-  JobState& job = it->second;
+  if (it == state_.jobs.end() || it->second.finished()) return what + "but the job is not active";
+  const JobState& job = it->second;
+  if ((t.kind == TaskKind::kMap) != (slot.info.kind == SlotKind::kMap))
+    return what + "a slot of the other kind";
+  if (slot.task) return what + "but the slot is busy";
+  if (t.index >= (t.kind == TaskKind::kMap ? job.M() : job.R()))
+    return what + "but the job has no such task";
+  if (job.task(t.kind, t.index).status != TaskStatus::kPending)
+    return what + "but the task is not pending";
+  if (t.kind == TaskKind::kReduce && !job.reduces_planned && !job.reduces_early)
+    return what + "but the job's reduces may not start yet";
+  return {};
+}
+
+void Controller::ReportInvalidDecision(const std::string& why) {
+  ++stats_.invalid_decisions;
+  for (auto* o : observers_) o->OnInvalidDecision(why, loop_.Now());
+}
+
+void Controller::Launch(SlotState& slot, const TaskRef& t) {
+  JobState& job = state_.job(t.job);
   TaskState& ts = job.task(t.kind, t.index);
   ts.status = TaskStatus::kRunning;
   ts.slot = slot.info.id;
@@ -216,7 +252,7 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   executor_.Launch(launch);
 }
 
-void Controller::Cancel(const SlotState& slot) {
+void Controller::CancelAttempt(const SlotState& slot) {
   if (!state_.job(slot.task->job).reduces_planned && held_.erase(slot.token)) {
     // A reduce holding its slot before the plan: no attempt runs, so report it cancelled
     // ourselves, from an event of its own as an executor would. Out of held_, the plan
@@ -386,8 +422,33 @@ void Controller::FailJob(JobState& job, const Status& why) {
   job.finish = loop_.Now();
   Deactivate(job.id);
   for (auto& s : state_.slots)
-    if (s.task && s.task->job == job.id) Cancel(s);
+    if (s.task && s.task->job == job.id) CancelAttempt(s);
   MaybeRetire(job);
+}
+
+Status Controller::Cancel(JobId id) {
+  auto it = state_.jobs.find(id);
+  if (it == state_.jobs.end()) return Status::NotFound("no job " + std::to_string(id));
+  FailJob(it->second, Status::Aborted("cancelled"));
+  CheckIdle();
+  return Status::OK();
+}
+
+Result<JobOutcome> Controller::TakeOutcome(JobId id) {
+  auto it = outcomes_.find(id);
+  if (it == outcomes_.end()) return Status::NotFound("no job " + std::to_string(id));
+  if (!retired_.contains(id))
+    return Status::InvalidArgument("job " + std::to_string(id) + " has not ended yet");
+  JobOutcome outcome = std::move(it->second);
+  Forget(id);
+  return outcome;
+}
+
+void Controller::Forget(JobId id) {
+  state_.jobs.erase(id);
+  outcomes_.erase(id);
+  sketches_.erase(id);
+  retired_.erase(id);
 }
 
 void Controller::AbortAll(const Status& why) {
@@ -399,8 +460,7 @@ void Controller::AbortAll(const Status& why) {
 // Once no attempt of a finished job runs any more, the executor may commit or discard its
 // output and free its memory.
 void Controller::MaybeRetire(JobState& job) {
-  if (job.maps_running + job.reduces_running > 0 || retired_[job.id]) return;
-  retired_[job.id] = true;
+  if (job.maps_running + job.reduces_running > 0 || !retired_.insert(job.id).second) return;
   const Time now = loop_.Now();
   Status s = executor_.FinishJob(job.id, job.phase == JobPhase::kDone);
   if (!s.ok() && job.phase == JobPhase::kDone) {
@@ -411,6 +471,7 @@ void Controller::MaybeRetire(JobState& job) {
   sketches_.erase(job.id);
   policy_.OnJobFinished(job, state_, now);
   for (auto* o : observers_) o->OnJobFinished(job, outcomes_[job.id], now);
+  if (options_.forget_finished_jobs) Forget(job.id);
 }
 
 void Controller::Deactivate(JobId id) {

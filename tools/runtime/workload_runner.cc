@@ -7,9 +7,9 @@
 #include "engine/block_store.h"
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
+#include "sched/core/real_executor.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/core/real_executor.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
 #include "tools/runtime/job_apps.h"
@@ -100,7 +100,6 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   SimLoop loop;
   SimExecutor executor(loop, run.slots, eo);
   ControllerOptions co;
-  co.partitioner = partitioner_name;
   co.reduce_slowstart = spec.reduce_slowstart;
   if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
   co.observer_tick = o.observer_tick;
@@ -305,7 +304,6 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   AsioLoop loop;
   RealExecutor executor(loop, run.slots, /*pin=*/true);
   ControllerOptions co;
-  co.partitioner = partitioner_name;
   co.reduce_slowstart = spec.reduce_slowstart;
   if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
   co.observer_tick =
