@@ -43,6 +43,14 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
       loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
     });
   }
+  policy_.Attach(this);
+}
+
+Controller::~Controller() {
+  policy_.Attach(nullptr);
+  for (const auto& [wake, timer] : wakes_) loop_.Cancel(timer);
+  loop_.Cancel(observer_tick_);
+  loop_.Cancel(policy_tick_);
 }
 
 JobId Controller::Submit(JobSpec spec) {
@@ -159,48 +167,103 @@ void Controller::ScheduleObserverTick() {
 
 void Controller::SchedulePolicyTick() {
   if (policy_.tick_interval() > Duration::zero()) {
-    policy_tick_ = loop_.After(policy_.tick_interval(), [this] {
-      SchedulePolicyTick();
-      const Time now = loop_.Now();
-      int64_t t0 = SteadyNs();
-      std::vector<TaskRef> preempt = policy_.OnTick(state_, now);
-      ++stats_.decisions;
-      stats_.decision_ns.Add(SteadyNs() - t0);
-      for (const TaskRef& t : preempt) {
-        for (auto& s : state_.slots) {
-          if (s.task && *s.task == t) {
-            CancelAttempt(s);
-            ++stats_.preemptions;
-          }
-        }
-      }
-      Dispatch();
-    });
+    policy_tick_ = loop_.After(policy_.tick_interval(), [this] { OnPolicyTick(); });
   }
 }
 
+void Controller::OnPolicyTick() {
+  SchedulePolicyTick();
+  const int64_t t0 = SteadyNs();
+  std::vector<TaskRef> preempt = policy_.OnTick(state_, loop_.Now());
+  ++stats_.decisions;
+  stats_.decision_ns.Add(SteadyNs() - t0);
+  for (const TaskRef& t : preempt) Preempt(t);
+  Dispatch();
+}
+
+TimerId Controller::WakeAt(Time at) {
+  const TimerId wake = ++last_wake_;
+  wakes_[wake] = loop_.At(at, [this, wake] {
+    wakes_.erase(wake);
+    const int64_t t0 = SteadyNs();
+    policy_.OnTimer(wake, state_, loop_.Now());
+    ++stats_.decisions;
+    stats_.decision_ns.Add(SteadyNs() - t0);
+    if (running_) Dispatch();
+  });
+  return wake;
+}
+
+void Controller::CancelWake(TimerId wake) {
+  auto it = wakes_.find(wake);
+  if (it == wakes_.end()) return;
+  loop_.Cancel(it->second);
+  wakes_.erase(it);
+}
+
+bool Controller::Preempt(const TaskRef& t) {
+  auto it = state_.jobs.find(t.job);
+  if (it == state_.jobs.end() ||
+      t.index >= (t.kind == TaskKind::kMap ? it->second.M() : it->second.R()))
+    return false;
+  const TaskState& ts = it->second.task(t.kind, t.index);
+  if (ts.status != TaskStatus::kRunning) return false;
+  CancelAttempt(state_.slots[ts.slot]);
+  ++stats_.preemptions;
+  return true;
+}
+
+Status Controller::SetSlotSpeed(SlotId id, double speed) {
+  if (id < 0 || static_cast<size_t>(id) >= state_.slots.size())
+    return Status::InvalidArgument("no slot " + std::to_string(id));
+  if (!(speed > 0) || !std::isfinite(speed))
+    return Status::InvalidArgument("slot speed " + std::to_string(speed) + " is not positive");
+  SlotInfo& info = state_.slots[id].info;
+  const double old = info.speed;
+  if (old == speed) return Status::OK();
+  info.speed = speed;
+  executor_.SetSpeed(id, speed);
+  policy_.OnSlotSpeedChanged(info, old, state_, loop_.Now());
+  if (running_) Dispatch();
+  return Status::OK();
+}
+
+// A round's decisions are timed one after the other: each costs the policy's time since
+// the previous one ended (for the default Dispatch, one PickTask call).
 void Controller::Dispatch() {
-  for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce}) {
-    const TaskKind task_kind = kind == SlotKind::kMap ? TaskKind::kMap : TaskKind::kReduce;
-    const SlotSet& free = free_slots(kind);
-    for (SlotId id = free.First(); id >= 0; id = free.NextFrom(id + 1)) {
-      if (state_.active.empty() || pending(task_kind) == 0) break;
-      SlotState& slot = state_.slots[id];
-      const Time now = loop_.Now();
-      int64_t t0 = SteadyNs();
-      std::optional<TaskRef> pick = policy_.PickTask(slot.info, state_, now);
-      int64_t cost = SteadyNs() - t0;
-      ++stats_.decisions;
-      stats_.decision_ns.Add(cost);
-      for (auto* o : observers_) o->OnDecision(slot.info.id, pick, now, Duration(cost));
-      if (!pick) continue;
-      if (std::string why = CannotLaunch(slot, *pick); !why.empty()) {
-        ReportInvalidDecision(why);
-        continue;
-      }
-      Launch(slot, *pick);
+  if (state_.active.empty()) return;
+  decision_mark_ns_ = SteadyNs();
+  policy_.Dispatch(*this, state_, loop_.Now());
+}
+
+SlotId Controller::NextFree(SlotKind kind, SlotId from) const {
+  const TaskKind task_kind = kind == SlotKind::kMap ? TaskKind::kMap : TaskKind::kReduce;
+  if (state_.active.empty() || pending_[task_kind == TaskKind::kMap ? 0 : 1] == 0) return -1;
+  return free_[kind == SlotKind::kMap ? 0 : 1].NextFrom(std::max(from, 0));
+}
+
+bool Controller::Assign(SlotId id, const std::optional<TaskRef>& task) {
+  const int64_t cost = SteadyNs() - decision_mark_ns_;
+  ++stats_.decisions;
+  stats_.decision_ns.Add(cost);
+  bool ok = false;
+  if (id < 0 || static_cast<size_t>(id) >= state_.slots.size()) {
+    ReportInvalidDecision("policy '" + std::string(policy_.name()) + "' assigned slot " +
+                          std::to_string(id) + ", which does not exist");
+  } else {
+    SlotState& slot = state_.slots[id];
+    for (auto* o : observers_) o->OnDecision(id, task, loop_.Now(), Duration(cost));
+    if (!task) {
+      ok = true;
+    } else if (std::string why = CannotLaunch(slot, *task); !why.empty()) {
+      ReportInvalidDecision(why);
+    } else {
+      Launch(slot, *task);
+      ok = true;
     }
   }
+  decision_mark_ns_ = SteadyNs();
+  return ok;
 }
 
 std::string Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) const {
@@ -357,27 +420,16 @@ void Controller::FinishMapPhase(JobState& job) {
     MaybeRetire(job);
     return;
   }
-  // Reduce task r is planned for the r-th fastest reduce slot (cyclically when R exceeds
-  // the reduce slots), and the partitioner sizes it for that slot's speed.
-  std::vector<const SlotState*> lanes;
-  for (auto& s : state_.slots)
-    if (s.info.kind == SlotKind::kReduce) lanes.push_back(&s);
-  if (lanes.empty()) {
+  if (std::none_of(state_.slots.begin(), state_.slots.end(),
+                   [](const SlotState& s) { return s.info.kind == SlotKind::kReduce; })) {
     FailJob(job, Status::InvalidArgument("the job has " + std::to_string(job.R()) +
                                          " reduce tasks but the cluster has no reduce slot"));
     return;
   }
-  std::stable_sort(lanes.begin(), lanes.end(), [](const SlotState* a, const SlotState* b) {
-    return a->info.speed > b->info.speed;
-  });
-  // A reduce already holding a slot (reduce slow-start) is planned for that slot.
-  std::vector<SlotId> planned(job.R());
+  // Each reduce is sized for the speed of the slot it is planned for.
+  const std::vector<SlotId> planned = PlaceReduces(job);
   std::vector<double> speeds(job.R());
-  for (uint32_t r = 0; r < job.R(); ++r) {
-    const TaskState& t = job.reduces[r];
-    planned[r] = t.status == TaskStatus::kRunning ? t.slot : lanes[r % lanes.size()]->info.id;
-    speeds[r] = state_.slots[planned[r]].info.speed;
-  }
+  for (uint32_t r = 0; r < job.R(); ++r) speeds[r] = state_.slots[planned[r]].info.speed;
 
   Result<PartitionPlan> plan = partitioner_->Plan(sketches_.at(job.id), speeds);
   if (!plan.ok()) {
@@ -406,6 +458,36 @@ void Controller::FinishMapPhase(JobState& job) {
     executor_.Launch(TaskLaunch{TaskRef{job.id, TaskKind::kReduce, r}, state_.slots[t.slot].token,
                                 t.slot, now, t.attempts});
   }
+}
+
+std::vector<SlotId> Controller::PlaceReduces(const JobState& job) {
+  std::vector<SlotId> planned = policy_.PlaceReduces(job, state_);
+  if (std::string why = InvalidPlacement(job, planned); !why.empty()) {
+    ReportInvalidDecision(why);
+    planned = policy_.Policy::PlaceReduces(job, state_);
+  }
+  return planned;
+}
+
+std::string Controller::InvalidPlacement(const JobState& job,
+                                         const std::vector<SlotId>& planned) const {
+  const std::string what = "policy '" + std::string(policy_.name()) +
+                           "' placed the reduces of job " + std::to_string(job.id);
+  if (planned.size() != job.R())
+    return what + " on " + std::to_string(planned.size()) + " slots for " +
+           std::to_string(job.R()) + " reduces";
+  for (uint32_t r = 0; r < job.R(); ++r) {
+    const SlotId s = planned[r];
+    if (s < 0 || static_cast<size_t>(s) >= state_.slots.size() ||
+        state_.slots[s].info.kind != SlotKind::kReduce)
+      return what + ", reduce " + std::to_string(r) + " on slot " + std::to_string(s) +
+             ", which is not a reduce slot";
+    const TaskState& t = job.reduces[r];
+    if (t.status == TaskStatus::kRunning && t.slot != s)
+      return what + ", reduce " + std::to_string(r) + " away from slot " + std::to_string(t.slot) +
+             ", which it holds";
+  }
+  return {};
 }
 
 void Controller::FailJob(JobState& job, const Status& why) {

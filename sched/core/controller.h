@@ -18,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sched/core/cluster_state.h"
@@ -77,10 +78,15 @@ struct ControllerOptions {
   bool forget_finished_jobs = false;
 };
 
-class Controller {
+// The Controller is its policy's PolicyHost, and the DispatchRound of each Dispatch.
+class Controller final : private PolicyHost, private DispatchRound {
  public:
   Controller(EventLoop& loop, Executor& executor, Policy& policy, std::vector<SlotInfo> slots,
              int nodes, std::unique_ptr<Partitioner> partitioner, ControllerOptions options = {});
+  // Cancels its timers on the loop, and detaches the policy.
+  ~Controller() override;
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
 
   void AddObserver(ControllerObserver* o) { observers_.push_back(o); }
 
@@ -116,6 +122,11 @@ class Controller {
   // jobs fail with `why`.
   void AbortAll(const Status& why);
 
+  // Slot `slot` now runs at `speed` (its base speed times the node's availability): the
+  // state shows it, the executor is told (Executor::SetSpeed), the policy hears it
+  // (OnSlotSpeedChanged). InvalidArgument: no such slot, or a speed not in (0, inf).
+  Status SetSlotSpeed(SlotId slot, double speed);
+
   // The outcome of a job that has ended, no attempt of it running any more; the controller
   // then forgets the job. NotFound: no such job; InvalidArgument: it has not ended yet.
   Result<JobOutcome> TakeOutcome(JobId id);
@@ -138,12 +149,23 @@ class Controller {
   void Arrive(JobId id, JobSpec spec);
   void Run(bool until_idle);
   void Dispatch();
+  // DispatchRound, for the policy's Dispatch.
+  SlotId NextFree(SlotKind kind, SlotId from) const override;
+  bool Assign(SlotId slot, const std::optional<TaskRef>& task) override;
+  // PolicyHost.
+  TimerId WakeAt(Time at) override;
+  void CancelWake(TimerId id) override;
+  bool Preempt(const TaskRef& task) override;
+  // The policy's PlaceReduces, checked; today's rule when it is not valid.
+  std::vector<SlotId> PlaceReduces(const JobState& job);
+  std::string InvalidPlacement(const JobState& job, const std::vector<SlotId>& planned) const;
   // Why `t` cannot be launched on `slot` now; empty when it can.
   std::string CannotLaunch(const SlotState& slot, const TaskRef& t) const;
   void Launch(SlotState& slot, const TaskRef& t);
   void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
   void ReleaseReducesEarly(JobState& job);
+  void OnPolicyTick();
   void FinishMapPhase(JobState& job);
   void CancelAttempt(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
@@ -185,6 +207,10 @@ class Controller {
   bool until_idle_ = false;    // the run is RunUntilIdle
   bool loop_running_ = false;  // the run is inside loop_.Run()
   TimerId observer_tick_ = 0, policy_tick_ = 0;
+  // The policy's wake-ups not yet due, by the id it was given: the loop's timer.
+  std::unordered_map<TimerId, TimerId> wakes_;
+  TimerId last_wake_ = 0;
+  int64_t decision_mark_ns_ = 0;  // end of the round's previous decision (steady clock)
 };
 
 }  // namespace mrlocal

@@ -20,8 +20,8 @@ RunSummary Summarize(const JobState& job, const JobOutcome& outcome, const Sched
   s.policy = policy;
   s.admission_policy = policy;
   s.admitted = outcome.admission.admitted;
-  if (outcome.admission.estimated_finish)
-    s.estimated_finish_s = Seconds(*outcome.admission.estimated_finish - job.arrival);
+  if (outcome.admission.estimated_finish())
+    s.estimated_finish_s = Seconds(*outcome.admission.estimated_finish() - job.arrival);
   s.setup_s = Seconds(setup);
   s.partitioner = partitioner;
   s.cluster = cluster;
