@@ -16,12 +16,6 @@ namespace {
 
 using std::chrono::seconds;
 
-ControllerOptions Quiet() {
-  ControllerOptions o;
-  o.observer_tick = Duration::zero();
-  return o;
-}
-
 TEST(ControllerLifecycle, CancelEndsARunningJobAndFreesItsSlots) {
   FifoPolicy fifo;
   SimCluster c(fifo, NodeSlots(2, 1), Quiet());

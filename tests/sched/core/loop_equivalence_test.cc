@@ -53,10 +53,8 @@ struct Scenario {
     const char* queue;
     double weight;
   };
-  std::vector<Job> jobs = {{5, 2, 0, "a", 1.0},
-                           {3, 1, 40, "b", 2.0},
-                           {4, 2, 20, "a", 1.0},
-                           {2, 1, 30, "b", 1.0}};
+  std::vector<Job> jobs = {
+      {5, 2, 0, "a", 1.0}, {3, 1, 40, "b", 2.0}, {4, 2, 20, "a", 1.0}, {2, 1, 30, "b", 1.0}};
 
   JobSpec Spec(JobId id) const {
     const Job& j = jobs.at(id - 1);

@@ -13,12 +13,6 @@ namespace {
 
 using std::chrono::seconds;
 
-ControllerOptions Quiet() {
-  ControllerOptions o;
-  o.observer_tick = Duration::zero();
-  return o;
-}
-
 // FIFO's decisions; the tests' policies add the hook they exercise.
 class FifoBased : public Policy {
  public:

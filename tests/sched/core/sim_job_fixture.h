@@ -20,6 +20,13 @@ inline std::vector<SlotInfo> NodeSlots(int maps, int reduces) {
   return slots;
 }
 
+// No observer ticks: a simulation needs no progress lines.
+inline ControllerOptions Quiet() {
+  ControllerOptions o;
+  o.observer_tick = Duration::zero();
+  return o;
+}
+
 struct SimCluster {
   SimCluster(Policy& policy, std::vector<SlotInfo> slots, ControllerOptions options = {})
       : exec(loop, slots),
