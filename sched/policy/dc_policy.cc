@@ -111,7 +111,7 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
     if (window) {
       const Duration d = std::chrono::ceil<std::chrono::milliseconds>(e.reduce_task + *window);
       if (reduces <= reduce_slots - ReduceSlotsBusyAt(state, arrival + d - e.reduce_task))
-        a.min_deadline = d;
+        a.estimate.emplace().min_deadline = d;
     }
     return a;
   }
@@ -134,7 +134,7 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
   Admission a = Admission::Yes(
       "admitted: " + Slots(static_cast<int>(min_maps), "map") + " from now, " +
       (reduces > 0 ? Slots(reduces, "reduce") + " at " + At(max_rs) : "no reduce stage"));
-  a.estimated_finish = max_rs + e.reduce_task;
+  a.estimate.emplace().finish = max_rs + e.reduce_task;
   return a;
 }
 

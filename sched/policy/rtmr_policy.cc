@@ -155,7 +155,7 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   const Vectors pred = PredecessorVectors(pos);
   Estimate own = Calculate(entry, *pred.first, *pred.second, now);
   Admission a;
-  a.estimated_finish = own.finish;
+  a.estimate.emplace().finish = own.finish;
   if (own.finish > entry.deadline) {
     a.admitted = false;
     a.reason = "estimated finish " + FormatDuration(own.finish - job.arrival) +
@@ -163,8 +163,8 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
                FormatDuration(entry.deadline - job.arrival) + " (worst-case task times: map " +
                FormatDuration(entry.estimate.map_task) + ", reduce " +
                FormatDuration(entry.estimate.reduce_task) + ")";
-    a.min_deadline = own.finish - job.arrival;
-    a.extra_nodes = ExtraNodesNeeded(entry, pred, now);
+    a.estimate->min_deadline = own.finish - job.arrival;
+    a.estimate->extra_nodes = ExtraNodesNeeded(entry, pred, now);
     return a;
   }
   // Lines 10-21: every job after it must still meet its deadline.
@@ -183,7 +183,7 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
                        " after arrival, slack " + FormatDuration(entry.deadline - own.finish) +
                        " (worst-case " + entry.estimate.source + " estimates)"
                  : "no deadline: admitted last in the queue, with no guarantee";
-  if (!job.spec.deadline) a.estimated_finish.reset();
+  if (!job.spec.deadline) a.estimate.reset();
   // Lines 22-23: insert, and keep the new vectors.
   entry.pred_map_free = *pred.first;
   entry.pred_reduce_free = *pred.second;

@@ -349,8 +349,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     if (!admission.admitted) {
       if (!o.best_effort) return kExitRejected;
       best_effort = true;
-      if (admission.estimated_finish)
-        rejected_estimate = *admission.estimated_finish - controller->state().job(id).arrival;
+      if (admission.estimated_finish())
+        rejected_estimate = *admission.estimated_finish() - controller->state().job(id).arrival;
     }
   }
   const std::string& fallback = BestEffortPolicy().name;

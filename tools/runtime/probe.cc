@@ -7,10 +7,10 @@
 #include "engine/gzip_lines.h"
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
-#include "sched/partition/partitioner.h"
-#include "sched/policy/policy_registry.h"
 #include "sched/core/real_executor.h"
 #include "sched/core/units.h"
+#include "sched/partition/partitioner.h"
+#include "sched/policy/policy_registry.h"
 #include "tools/runtime/real_job.h"
 
 namespace mrlocal {
@@ -93,7 +93,6 @@ Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
   auto partitioner = MakePartitioner("hash");
   if (!partitioner.ok()) return partitioner.status();
   ControllerOptions options;
-  options.partitioner = "hash";
   options.observer_tick = Duration::zero();  // no progress lines for the probe
   Controller controller(loop, executor, **policy, q.slots, q.nodes, std::move(partitioner).value(),
                         options);

@@ -7,9 +7,9 @@
 #include "engine/block_store.h"
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
+#include "sched/core/real_executor.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/core/real_executor.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
 #include "tools/runtime/history_file.h"
@@ -38,6 +38,28 @@ void RunAndMeasure(Controller& controller, const Policy& policy, bool sim,
   mc.admission_control = policy.admission_control();
   mc.scheduler = &run.stats;
   run.metrics = ComputeMetrics(*run.recorder, mc);
+}
+
+// Availability profiles: at each step the node's slots run at their base speed times the
+// step's factor, in the cluster state the policy sees and in the executor (a simulated one
+// integrates its profile itself and leaves SetSpeed alone).
+Status FollowAvailability(const WorkloadSpec& spec, const std::vector<SlotInfo>& slots, int nodes,
+                          EventLoop& loop, Controller& controller) {
+  for (const AvailabilityProfile& a : spec.availability) {
+    for (int node : a.nodes) {
+      if (node < 0 || node >= nodes)
+        return Status::InvalidArgument(spec.source + ": availability names node " +
+                                       std::to_string(node) + " but the cluster has " +
+                                       std::to_string(nodes) + " nodes");
+      for (const auto& step : a.steps) {
+        loop.At(FromSeconds(step.at_s), [&controller, &slots, node, factor = step.factor] {
+          for (const SlotInfo& s : slots)
+            if (s.node == node) (void)controller.SetSlotSpeed(s.id, s.speed * factor);
+        });
+      }
+    }
+  }
+  return Status::OK();
 }
 
 // Leaves out of `spec` the jobs a policy that runs all reduces of a job at once can never
@@ -96,19 +118,12 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
       p.at.push_back(FromSeconds(step.at_s));
       p.factor.push_back(step.factor);
     }
-    for (int node : a.nodes) {
-      if (node < 0 || node >= o.cluster.nodes())
-        return Status::InvalidArgument(spec.source + ": availability names node " +
-                                       std::to_string(node) + " but the cluster has " +
-                                       std::to_string(o.cluster.nodes()) + " nodes");
-      eo.availability[node] = p;
-    }
+    for (int node : a.nodes) eo.availability[node] = p;  // FollowAvailability checks them
   }
 
   SimLoop loop;
   SimExecutor executor(loop, run.slots, eo);
   ControllerOptions co;
-  co.partitioner = partitioner_name;
   co.reduce_slowstart = spec.reduce_slowstart;
   if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
   co.observer_tick = o.observer_tick;
@@ -117,6 +132,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
   controller.AddObserver(run.recorder.get());
   if (o.observer) controller.AddObserver(o.observer);
+  MRLOCAL_RETURN_IF_ERROR(FollowAvailability(spec, run.slots, o.cluster.nodes(), loop, controller));
 
   Status build_error;
   for (const WorkloadJob& j : spec.jobs) {
@@ -313,7 +329,6 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   AsioLoop loop;
   RealExecutor executor(loop, run.slots, /*pin=*/true);
   ControllerOptions co;
-  co.partitioner = partitioner_name;
   co.reduce_slowstart = spec.reduce_slowstart;
   if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
   co.observer_tick =
@@ -325,22 +340,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   InterruptWatch watch(controller, std::move(interrupt));
   controller.AddObserver(&watch);
   if (o.observer) controller.AddObserver(o.observer);
-  // Availability profiles: at each step the throttle of the node's slots changes; a task
-  // running then slows down or speeds up from its next chunk on.
-  for (const AvailabilityProfile& a : spec.availability) {
-    for (int node : a.nodes) {
-      if (node < 0 || node >= o.cluster.nodes())
-        return Status::InvalidArgument(spec.source + ": availability names node " +
-                                       std::to_string(node) + " but the cluster has " +
-                                       std::to_string(o.cluster.nodes()) + " nodes");
-      for (const auto& step : a.steps) {
-        loop.At(FromSeconds(step.at_s), [&executor, &run, node, factor = step.factor] {
-          for (const SlotInfo& s : run.slots)
-            if (s.node == node) executor.SetSpeed(s.id, s.speed * factor);
-        });
-      }
-    }
-  }
+  // A task running at a step slows down or speeds up from its next chunk on.
+  MRLOCAL_RETURN_IF_ERROR(FollowAvailability(spec, run.slots, o.cluster.nodes(), loop, controller));
   for (size_t i = 0; i < spec.jobs.size(); ++i) {
     controller.SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId id) {
       executor.AddJob(id, std::move(jobs[i].real));

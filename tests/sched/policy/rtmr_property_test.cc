@@ -241,7 +241,7 @@ void RunWorkload(uint64_t seed, bool feedback, Tally& tally) {
                                           << Describe(seed, w);
     EXPECT_LE(job.finish, *job.absolute_deadline())
         << (feedback ? "rtmr" : "rtmr-nofb") << ": job " << id << " admitted (" << a.reason
-        << ", estimated finish " << Seconds(*a.estimated_finish) << " s) ended at "
+        << ", estimated finish " << Seconds(*a.estimated_finish()) << " s) ended at "
         << Seconds(job.finish) << " s, past its deadline " << Seconds(*job.absolute_deadline())
         << " s\n"
         << Describe(seed, w);
