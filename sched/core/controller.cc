@@ -255,8 +255,13 @@ bool Controller::Assign(SlotId id, const std::optional<TaskRef>& task) {
     for (auto* o : observers_) o->OnDecision(id, task, loop_.Now(), Duration(cost));
     if (!task) {
       ok = true;
-    } else if (std::string why = CannotLaunch(slot, *task); !why.empty()) {
-      ReportInvalidDecision(why);
+    } else if (const char* why = CannotLaunch(slot, *task)) {
+      const TaskRef& t = *task;
+      ReportInvalidDecision("policy '" + std::string(policy_.name()) + "' picked " +
+                            std::string(ToString(t.kind)) + " " + std::to_string(t.index) +
+                            " of job " + std::to_string(t.job) + " for " +
+                            std::string(ToString(slot.info.kind)) + " slot " +
+                            std::to_string(slot.info.id) + ", " + why);
     } else {
       Launch(slot, *task);
       ok = true;
@@ -266,24 +271,22 @@ bool Controller::Assign(SlotId id, const std::optional<TaskRef>& task) {
   return ok;
 }
 
-std::string Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) const {
-  const std::string what =
-      "policy '" + std::string(policy_.name()) + "' picked " + std::string(ToString(t.kind)) + " " +
-      std::to_string(t.index) + " of job " + std::to_string(t.job) + " for " +
-      std::string(ToString(slot.info.kind)) + " slot " + std::to_string(slot.info.id) + ", ";
+// Why `t` cannot launch on `slot`, or null when it can. A literal, so that the common case
+// (a valid pick, on every launch) costs a few comparisons and no allocation.
+const char* Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) const {
   auto it = state_.jobs.find(t.job);
-  if (it == state_.jobs.end() || it->second.finished()) return what + "but the job is not active";
+  if (it == state_.jobs.end() || it->second.finished()) return "but the job is not active";
   const JobState& job = it->second;
   if ((t.kind == TaskKind::kMap) != (slot.info.kind == SlotKind::kMap))
-    return what + "a slot of the other kind";
-  if (slot.task) return what + "but the slot is busy";
+    return "a slot of the other kind";
+  if (slot.task) return "but the slot is busy";
   if (t.index >= (t.kind == TaskKind::kMap ? job.M() : job.R()))
-    return what + "but the job has no such task";
+    return "but the job has no such task";
   if (job.task(t.kind, t.index).status != TaskStatus::kPending)
-    return what + "but the task is not pending";
+    return "but the task is not pending";
   if (t.kind == TaskKind::kReduce && !job.reduces_planned && !job.reduces_early)
-    return what + "but the job's reduces may not start yet";
-  return {};
+    return "but the job's reduces may not start yet";
+  return nullptr;
 }
 
 void Controller::ReportInvalidDecision(const std::string& why) {

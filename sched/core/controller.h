@@ -160,7 +160,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   std::vector<SlotId> PlaceReduces(const JobState& job);
   std::string InvalidPlacement(const JobState& job, const std::vector<SlotId>& planned) const;
   // Why `t` cannot be launched on `slot` now; empty when it can.
-  std::string CannotLaunch(const SlotState& slot, const TaskRef& t) const;
+  const char* CannotLaunch(const SlotState& slot, const TaskRef& t) const;
   void Launch(SlotState& slot, const TaskRef& t);
   void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
