@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "tests/util/test_util.h"
+#include "tools/runtime/app_registry.h"
 
 namespace mrlocal {
 namespace {
@@ -15,14 +16,16 @@ using ::testing::HasSubstr;
 
 constexpr uint64_t kMiB = 1 << 20;
 
+const AppSchemas& Apps() { return AppRegistry::BuiltIn().schemas(); }
+
 WorkloadSpec Parse(std::string_view text, const TraceOptions& o = {}) {
-  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", o);
+  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", Apps(), o);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() ? std::move(*r) : WorkloadSpec{};
 }
 
 std::string Error(std::string_view text, const TraceOptions& o = {}) {
-  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", o);
+  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", Apps(), o);
   EXPECT_FALSE(r.ok()) << text;
   if (r.ok()) return "";
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
@@ -150,7 +153,7 @@ TEST(SwimTrace, ReadsTheFacebookTraces) {
         RealTrace{"FB-2010_samples_24_times_1hr_0.tsv", 24442, 0.341},
         RealTrace{"FB-2010_samples_24_times_1hr_withInputPaths_0.tsv", 25428, 0.334}}) {
     const std::string path = (testing::SharedDatasets() / "traces" / t.file).string();
-    Result<WorkloadSpec> spec = LoadSwimTrace(path);
+    Result<WorkloadSpec> spec = LoadSwimTrace(path, Apps());
     ASSERT_TRUE(spec.ok()) << spec.status().message();
     EXPECT_EQ(spec->jobs.size(), t.jobs) << t.file;
     size_t map_only = 0;
@@ -172,7 +175,7 @@ TEST(SwimTrace, FacebookTwentyTenTotalsAndSpeed) {
   Result<WorkloadSpec> spec = Status::Internal("not run");
   for (int i = 0; i < 3; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    spec = LoadSwimTrace(path);
+    spec = LoadSwimTrace(path, Apps());
     best_ms = std::min(
         best_ms,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
@@ -192,7 +195,7 @@ TEST(SwimTrace, FacebookTwentyTenTotalsAndSpeed) {
 
   TraceOptions first;
   first.limit = 10;
-  Result<WorkloadSpec> head = LoadSwimTrace(path, first);
+  Result<WorkloadSpec> head = LoadSwimTrace(path, Apps(), first);
   ASSERT_TRUE(head.ok());
   EXPECT_EQ(head->jobs.size(), 10u);
 }

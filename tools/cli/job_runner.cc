@@ -14,18 +14,19 @@
 #include "sched/core/asio_loop.h"
 #include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
+#include "sched/core/real_executor.h"
+#include "sched/core/units.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/core/real_executor.h"
 #include "sched/report/run_summary.h"
 #include "sched/report/trace_recorder.h"
-#include "sched/core/units.h"
 #include "tools/cli/admission_report.h"
 #include "tools/cli/closing_report.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/progress_printer.h"
+#include "tools/runtime/app_registry.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/probe.h"
-#include "tools/cli/progress_printer.h"
 #include "tools/runtime/real_job.h"
 
 namespace mrlocal {
@@ -267,7 +268,9 @@ int RunJob(const JobOptions& o, const JobApp& app) {
       q.nodes = plan.cluster.nodes();
       q.pin = !o.no_pin;
       q.skip_bad_records = o.skip_bad_records;
-      auto probed = ProbeApp(q, [&](std::string_view what) {
+      auto descriptor = AppRegistry::BuiltIn().Find(app.name);
+      if (!descriptor.ok()) return ReportError(descriptor.status());
+      auto probed = ProbeApp(**descriptor, q, [&](std::string_view what) {
         if (!o.quiet)
           std::cerr << "mrlocal: no history for " << app.name << ": probing " << what
                     << " (first-run estimate)\n";

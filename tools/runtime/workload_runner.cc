@@ -7,12 +7,11 @@
 #include "engine/block_store.h"
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
+#include "sched/core/real_executor.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/core/real_executor.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
-#include "tools/runtime/job_apps.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/sim_jobs.h"
 
@@ -60,7 +59,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   WorkloadSpec spec = ScaleTime(given, o.time_scale);
   WorkloadRun run;
   if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
-  const JobHistory history = o.history ? *o.history : ModelHistory(spec, o.calibration);
+  const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
   auto policy = MakePolicy(
       o.policy, PolicyOptions{&history, o.feedback_threshold, o.estimate_margin.value_or(1.0)});
   if (!policy.ok()) return policy.status();
@@ -68,12 +67,14 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   auto partitioner = MakePartitioner(partitioner_name);
   if (!partitioner.ok()) return partitioner.status();
   // Every job is checked before the clock starts: a bad job is an error, not a surprise
-  // an hour into a simulated day. Building them costs little next to running them.
+  // an hour into a simulated day. A model fails only for an unknown app, a missing input
+  // file or an app the calibration lacks; only such jobs are built twice.
+  const SimModelContext model{spec, o.calibration};
   for (const WorkloadJob& j : spec.jobs) {
-    WorkloadJob probe = j;
-    if (probe.input.kind == InputSpec::Kind::kFiles || probe.app == "synthetic" ||
-        o.calibration.apps.count(probe.app) == 0) {
-      auto built = BuildSimJob(probe, spec, o.calibration);
+    auto app = o.apps->Find(j.app);
+    if (!app.ok() || j.input.kind == InputSpec::Kind::kFiles ||
+        !(*app)->model_estimate(o.calibration, 1.0)) {
+      auto built = BuildSimJob(*o.apps, j, model);
       if (!built.ok()) return built.status();
     }
   }
@@ -113,7 +114,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   Status build_error;
   for (const WorkloadJob& j : spec.jobs) {
     controller.SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId id) {
-      auto built = BuildSimJob(*job, spec, o.calibration);
+      auto built = BuildSimJob(*o.apps, *job, model);
       if (!built.ok()) {  // checked above; kept for safety
         if (build_error.ok()) build_error = built.status();
         JobSpec empty;
@@ -176,8 +177,10 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
       GraphOptions g;
       g.seed = in.seed;
       g.skew = 24;  // facebook_combined's max/mean degree: reachable by small graphs too
-      if (in.graph_nodes > 0) g.nodes = in.graph_nodes;
-      g.edges = in.graph_edges > 0 ? in.graph_edges : std::max<uint64_t>(1, in.bytes / 14);
+      const GraphSize size = in.graph_edges > 0 ? GraphSize{in.graph_nodes, in.graph_edges}
+                                                : GraphForBytes(in.bytes, in.graph_nodes);
+      if (size.nodes > 0) g.nodes = size.nodes;
+      g.edges = size.edges;
       auto text = GenerateGraph(g);
       if (!text.ok())
         return Status::InvalidArgument("job '" + j.name + "': " + text.status().message());
@@ -217,12 +220,10 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   }
   for (const WorkloadJob& j : spec.jobs) {
     if (history.Find(j.app)) continue;
-    if (j.app == "synthetic") {
-      AppEstimate e;
-      e.map_fixed_s = e.reduce_fixed_s = 0.05;
-      e.map_s_per_unit = e.reduce_s_per_unit = 1e-6;
-      e.source = "declared";
-      history.Set(j.app, e);
+    auto app = o.apps->Find(j.app);
+    if (!app.ok()) return app.status().WithContext("job '" + j.name + "': ");
+    if ((*app)->declared_estimate) {
+      history.Set(j.app, *(*app)->declared_estimate);
       continue;
     }
     return Status::InvalidArgument(
@@ -264,22 +265,9 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   std::vector<RealJobParts> jobs;
   std::map<std::string, bool> present;
   for (const WorkloadJob& j : spec.jobs) {
-    if (j.app == "wordcount") {
-      apps.push_back(WordCountApp());
-    } else if (j.app == "friendcount") {
-      apps.push_back(FriendCountApp());
-    } else if (j.app == "pi") {
-      apps.push_back(PiApp(j.maps, j.pi_samples));
-    } else if (j.app == "synthetic") {
-      std::vector<double> map_s =
-          j.map_s.size() == 1 ? std::vector<double>(j.maps, j.map_s[0]) : j.map_s;
-      double reduce_total = 0;
-      for (double r : j.reduce_s) reduce_total += r;
-      if (j.reduce_s.size() == 1) reduce_total *= j.reduces;
-      apps.push_back(SyntheticApp(std::move(map_s), reduce_total, j.reduces));
-    } else {
-      return Status::InvalidArgument("job '" + j.name + "': unknown app '" + j.app + "'");
-    }
+    auto app = o.apps->Find(j.app);
+    if (!app.ok()) return app.status().WithContext("job '" + j.name + "': ");
+    apps.push_back((*app)->runtime(j));
     auto paths = MaterializeInput(j, **store, present);
     if (!paths.ok()) return paths.status();
     RealJobRequest q;

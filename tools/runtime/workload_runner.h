@@ -13,15 +13,17 @@
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
-#include "sched/estimate/job_history.h"
-#include "sched/report/run_recorder.h"
 #include "sched/core/scheduler_stats.h"
+#include "sched/estimate/job_history.h"
 #include "sched/estimate/task_model.h"
+#include "sched/report/run_recorder.h"
 #include "sched/report/workload_metrics.h"
+#include "tools/runtime/app_registry.h"
 
 namespace mrlocal {
 
 struct WorkloadRunOptions {
+  const AppRegistry* apps = &AppRegistry::BuiltIn();  // what the jobs' apps are
   std::string policy = "fifo";
   ClusterSpec cluster;      // REQUIRES: set (the spec's, --cluster's, or a default)
   std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
@@ -59,7 +61,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 
 // Runs the jobs for real on the cluster's slots (threads pinned, throttled to the slots'
 // speeds). Inputs are read into an in-process block store, or generated, before the clock
-// starts. Apps: wordcount, friendcount, pi (synthetic jobs run only in simulation).
+// starts; synthetic jobs spin for their declared work.
 // Availability profiles change the slots' throttles at their steps. Output is computed and
 // discarded. `interrupt`, if given, is polled on the loop thread: when it
 // returns true every unfinished job is aborted.
