@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <functional>
 #include <future>
+#include <vector>
 
 namespace mrlocal {
 namespace {
@@ -21,27 +24,51 @@ TEST(SlotWorker, RunsWorkOnItsOwnThreadOneTaskAfterAnother) {
   }
 }
 
+// Runs `work` as attempt `token` and waits until it has returned.
+void RunAndWait(SlotWorker& w, uint64_t token, std::function<void(TaskContext&)> work) {
+  std::promise<void> done;
+  w.Run(token, [&](TaskContext& ctx) {
+    work(ctx);
+    done.set_value();
+  });
+  done.get_future().wait();
+}
+
+// Attempt 7 takes one checkpoint per step the test thread allows, while the test cancels
+// around it: the finished attempt before it, itself, and one not started yet.
 TEST(SlotWorker, CancelStopsTheNamedAttemptAtItsNextCheckpointOnly) {
   SlotWorker w(0, -1, 1.0);
-  std::promise<void> started, stopped;
-  std::atomic<bool> go{false};
+  RunAndWait(w, 6, [](TaskContext&) {});
+  std::atomic<int> allowed{0}, taken{0};
+  bool go_on[2] = {false, false};
+  std::promise<void> started, returned;
   w.Run(7, [&](TaskContext& ctx) {
     started.set_value();
-    while (!go.load()) std::this_thread::yield();
-    int chunks = 0;
-    while (ctx.Checkpoint(0.5)) ++chunks;
-    stopped.set_value();
+    for (int i = 0; i < 3; ++i) {
+      while (allowed.load() <= i) std::this_thread::yield();
+      if (i < 2) go_on[i] = ctx.Checkpoint(0.5);
+      taken = i + 1;
+    }
+    returned.set_value();
   });
+  auto step = [&](int n) {
+    allowed = n;
+    while (taken.load() < n) std::this_thread::yield();
+  };
   started.get_future().wait();
-  w.Cancel(6);  // a stale token: ignored
+  w.Cancel(6);  // stale: attempt 6 has finished
+  step(1);
+  EXPECT_TRUE(go_on[0]) << "the cancel of attempt 6 stopped attempt 7";
   w.Cancel(7);
-  go = true;
-  stopped.get_future().wait();
+  step(2);
+  EXPECT_FALSE(go_on[1]) << "attempt 7 went on after its cancel";
+  w.Cancel(8);  // attempt 8 has not started: ignored
+  step(3);
+  returned.get_future().wait();
 
-  // The next attempt is not affected by the earlier cancel.
-  std::promise<bool> next;
-  w.Run(8, [&](TaskContext& ctx) { next.set_value(ctx.Checkpoint(1.0)); });
-  EXPECT_TRUE(next.get_future().get());
+  bool next = false;
+  RunAndWait(w, 8, [&](TaskContext& ctx) { next = ctx.Checkpoint(1.0); });
+  EXPECT_TRUE(next) << "a cancel sent before attempt 8 ran stopped it";
 }
 
 TEST(SlotWorker, PublishesProgressAndSpeed) {

@@ -19,26 +19,21 @@
 
 #include "sched/core/controller.h"
 #include "sched/policy/policy_registry.h"
-#include "tests/util/fixed_time_executor.h"
+#include "sched/sim/sim_loop.h"
+#include "tests/util/cluster.h"
+#include "tests/util/fake_executor.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
-using testing::FixedTimeExecutor;
-
-std::vector<SlotInfo> Slots() {
-  return {{0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 1.0}, {2, SlotKind::kReduce, 0, 1.0}};
-}
+using testing::FakeExecutor;
+using testing::JobBuilder;
+using testing::OneNode;
 
 JobSpec Job(uint32_t maps, std::optional<Duration> deadline) {
-  JobSpec spec;
-  spec.app = "fixed";
-  spec.deadline = deadline;
-  spec.reduces = 1;
-  spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-  spec.maps.resize(maps);
-  return spec;
+  return JobBuilder("fixed").Deadline(deadline).Maps(maps).Build();
 }
 
 struct Schedule {
@@ -54,13 +49,14 @@ std::string Secs(Time t) {
 
 Schedule RunWorkload(std::string_view policy_name) {
   SimLoop loop;
-  FixedTimeExecutor exec(loop, Slots(), [](const TaskRef& t) -> Duration {
+  const std::vector<SlotInfo> slots = OneNode(2, 1);
+  FakeExecutor exec(loop, slots, [](const TaskRef& t) -> Duration {
     return t.job == 1 && t.kind == TaskKind::kMap ? seconds(2) : seconds(1);
   });
   auto policy = MakePolicy(policy_name);
   auto partitioner = MakePartitioner("dp-sketch");
   EXPECT_TRUE(policy.ok() && partitioner.ok());
-  Controller controller(loop, exec, **policy, Slots(), 1, std::move(*partitioner));
+  Controller controller(loop, exec, **policy, slots, 1, std::move(*partitioner));
   controller.SubmitAt(Time{0}, [](JobId) { return Job(4, std::nullopt); });
   controller.SubmitAt(seconds(1), [](JobId) { return Job(2, seconds(20)); });
   controller.SubmitAt(seconds(1), [](JobId) { return Job(2, seconds(5)); });

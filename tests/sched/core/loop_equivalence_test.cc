@@ -6,9 +6,9 @@
 // whatever loop and executor they run on.
 #include <gtest/gtest.h>
 
-#include <map>
-#include <set>
-#include <tuple>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
@@ -16,6 +16,10 @@
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
+#include "tests/util/cluster.h"
+#include "tests/util/fake_executor.h"
+#include "tests/util/job_builder.h"
+#include "tests/util/policy_test_util.h"
 
 namespace mrlocal {
 namespace {
@@ -36,16 +40,15 @@ class LaunchLog final : public ControllerObserver {
   std::vector<Launched> log;
 };
 
-// Scripted work, seconds at speed 1.0: distinct values so that no two tasks end together.
+// Scripted work, seconds at speed 1.0: distinct values. Tasks that still end together
+// (map 2 of job 1 after map 0 on the fast slot, and map 1 on the slow one: 1.37 + 1.392 =
+// 1.381 / 0.5) end in launch order on both loops.
 double Work(JobId job, TaskKind kind, uint32_t index) {
   return (kind == TaskKind::kMap ? 1.0 : 2.0) + 0.37 * job + 0.011 * index;
 }
 
 struct Scenario {
-  std::vector<SlotInfo> slots = {{0, SlotKind::kMap, 0, 1.0},
-                                 {1, SlotKind::kMap, 1, 0.5},
-                                 {2, SlotKind::kReduce, 0, 1.0},
-                                 {3, SlotKind::kReduce, 1, 0.5}};
+  std::vector<SlotInfo> slots = testing::ClusterSlots("1x(1m,1r,1.0)+1x(1m,1r,0.5)");
   // job: maps, reduces, deadline (s; 0 = none), queue, weight
   struct Job {
     uint32_t maps, reduces;
@@ -53,31 +56,22 @@ struct Scenario {
     const char* queue;
     double weight;
   };
-  std::vector<Job> jobs = {{5, 2, 0, "a", 1.0},
-                           {3, 1, 40, "b", 2.0},
-                           {4, 2, 20, "a", 1.0},
-                           {2, 1, 30, "b", 1.0}};
+  std::vector<Job> jobs = {
+      {5, 2, 0, "a", 1.0}, {3, 1, 40, "b", 2.0}, {4, 2, 20, "a", 1.0}, {2, 1, 30, "b", 1.0}};
 
+  // Units are microseconds of work, as synthetic jobs declare them, so that the deadline
+  // policies' estimates are exact.
   JobSpec Spec(JobId id) const {
     const Job& j = jobs.at(id - 1);
-    JobSpec s;
-    s.name = "job" + std::to_string(id);
-    s.app = "synthetic";
-    s.reduces = j.reduces;
-    if (j.deadline_s > 0) s.deadline = FromSeconds(j.deadline_s);
-    s.queue = j.queue;
-    s.weight = j.weight;
-    // Units are microseconds of work, as synthetic jobs declare them (tools/runtime/sim_jobs.h),
-    // so that the deadline policies' estimates are exact.
-    for (uint32_t i = 0; i < j.maps; ++i)
-      s.maps.push_back({static_cast<uint64_t>(Work(id, TaskKind::kMap, i) * 1e6), {}});
-    for (uint32_t i = 0; i < j.reduces; ++i) {
-      const auto units = static_cast<uint64_t>(Work(id, TaskKind::kReduce, i) * 1e6);
-      s.shuffle_units += units;
-      s.max_reduce_units = std::max(s.max_reduce_units, units);
-    }
-    s.partition_hashes = MakePartitionHashes(1, j.reduces, 1);
-    return s;
+    const SimJob work = Model(id);
+    return testing::JobBuilder()
+        .Name("job" + std::to_string(id))
+        .Deadline(j.deadline_s > 0 ? std::optional(FromSeconds(j.deadline_s)) : std::nullopt)
+        .Queue(j.queue)
+        .Weight(j.weight)
+        .MapSeconds(work.map_work_s)
+        .ReduceSeconds(work.reduce_work_s)
+        .Build();
   }
   SimJob Model(JobId id) const {
     const Job& j = jobs.at(id - 1);
@@ -91,13 +85,7 @@ struct Scenario {
 
 // Exact estimates for the deadline policies (rtmr, dc).
 const JobHistory& History() {
-  static const JobHistory history = [] {
-    JobHistory h;
-    AppEstimate e;
-    e.map_s_per_unit = e.reduce_s_per_unit = 1e-6;
-    h.Set("synthetic", e);
-    return h;
-  }();
+  static const JobHistory history = testing::ExactHistory();
   return history;
 }
 
@@ -116,61 +104,15 @@ std::vector<Launched> RunSimulated(const Scenario& sc, const std::string& policy
   return log.log;
 }
 
-// Runs on the real loop; finishes the running task with the earliest scripted end, one at
-// a time, each after the Controller has handled the previous report.
-class ReplayExecutor final : public Executor {
- public:
-  ReplayExecutor(AsioLoop& loop, const Scenario& sc) : loop_(loop), sc_(sc) {}
-  void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
-  void Launch(const TaskLaunch& l) override {
-    const double speed = sc_.slots[l.slot].speed;
-    const double end = virtual_now_ + Work(l.task.job, l.task.kind, l.task.index) / speed;
-    running_.insert({end, l.slot, l.token, l.task});
-    if (!scheduled_) {
-      scheduled_ = true;
-      loop_.Post([this] { FinishNext(); });
-    }
-  }
-  void Cancel(SlotId, uint64_t) override {}
-  void SetPlan(JobId, const ReducePlan&) override {}
-  Status FinishJob(JobId, bool) override { return Status::OK(); }
-  double Progress(SlotId) const override { return 0; }
-
- private:
-  using Entry = std::tuple<double, SlotId, uint64_t, TaskRef>;
-  struct ByEnd {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
-    }
-  };
-  void FinishNext() {
-    scheduled_ = false;
-    if (running_.empty()) return;
-    auto [end, slot, token, task] = *running_.begin();
-    running_.erase(running_.begin());
-    virtual_now_ = end;
-    TaskReport r;
-    r.task = task;
-    r.token = token;
-    r.slot = slot;
-    r.start = loop_.Now();
-    r.end = loop_.Now();
-    report_(std::move(r));  // the Controller posts it to the loop, as from a slot thread
-    scheduled_ = true;
-    loop_.Post([this] { FinishNext(); });  // runs after that report is handled
-  }
-
-  AsioLoop& loop_;
-  const Scenario& sc_;
-  ReportFn report_;
-  std::set<Entry, ByEnd> running_;
-  double virtual_now_ = 0;
-  bool scheduled_ = false;
-};
-
 std::vector<Launched> RunReal(const Scenario& sc, const std::string& policy_name) {
   AsioLoop loop;
-  ReplayExecutor executor(loop, sc);
+  // Finishes the running task with the earliest scripted end, one at a time, each after
+  // the Controller has handled the previous report.
+  testing::FakeExecutorOptions replay;
+  replay.replay = true;
+  testing::FakeExecutor executor(
+      loop, sc.slots, [](const TaskRef& t) { return FromSeconds(Work(t.job, t.kind, t.index)); },
+      replay);
   auto policy = MakePolicy(policy_name, {&History(), {}});
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;

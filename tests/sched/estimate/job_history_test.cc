@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 
+#include "tests/util/cluster.h"
 #include "tests/util/test_util.h"
 
 namespace mrlocal {
@@ -56,8 +57,7 @@ std::string CorruptError(const fs::path& file) {
   EXPECT_FALSE(r.ok()) << ReadFile(file);
   if (r.ok()) return "";
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument) << r.status().message();
-  EXPECT_THAT(r.status().message(),
-              HasSubstr("history file '" + file.string() + "' is corrupt: "));
+  EXPECT_THAT(r.status().message(), HasSubstr("history file '" + file.string() + "' is corrupt: "));
   EXPECT_EQ(r.status().message().find('\n'), std::string::npos) << r.status().message();
   return r.status().message();
 }
@@ -66,9 +66,9 @@ std::string CorruptError(const fs::path& file) {
 // `value` is empty.
 std::string OneApp(const std::string& key = "", const std::string& value = "") {
   std::map<std::string, std::string> f = {
-      {"alpha", "0.5"},       {"map_fixed_s", "0.01"}, {"map_s_per_unit", "6e-09"},
-      {"reduce_fixed_s", "0"}, {"reduce_s_per_unit", "1.5e-08"},
-      {"reduce_skew", "1.25"}, {"jobs", "3"},          {"source", "\"history\""}};
+      {"alpha", "0.5"},        {"map_fixed_s", "0.01"},          {"map_s_per_unit", "6e-09"},
+      {"reduce_fixed_s", "0"}, {"reduce_s_per_unit", "1.5e-08"}, {"reduce_skew", "1.25"},
+      {"jobs", "3"},           {"source", "\"history\""}};
   if (!key.empty()) {
     if (value.empty())
       f.erase(key);
@@ -205,8 +205,7 @@ TEST(JobHistory, TimesAreNormalizedToSpeedOne) {
   fast.Record(Job({{100, 1.0, 1.0}}, {{50, 1.0, 1.0}}));
   EXPECT_DOUBLE_EQ(slow.Find("wordcount")->map_s_per_unit, 0.01);
   EXPECT_EQ(slow.Find("wordcount")->map_s_per_unit, fast.Find("wordcount")->map_s_per_unit);
-  EXPECT_EQ(slow.Find("wordcount")->reduce_s_per_unit,
-            fast.Find("wordcount")->reduce_s_per_unit);
+  EXPECT_EQ(slow.Find("wordcount")->reduce_s_per_unit, fast.Find("wordcount")->reduce_s_per_unit);
 }
 
 TEST(JobHistory, ZeroUnitTasksBoundTheFixedPart) {
@@ -290,8 +289,7 @@ TEST(JobHistory, SaveLoadRoundTripIsBitExact) {
     }
   };
   JobHistory h;
-  const double specials[] = {0.1, 1.0 / 3, 5e-324, std::numeric_limits<double>::max(),
-                             4.62e-9, 0};
+  const double specials[] = {0.1, 1.0 / 3, 5e-324, std::numeric_limits<double>::max(), 4.62e-9, 0};
   for (int i = 0; i < 50; ++i) {
     AppEstimate e;
     double* fields[] = {&e.alpha, &e.map_fixed_s, &e.map_s_per_unit, &e.reduce_fixed_s,
@@ -451,14 +449,9 @@ TEST(JobHistory, SaveErrorsNameTheFile) {
 }
 
 TEST(JobHistory, ObserveJobReadsTheDoneTasks) {
-  ClusterState state;
-  for (int i = 0; i < 3; ++i) {
-    SlotState s;
-    s.info.id = i;
-    s.info.kind = i < 2 ? SlotKind::kMap : SlotKind::kReduce;
-    s.info.speed = i == 1 ? 0.5 : 1.0;
-    state.slots.push_back(s);
-  }
+  // Map slots 0 (speed 1.0) and 1 (0.5), reduce slot 2 (1.0).
+  const ClusterState state =
+      testing::MakeCluster(testing::ClusterSlots("1x(1m,1r,1.0)+1x(1m,0r,0.5)"));
   JobState job;
   job.spec.app = "friendcount";
   auto task = [](uint64_t units, SlotId slot, double start_s, double end_s, TaskStatus status) {

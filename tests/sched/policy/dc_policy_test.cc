@@ -16,6 +16,11 @@ namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
+using testing::ExactHistory;
+using testing::MakeCluster;
+using testing::MakeSyntheticJob;
+using testing::OneNode;
+using testing::SimRun;
 
 // Asks `dc` to admit `job`; if it does, the job becomes active as the Controller makes it.
 Admission Submit(DcPolicy& dc, ClusterState& s, JobState job) {
@@ -61,7 +66,7 @@ void Finish(DcPolicy& dc, ClusterState& s, JobId id) {
 
 TEST(DcPolicy, RejectsAJobWhoseAppHasNoHistory) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 1);
+  ClusterState s = MakeCluster(OneNode(2, 1));
   JobState job = MakeSyntheticJob(1, 0, 100, {1}, 1, 1);
   job.spec.app = "wordcount";
   DcPolicy dc(&h);
@@ -74,7 +79,7 @@ TEST(DcPolicy, RejectsAJobWhoseAppHasNoHistory) {
 
 TEST(DcPolicy, AdmitsAJobWithoutDeadlineBestEffortAfterTheDeadlineJobs) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(3, 1);
+  ClusterState s = MakeCluster(OneNode(3, 1));
   DcPolicy dc(&h);
   JobState best_effort = MakeSyntheticJob(1, 0, std::nullopt, {1, 1, 1}, 1, 1);
   best_effort.spec.app = "unknown";  // needs no history
@@ -93,7 +98,7 @@ TEST(DcPolicy, AdmitsAJobWithoutDeadlineBestEffortAfterTheDeadlineJobs) {
 
 TEST(DcPolicy, RejectsADeadlineShorterThanItsReduceStageAndSaysWhatWouldDo) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 1);
+  ClusterState s = MakeCluster(OneNode(4, 1));
   DcPolicy dc(&h);
   Admission a = Submit(dc, s, MakeSyntheticJob(1, 5, 10, {4, 4}, 1, 10));
   EXPECT_FALSE(a.admitted);
@@ -106,7 +111,7 @@ TEST(DcPolicy, RejectsADeadlineShorterThanItsReduceStageAndSaysWhatWouldDo) {
 
 TEST(DcPolicy, RejectsMoreReducesThanTheClusterHasReduceSlots) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 2);
+  ClusterState s = MakeCluster(OneNode(4, 2));
   DcPolicy dc(&h);
   Admission a = Submit(dc, s, MakeSyntheticJob(1, 0, 1000, {1}, 3, 1));
   EXPECT_FALSE(a.admitted);
@@ -116,7 +121,7 @@ TEST(DcPolicy, RejectsMoreReducesThanTheClusterHasReduceSlots) {
 
 TEST(DcPolicy, AdmitsWithItsMinimumMapSlotsAndItsDeadlineAsEstimatedFinish) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 2);
+  ClusterState s = MakeCluster(OneNode(4, 2));
   DcPolicy dc(&h);
   // max_rs = 10 + 12 - 4 = 18: 15 s of map work in 8 s needs ceil(15/8) = 2 slots.
   Admission a = Submit(dc, s, MakeSyntheticJob(1, 10, 12, {3, 3, 3, 3, 3}, 2, 4));
@@ -128,7 +133,7 @@ TEST(DcPolicy, AdmitsWithItsMinimumMapSlotsAndItsDeadlineAsEstimatedFinish) {
 
 TEST(DcPolicy, RejectsWhenItsMinimumMapSlotsAreNotAvailableNowUntilTheyAre) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 2);
+  ClusterState s = MakeCluster(OneNode(4, 2));
   DcPolicy dc(&h);
   // 40 s of map work by max_rs = 20: holds 2 of the 4 map slots.
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 22, std::vector<double>(8, 5), 1, 2)).admitted);
@@ -148,7 +153,7 @@ TEST(DcPolicy, RejectsWhenItsMinimumMapSlotsAreNotAvailableNowUntilTheyAre) {
 
 TEST(DcPolicy, ChecksTheReduceSlotsOnlyAtTheLatestReduceStart) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 2);
+  ClusterState s = MakeCluster(OneNode(4, 2));
   DcPolicy dc(&h);
   // Reduce window [20, 30], both reduce slots.
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 30, {2}, 2, 10)).admitted);
@@ -167,7 +172,7 @@ TEST(DcPolicy, ChecksTheReduceSlotsOnlyAtTheLatestReduceStart) {
 
 TEST(DcPolicy, NeverRunsMoreThanItsMinimumMapsAtOnce) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 1);
+  ClusterState s = MakeCluster(OneNode(4, 1));
   DcPolicy dc(&h);
   // n_min = 2 (see AdmitsWithItsMinimumMapSlots...).
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 10, 12, {3, 3, 3, 3, 3}, 1, 4)).admitted);
@@ -191,7 +196,7 @@ TEST(DcPolicy, NeverRunsMoreThanItsMinimumMapsAtOnce) {
 
 TEST(DcPolicy, MapsInDeadlineOrderAndReducesWithoutReservation) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 1);
+  ClusterState s = MakeCluster(OneNode(2, 1));
   DcPolicy dc(&h);
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 100, {1}, 1, 1)).admitted);  // absolute 100
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(2, 0, 50, {1}, 1, 1)).admitted);   // absolute 50
@@ -210,7 +215,7 @@ TEST(DcPolicy, MapsInDeadlineOrderAndReducesWithoutReservation) {
 
 TEST(DcPolicy, SkipsAFailedJobBeforeItIsForgotten) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(1, 1);
+  ClusterState s = MakeCluster(OneNode(1, 1));
   DcPolicy dc(&h);
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(1, 0, 100, {1}, 1, 1)).admitted);
   s.job(1).phase = JobPhase::kFailed;

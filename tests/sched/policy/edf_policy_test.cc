@@ -1,39 +1,31 @@
-// EdfPolicy against hand-built ClusterStates: no threads, no clocks.
+// EdfPolicy against hand-built ClusterStates (jobs as the Controller makes them): no
+// threads, no clocks.
 #include "sched/policy/edf_policy.h"
 
 #include <gtest/gtest.h>
 
 #include "sched/policy/policy_registry.h"
+#include "tests/util/arriving_job.h"
+#include "tests/util/cluster.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
-
-ClusterState MakeCluster(int nodes) {
-  ClusterState s;
-  s.nodes = nodes;
-  int id = 0;
-  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kMap, n, 1.0}, {}, 0, {}});
-  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kReduce, n, 1.0}, {}, 0, {}});
-  return s;
-}
+using testing::ArrivingJob;
+using testing::JobBuilder;
+using testing::MakeCluster;
+using testing::Nodes;
 
 // Admits job `id` (arriving at `arrival`, relative deadline `deadline`) and makes it
 // active, as the Controller does: map i has a replica on node i % nodes.
 JobState& Add(EdfPolicy& edf, ClusterState& s, JobId id, int arrival, std::optional<int> deadline,
               uint32_t maps = 2, uint32_t reduces = 1) {
-  JobState j;
-  j.id = id;
-  j.arrival = seconds(arrival);
-  if (deadline) j.spec.deadline = seconds(*deadline);
-  for (uint32_t i = 0; i < maps; ++i) {
-    TaskState t;
-    t.local_nodes = {static_cast<NodeId>(i % s.nodes)};
-    j.maps.push_back(t);
-  }
-  j.reduces.resize(reduces);
-  j.BuildMapIndex(s.nodes);
+  JobBuilder spec;
+  if (deadline) spec.Deadline(seconds(*deadline));
+  JobState j = ArrivingJob(spec.Maps(maps).SpreadOver(s.nodes).Reduces(reduces).Build(), id,
+                           seconds(arrival), s.nodes);
   EXPECT_TRUE(edf.Admit(j, s, j.arrival).admitted);
   s.active.push_back(id);
   return s.jobs.emplace(id, std::move(j)).first->second;
@@ -57,11 +49,8 @@ void PlanReduces(ClusterState& s, JobState& job, SlotId slot) {
 
 TEST(EdfPolicy, AdmitsEveryJobAndSaysItDoesNotTestDeadlines) {
   EdfPolicy edf;
-  ClusterState s = MakeCluster(1);
-  JobState j;
-  j.id = 1;
-  j.spec.deadline = seconds(1);
-  Admission a = edf.Admit(j, s, Time{0});
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
+  Admission a = edf.Admit(ArrivingJob(JobBuilder().Deadline(seconds(1)).Build()), s, Time{0});
   EXPECT_TRUE(a.admitted);
   EXPECT_NE(a.reason.find("does not test deadlines"), std::string::npos);
   EXPECT_FALSE(edf.admission_control());
@@ -69,7 +58,7 @@ TEST(EdfPolicy, AdmitsEveryJobAndSaysItDoesNotTestDeadlines) {
 
 TEST(EdfPolicy, EarliestAbsoluteDeadlineFirstThenBestEffortJobsInArrivalOrder) {
   EdfPolicy edf;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   Add(edf, s, 1, 0, std::nullopt);  // best effort
   Add(edf, s, 2, 0, 10);            // absolute 10
   Add(edf, s, 3, 1, std::nullopt);  // best effort, after 1
@@ -88,7 +77,7 @@ TEST(EdfPolicy, EarliestAbsoluteDeadlineFirstThenBestEffortJobsInArrivalOrder) {
 
 TEST(EdfPolicy, DataLocalMapFirstWithinTheJob) {
   EdfPolicy edf;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   Add(edf, s, 1, 0, 10, /*maps=*/4);
   auto t = edf.PickTask(s.slots[1].info, s, Time{0});  // a map slot on node 1
   ASSERT_TRUE(t);
@@ -97,7 +86,7 @@ TEST(EdfPolicy, DataLocalMapFirstWithinTheJob) {
 
 TEST(EdfPolicy, ReducesInDeadlineOrderAndOnlyFromPlannedJobs) {
   EdfPolicy edf;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   const SlotInfo& reduce_slot = s.slots[1].info;
   JobState& urgent_in_maps = Add(edf, s, 1, 0, 2);
   JobState& late = Add(edf, s, 2, 0, 30);
@@ -122,7 +111,7 @@ TEST(EdfPolicy, ReducesInDeadlineOrderAndOnlyFromPlannedJobs) {
 
 TEST(EdfPolicy, SkipsAJobWithNothingPendingAndForgetsFinishedJobs) {
   EdfPolicy edf;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   const SlotInfo& map_slot = s.slots[0].info;
   JobState& first = Add(edf, s, 1, 0, 5);
   Add(edf, s, 2, 0, 8);

@@ -9,39 +9,36 @@
 
 #include "sched/core/controller.h"
 #include "sched/policy/policy_registry.h"
-#include "tests/util/fixed_time_executor.h"
+#include "tests/util/arriving_job.h"
+#include "tests/util/cluster.h"
+#include "tests/util/fake_executor.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
-
-ClusterState MakeCluster(int nodes) {
-  ClusterState s;
-  s.nodes = nodes;
-  int id = 0;
-  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kMap, n, 1.0}, {}, 0, {}});
-  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kReduce, n, 1.0}, {}, 0, {}});
-  return s;
-}
+using testing::ArrivingJob;
+using testing::FakeExecutor;
+using testing::JobBuilder;
+using testing::MakeCluster;
+using testing::Nodes;
+using testing::OneNode;
 
 // An active job with `maps` pending maps (map i local to node i % nodes), of which the
 // first `running` run.
 JobState& Add(FairPolicy& fair, ClusterState& s, JobId id, uint32_t maps, uint32_t running,
               double weight = 1.0, std::string queue = "default") {
-  JobState j;
-  j.id = id;
-  j.spec.weight = weight;
-  j.spec.queue = std::move(queue);
-  for (uint32_t i = 0; i < maps; ++i) {
-    TaskState t;
-    t.local_nodes = {static_cast<NodeId>(i % s.nodes)};
-    t.status = i < running ? TaskStatus::kRunning : TaskStatus::kPending;
-    j.maps.push_back(t);
-  }
+  JobState j = ArrivingJob(JobBuilder()
+                               .Weight(weight)
+                               .Queue(std::move(queue))
+                               .Maps(maps)
+                               .SpreadOver(s.nodes)
+                               .Reduces(2)
+                               .Build(),
+                           id, Time{0}, s.nodes);
+  for (uint32_t i = 0; i < running; ++i) j.maps[i].status = TaskStatus::kRunning;
   j.maps_running = running;
-  j.reduces.resize(2);
-  j.BuildMapIndex(s.nodes);
   EXPECT_TRUE(fair.Admit(j, s, Time{0}).admitted);
   s.active.push_back(id);
   return s.jobs.emplace(id, std::move(j)).first->second;
@@ -54,11 +51,8 @@ JobId PickedJob(FairPolicy& fair, const ClusterState& s, const SlotInfo& slot) {
 
 TEST(FairPolicy, AdmitsEveryJobAndSaysItDoesNotTestDeadlines) {
   FairPolicy fair;
-  ClusterState s = MakeCluster(1);
-  JobState j;
-  j.id = 1;
-  j.spec.deadline = seconds(1);
-  Admission a = fair.Admit(j, s, Time{0});
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
+  Admission a = fair.Admit(ArrivingJob(JobBuilder().Deadline(seconds(1)).Build()), s, Time{0});
   EXPECT_TRUE(a.admitted);
   EXPECT_NE(a.reason.find("does not test deadlines"), std::string::npos);
   EXPECT_FALSE(fair.admission_control());
@@ -66,7 +60,7 @@ TEST(FairPolicy, AdmitsEveryJobAndSaysItDoesNotTestDeadlines) {
 
 TEST(FairPolicy, FewestRunningTasksFirstTiesByArrivalDataLocalFirst) {
   FairPolicy fair;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   Add(fair, s, 1, 8, 2);
   Add(fair, s, 2, 8, 1);
   Add(fair, s, 3, 8, 1);
@@ -78,7 +72,7 @@ TEST(FairPolicy, FewestRunningTasksFirstTiesByArrivalDataLocalFirst) {
 
 TEST(FairPolicy, WeightsDivideRunningCounts) {
   FairPolicy fair;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   JobState& heavy = Add(fair, s, 1, 8, 3, /*weight=*/2.0);  // 3 / 2 = 1.5
   JobState& light = Add(fair, s, 2, 8, 1);                  // 1 / 1 = 1
   EXPECT_EQ(PickedJob(fair, s, s.slots[0].info), 2u);
@@ -90,7 +84,7 @@ TEST(FairPolicy, WeightsDivideRunningCounts) {
 
 TEST(FairPolicy, AJobWithNothingPendingIsNeverPicked) {
   FairPolicy fair;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   Add(fair, s, 1, 2, 2);  // furthest below its share of nothing: both its maps run
   JobState& done_maps = Add(fair, s, 2, 0, 0);
   Add(fair, s, 3, 9, 5);
@@ -109,7 +103,7 @@ TEST(FairPolicy, AJobWithNothingPendingIsNeverPicked) {
 
 TEST(FairPolicy, ReducesFairlyAmongReducingJobsAndTheirPlannedSlots) {
   FairPolicy fair;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   const SlotInfo& r0 = s.slots[2].info;
   const SlotInfo& r1 = s.slots[3].info;
   Add(fair, s, 1, 4, 0);  // still mapping: its reduces are not offered
@@ -136,7 +130,7 @@ TEST(FairPolicy, ReducesFairlyAmongReducingJobsAndTheirPlannedSlots) {
 
 TEST(FairPolicy, QueuesShareFirstThenTheJobsOfTheChosenQueue) {
   FairPolicy fair;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   Add(fair, s, 1, 9, 2, 1.0, "a");  // queue a: 2 running
   Add(fair, s, 2, 9, 1, 1.0, "b");  // queue b: 1 + 1 + 0 = 2 running, tied with a, later
   Add(fair, s, 3, 9, 1, 1.0, "b");
@@ -152,33 +146,20 @@ TEST(FairPolicy, QueuesShareFirstThenTheJobsOfTheChosenQueue) {
 struct SharesRun {
   std::vector<SlotInfo> slots;
   SimLoop loop;
-  testing::FixedTimeExecutor exec;
+  FakeExecutor exec;
   FairPolicy fair;
   std::unique_ptr<Controller> controller;
 
   explicit SharesRun(int map_slots)
-      : slots(MapSlots(map_slots)), exec(loop, slots, [](const TaskRef& t) -> Duration {
+      : slots(OneNode(map_slots, 1)), exec(loop, slots, [](const TaskRef& t) -> Duration {
           return seconds(1 + (t.index * 7 + t.job * 3) % 5);  // finishes interleave
         }) {
     auto partitioner = MakePartitioner("dp");
     EXPECT_TRUE(partitioner.ok());
     controller = std::make_unique<Controller>(loop, exec, fair, slots, 1, std::move(*partitioner));
   }
-  static std::vector<SlotInfo> MapSlots(int n) {
-    std::vector<SlotInfo> v;
-    for (int i = 0; i < n; ++i) v.push_back({i, SlotKind::kMap, 0, 1.0});
-    v.push_back({n, SlotKind::kReduce, 0, 1.0});
-    return v;
-  }
   void Submit(double weight, std::string queue) {
-    JobSpec spec;
-    spec.app = "fixed";
-    spec.weight = weight;
-    spec.queue = std::move(queue);
-    spec.reduces = 1;
-    spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-    spec.maps.resize(60);
-    controller->Submit(std::move(spec));
+    controller->Submit(JobBuilder("fixed").Weight(weight).Queue(std::move(queue)).Maps(60).Build());
   }
   // Runs to the end; calls `check(running maps by job)` at every map launch while every
   // job still has a pending map and every map slot is busy. Returns how many checks ran.

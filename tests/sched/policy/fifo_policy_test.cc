@@ -4,36 +4,27 @@
 #include <gtest/gtest.h>
 
 #include "sched/policy/policy_registry.h"
+#include "tests/util/arriving_job.h"
+#include "tests/util/cluster.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
 namespace {
 
-// Builds a JobState with `maps` map tasks whose split i has a replica on node i % nodes.
-JobState MakeJob(JobId id, uint32_t maps, uint32_t reduces, int nodes) {
-  JobState j;
-  j.id = id;
-  for (uint32_t i = 0; i < maps; ++i) {
-    TaskState t;
-    t.local_nodes = {static_cast<NodeId>(i % nodes)};
-    j.maps.push_back(t);
-  }
-  j.reduces.resize(reduces);
-  j.BuildMapIndex(nodes);
-  return j;
-}
+using testing::ArrivingJob;
+using testing::JobBuilder;
+using testing::MakeCluster;
+using testing::Nodes;
 
-ClusterState MakeCluster(int nodes) {
-  ClusterState s;
-  s.nodes = nodes;
-  int id = 0;
-  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kMap, n, 1.0}, {}, 0, {}});
-  for (int n = 0; n < nodes; ++n) s.slots.push_back({{id++, SlotKind::kReduce, n, 1.0}, {}, 0, {}});
-  return s;
+// Job `id` as it arrives, with `maps` map tasks whose split i has a replica on node i % nodes.
+JobState MakeJob(JobId id, uint32_t maps, uint32_t reduces, int nodes) {
+  return ArrivingJob(JobBuilder().Maps(maps).SpreadOver(nodes).Reduces(reduces).Build(), id,
+                     Time{0}, nodes);
 }
 
 TEST(FifoPolicy, AdmitsEveryJobAndSaysItDoesNotTestDeadlines) {
   FifoPolicy fifo;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   JobState j = MakeJob(1, 4, 1, 2);
   j.spec.deadline = std::chrono::seconds(1);
   Admission a = fifo.Admit(j, s, Time{0});
@@ -44,7 +35,7 @@ TEST(FifoPolicy, AdmitsEveryJobAndSaysItDoesNotTestDeadlines) {
 TEST(FifoPolicy, FirstJobFirstAndDataLocalMapFirst) {
   FakeClock clock;
   FifoPolicy fifo;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   s.jobs.emplace(1, MakeJob(1, 4, 1, 2));
   s.jobs.emplace(2, MakeJob(2, 4, 1, 2));
   s.active = {1, 2};
@@ -58,7 +49,7 @@ TEST(FifoPolicy, FirstJobFirstAndDataLocalMapFirst) {
 
 TEST(FifoPolicy, FallsBackToANonLocalMapOfTheSameJobBeforeTheNextJob) {
   FifoPolicy fifo;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   s.jobs.emplace(1, MakeJob(1, 2, 1, 2));
   s.jobs.emplace(2, MakeJob(2, 2, 1, 2));
   s.active = {1, 2};
@@ -72,7 +63,7 @@ TEST(FifoPolicy, FallsBackToANonLocalMapOfTheSameJobBeforeTheNextJob) {
 
 TEST(FifoPolicy, ReducesOnlyOncePlannedAndOnTheirPlannedSlotWhenItIsFree) {
   FifoPolicy fifo;
-  ClusterState s = MakeCluster(2);
+  ClusterState s = MakeCluster(Nodes(2, 1, 1));
   s.jobs.emplace(1, MakeJob(1, 0, 2, 2));
   s.active = {1};
   const SlotInfo& r0 = s.slots[2].info;  // reduce slot on node 0
@@ -99,7 +90,7 @@ TEST(FifoPolicy, ReducesOnlyOncePlannedAndOnTheirPlannedSlotWhenItIsFree) {
 
 TEST(FifoPolicy, NothingToDoIsNoTask) {
   FifoPolicy fifo;
-  ClusterState s = MakeCluster(1);
+  ClusterState s = MakeCluster(Nodes(1, 1, 1));
   EXPECT_FALSE(fifo.PickTask(s.slots[0].info, s, Time{0}));
 }
 

@@ -16,6 +16,12 @@ namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
+using testing::ExactHistory;
+using testing::JobBuilder;
+using testing::MakeCluster;
+using testing::MakeSyntheticJob;
+using testing::OneNode;
+using testing::SimRun;
 
 // A synthetic job of `maps` maps of map_s seconds and `reduces` reduces of reduce_s
 // seconds (speed 1.0).
@@ -61,7 +67,7 @@ void PlanReduces(ClusterState& s, JobState& job, const std::vector<SlotId>& redu
 
 TEST(RtmrPolicy, RejectsAJobWhoseAppHasNoHistory) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 1);
+  ClusterState s = MakeCluster(OneNode(2, 1));
   JobState job = MakeJob(1, 0, 100, 1, 1, 1, 1);
   job.spec.app = "wordcount";
   RtmrPolicy rtmr(&h);
@@ -80,7 +86,7 @@ TEST(RtmrPolicy, RejectsAJobWhoseAppHasNoHistory) {
 // [10, 20], so e_m = 20; the reduces take T^r = [0] to [25] to [30]: e = 30.
 TEST(RtmrPolicy, EstimatesTheFinishWithAlgorithmsTwoAndThree) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 1);
+  ClusterState s = MakeCluster(OneNode(2, 1));
   RtmrPolicy rtmr(&h);
   Admission a = Submit(rtmr, s, MakeJob(1, 0, 30, 3, 10, 2, 5));
   ASSERT_TRUE(a.admitted) << a.reason;
@@ -107,7 +113,7 @@ TEST(RtmrPolicy, EstimatesTheFinishWithAlgorithmsTwoAndThree) {
 
 TEST(RtmrPolicy, RejectsAJobPastItsDeadlineWithTheLeastDeadlineAndNodesThatWouldFit) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 1);
+  ClusterState s = MakeCluster(OneNode(2, 1));
   RtmrPolicy rtmr(&h);
   // As above, but D = 29: e = 30 > 29. One more (1m,1r,1.0) node: 3 map slots end the
   // maps at 10, 2 reduce slots end the reduces at 15.
@@ -147,7 +153,7 @@ TEST(RtmrPolicy, RejectsAJobPastItsDeadlineWithTheLeastDeadlineAndNodesThatWould
 
 TEST(RtmrPolicy, RejectsAJobWithReducesOnAClusterWithoutReduceSlots) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 0);
+  ClusterState s = MakeCluster(OneNode(2, 0));
   RtmrPolicy rtmr(&h);
   Admission a = Submit(rtmr, s, MakeJob(1, 0, 1000, 1, 1, 2, 1));
   EXPECT_FALSE(a.admitted);
@@ -159,7 +165,7 @@ TEST(RtmrPolicy, RejectsAJobWithReducesOnAClusterWithoutReduceSlots) {
 // after it in the EDF queue would then miss. One map slot, map-only jobs.
 TEST(RtmrPolicy, RejectsAJobThatWouldMakeALaterDeadlineJobMiss) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(1, 1);
+  ClusterState s = MakeCluster(OneNode(1, 1));
   RtmrPolicy rtmr(&h);
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(1, 0, 25, 1, 10)).admitted);  // by 25: est. 10
   // Earlier deadline: goes first (EDF), job 1 is re-estimated to 20 <= 25.
@@ -198,7 +204,7 @@ TEST(RtmrPolicy, RejectsAJobThatWouldMakeALaterDeadlineJobMiss) {
 // job 1's maps are all dispatched. Two map slots.
 TEST(RtmrPolicy, DoesNotPreemptAStartedJob) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 1);
+  ClusterState s = MakeCluster(OneNode(2, 1));
   RtmrPolicy rtmr(&h);
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(1, 0, 100, 3, 10)).admitted);  // est. 20
   auto t = PickAndStart(rtmr, s, 0, Time{0});
@@ -244,7 +250,7 @@ TEST(RtmrPolicy, DoesNotPreemptAStartedJob) {
 // short; the policy stops at reserved >= Ra, sched/policy/rtmr_policy.cc.)
 TEST(RtmrPolicy, ReservesReduceSlotsForHigherPriorityJobsStillMapping) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 3);  // maps 0-3, reduces 4-6
+  ClusterState s = MakeCluster(OneNode(4, 3));  // maps 0-3, reduces 4-6
   const SlotId r0 = 4, r1 = 5, r2 = 6;
   RtmrPolicy rtmr(&h);
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(1, 0, 100, 3, 10, 2, 5)).admitted);  // H
@@ -294,7 +300,7 @@ TEST(RtmrPolicy, ReservesReduceSlotsForHigherPriorityJobsStillMapping) {
 // whose reduces all run reserves nothing.
 TEST(RtmrPolicy, ReservesNothingForAJobAheadInItsReduceStage) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(2, 2);  // maps 0-1, reduces 2-3
+  ClusterState s = MakeCluster(OneNode(2, 2));  // maps 0-1, reduces 2-3
   RtmrPolicy rtmr(&h);
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(1, 0, 100, 1, 1, 1, 5)).admitted);
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(2, 0, 200, 1, 1, 1, 5)).admitted);
@@ -319,7 +325,7 @@ TEST(RtmrPolicy, ReservesNothingForAJobAheadInItsReduceStage) {
 // Offered r0 then r1 (as the Controller's Dispatch does), H must get one and L neither.
 TEST(RtmrPolicy, DoesNotPassOverAHigherJobsReduceWaitingForItsPlannedSlot) {
   JobHistory h = ExactHistory();
-  ClusterState s = MakeCluster(4, 2);  // maps 0-3, reduces 4-5
+  ClusterState s = MakeCluster(OneNode(4, 2));  // maps 0-3, reduces 4-5
   const SlotId r0 = 4, r1 = 5;
   RtmrPolicy rtmr(&h);
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(1, 0, 170, 5, 16, 1, 15)).admitted);  // P
@@ -417,12 +423,12 @@ class RtmrFeedback : public ::testing::Test {
         SimJob model;
         model.map_work_s = {actual_s};
         exec_->AddJob(id, std::move(model));
-        JobSpec spec;
-        spec.app = "synthetic";
-        spec.deadline = FromSeconds(deadline_s);
-        spec.maps = {{Micros(worst_s), {0}}};
-        spec.reduces = 0;
-        return spec;
+        return JobBuilder()
+            .Deadline(FromSeconds(deadline_s))
+            .MapSeconds({worst_s})
+            .SpreadOver(1)
+            .Reduces(0)
+            .Build();
       };
     };
     controller_->SubmitAt(Time{0}, job(10, actual1_s, 100));

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -35,9 +36,14 @@
 #include "sched/policy/rtmr_policy.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
+#include "tests/util/job_builder.h"
+#include "tests/util/policy_test_util.h"
 
 namespace mrlocal {
 namespace {
+
+using testing::ExactHistory;
+using testing::JobBuilder;
 
 // A dispatcher fault that needs three jobs' stages to line up showed in about one tight
 // workload in 1,000 (see RtmrPolicy.DoesNotPassOverAHigherJobsReduceWaitingForItsPlannedSlot):
@@ -193,8 +199,7 @@ class LastEstimate final : public ControllerObserver {
 // Runs one workload under rtmr (or rtmr-nofb); every admitted job must meet its deadline.
 void RunWorkload(uint64_t seed, bool feedback, Tally& tally) {
   const Workload w = Generate(seed);
-  JobHistory history;
-  history.Set("synthetic", AppEstimate{.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6});
+  JobHistory history = ExactHistory();
   const std::vector<SlotInfo> slots = w.cluster.Slots();
   SimLoop loop;
   SimExecutor exec(loop, slots);
@@ -211,21 +216,12 @@ void RunWorkload(uint64_t seed, bool feedback, Tally& tally) {
       model.map_work_s = j.map_s;
       model.reduce_work_s = j.reduce_s;
       exec.AddJob(id, std::move(model));
-      JobSpec spec;
-      spec.name = "job" + std::to_string(id);
-      spec.app = "synthetic";
-      spec.deadline = FromSeconds(j.deadline_s);
-      for (size_t i = 0; i < j.map_units.size(); ++i) {
-        spec.maps.push_back({j.map_units[i], {j.map_node[i]}});
-        spec.input_bytes += j.map_units[i];
-      }
-      spec.reduces = static_cast<uint32_t>(j.reduce_units.size());
-      for (uint64_t u : j.reduce_units) {
-        spec.shuffle_units += u;
-        spec.max_reduce_units = std::max(spec.max_reduce_units, u);
-      }
-      if (spec.reduces > 0) spec.partition_hashes = MakePartitionHashes(1, spec.reduces, 1);
-      return spec;
+      JobBuilder spec;
+      spec.Name("job" + std::to_string(id)).Deadline(FromSeconds(j.deadline_s));
+      for (size_t i = 0; i < j.map_units.size(); ++i) spec.Map(j.map_units[i], {j.map_node[i]});
+      return spec.InputBytes(std::accumulate(j.map_units.begin(), j.map_units.end(), uint64_t{0}))
+          .ReduceUnits(j.reduce_units)
+          .Build();
     });
   }
   controller.RunUntilIdle();

@@ -7,13 +7,14 @@
 #include "sched/core/controller.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
+#include "tests/util/cluster.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
 namespace {
 
-std::vector<SlotInfo> Slots() {
-  return {{0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 1, 0.5}, {2, SlotKind::kReduce, 0, 1.0}};
-}
+// Map slot 0 (node 0, speed 1.0), map slot 1 (node 1, 0.5), reduce slot 2 (node 0).
+std::vector<SlotInfo> Slots() { return testing::ClusterSlots("1x(1m,1r,1.0)+1x(1m,0r,0.5)"); }
 
 TEST(SimExecutor, EndIntegratesSpeedOverTheAvailabilitySteps) {
   SimLoop loop;
@@ -34,10 +35,7 @@ TEST(SimExecutor, RunsAJobWithShuffleDelayAndReportsOnTheLoop) {
   SimExecutor ex(loop, Slots());
   auto policy = MakePolicy("fifo");
   Controller c(loop, ex, **policy, Slots(), 2, std::move(MakePartitioner("hash")).value());
-  JobSpec spec;
-  spec.maps.resize(2);
-  spec.reduces = 1;
-  spec.partition_hashes = MakePartitionHashes(1, 1, 1);
+  JobSpec spec = testing::JobBuilder().Maps(2).Reduces(1).Build();
   SimJob model;
   model.map_work_s = {4.0, 1.0};  // map 0 on slot 0 (4 s), map 1 on slot 1 (2 s)
   model.reduce_work_s = {3.0};
@@ -60,15 +58,13 @@ TEST(SimExecutor, NoiseIsSeededPerTaskNotPerEventOrder) {
     SimExecutorOptions o;
     o.noise = 0.3;
     o.seed = seed;
-    std::vector<SlotInfo> one = {{0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kReduce, 0, 1.0}};
+    const std::vector<SlotInfo> one = testing::OneNode(1, 1);
     SimExecutor ex(loop, one, o);
     auto policy = MakePolicy("fifo");
     Controller c(loop, ex, **policy, one, 1, std::move(MakePartitioner("hash")).value());
-    JobSpec spec;
-    spec.maps.resize(work.size());
+    JobSpec spec = testing::JobBuilder().Maps(work.size()).Reduces(0).Build();
     SimJob model;
     model.map_work_s = work;
-    spec.reduces = 0;
     ex.AddJob(c.next_job_id(), model);
     c.Submit(spec);
     c.RunUntilIdle();

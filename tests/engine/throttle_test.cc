@@ -1,0 +1,44 @@
+// Throttle's arithmetic, as far as it shows without a fake clock (engine/throttle.h reads
+// CLOCK_MONOTONIC itself): it sleeps to an absolute target, the sum of each chunk's work
+// over its speed, so a task of chunks w_i at speeds s_i takes at least sum(w_i / s_i) on
+// any machine however loaded. How close to that it stays is bench_throttle's business.
+#include "engine/throttle.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace mrlocal {
+namespace {
+
+// Busy for at least `ns`: work as a task does it, not sleep.
+void Work(int64_t ns) {
+  const int64_t until = Throttle::NowNs() + ns;
+  while (Throttle::NowNs() < until) {
+  }
+}
+
+TEST(Throttle, ATaskTakesAtLeastEachChunksWorkOverItsSpeed) {
+  struct Chunk {
+    int64_t work_ns;
+    double speed;
+  };
+  // The speed changes between chunks, as an availability profile changes it.
+  const std::vector<Chunk> chunks = {
+      {2'000'000, 0.5}, {1'000'000, 0.25}, {3'000'000, 1.0}, {1'000'000, 0.5}, {500'000, 0.1}};
+  int64_t owed = 0;
+  for (const Chunk& c : chunks)
+    owed += static_cast<int64_t>(static_cast<double>(c.work_ns) / c.speed);
+
+  const int64_t t0 = Throttle::NowNs();
+  Throttle throttle;
+  throttle.Start();
+  for (const Chunk& c : chunks) {
+    Work(c.work_ns);
+    throttle.EndChunk(c.speed);
+  }
+  EXPECT_GE(Throttle::NowNs() - t0, owed);
+}
+
+}  // namespace
+}  // namespace mrlocal
