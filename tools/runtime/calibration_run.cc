@@ -3,13 +3,9 @@
 #include <algorithm>
 
 #include "engine/block_store.h"
-#include "sched/core/asio_loop.h"
-#include "sched/core/controller.h"
-#include "sched/core/real_executor.h"
 #include "sched/core/units.h"
-#include "sched/partition/partitioner.h"
-#include "sched/policy/policy_registry.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/runtime.h"
 
 namespace mrlocal {
 namespace {
@@ -75,20 +71,17 @@ Result<MeasuredJob> MeasureJob(const ClusterSpec& cluster, const JobApp& app,
   q.top = 0;
   auto parts = PrepareRealJob(q);
   if (!parts.ok()) return parts.status();
-  AsioLoop loop;
-  auto slots = cluster.Slots();
-  RealExecutor executor(loop, slots, /*pin=*/true);
-  auto policy = MakePolicy("fifo");
-  Controller controller(loop, executor, **policy, slots, cluster.nodes(),
-                        std::move(MakePartitioner("dp-sketch")).value());
+  RuntimeOptions ro;
+  ro.cluster = cluster;
+  auto runtime = Runtime::Real(std::move(ro));
+  if (!runtime.ok()) return runtime.status();
   TaskLog log;
-  controller.AddObserver(&log);
-  JobId id = controller.next_job_id();
-  executor.AddJob(id, std::move(parts->real));
-  controller.Submit(std::move(parts->spec));
-  controller.RunUntilIdle();
-  if (controller.state().job(id).phase != JobPhase::kDone)
-    return Status::Internal("calibration job failed: " + controller.state().job(id).failure);
+  (*runtime)->AddObserver(&log);
+  const JobId id = (*runtime)->Submit({std::move(parts->spec), std::move(parts->real)});
+  (*runtime)->Run();
+  const JobState& job = (*runtime)->controller().state().job(id);
+  if (job.phase != JobPhase::kDone)
+    return Status::Internal("calibration job failed: " + job.failure);
   return std::move(log.job);
 }
 

@@ -5,14 +5,10 @@
 #include <algorithm>
 
 #include "engine/gzip_lines.h"
-#include "sched/core/asio_loop.h"
-#include "sched/core/controller.h"
-#include "sched/core/real_executor.h"
 #include "sched/core/units.h"
-#include "sched/partition/partitioner.h"
-#include "sched/policy/policy_registry.h"
 #include "tools/runtime/app_registry.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/runtime.h"
 
 namespace mrlocal {
 namespace {
@@ -87,21 +83,17 @@ Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
   r.skip_bad_records = q.skip_bad_records;
   auto parts = PrepareRealJob(r);
   if (!parts.ok()) return parts.status();
-  AsioLoop loop;
-  RealExecutor executor(loop, q.slots, q.pin);
-  auto policy = MakePolicy("fifo");
-  if (!policy.ok()) return policy.status();
-  auto partitioner = MakePartitioner("hash");
-  if (!partitioner.ok()) return partitioner.status();
-  ControllerOptions options;
-  options.partitioner = "hash";
-  options.observer_tick = Duration::zero();  // no progress lines for the probe
-  Controller controller(loop, executor, **policy, q.slots, q.nodes, std::move(partitioner).value(),
-                        options);
-  const JobId id = controller.next_job_id();
-  executor.AddJob(id, std::move(parts->real));
-  controller.Submit(std::move(parts->spec));
-  controller.RunUntilIdle();
+  RuntimeOptions ro;
+  ro.cluster = q.cluster;
+  ro.policy = "fifo";
+  ro.partitioner = "hash";
+  ro.controller.observer_tick = Duration::zero();  // no progress lines for the probe
+  ro.pin = q.pin;
+  auto runtime = Runtime::Real(std::move(ro));
+  if (!runtime.ok()) return runtime.status();
+  const JobId id = (*runtime)->Submit({std::move(parts->spec), std::move(parts->real)});
+  (*runtime)->Run();
+  const Controller& controller = (*runtime)->controller();
   const JobState& job = controller.state().job(id);
   const JobOutcome& outcome = controller.outcome(id);
   if (job.phase != JobPhase::kDone) {
@@ -119,7 +111,7 @@ Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
 Result<AppEstimate> ProbeSmallJob(const ProbeRequest& q, const JobApp& small,
                                   const std::string& what, const ProbeNote& before_run) {
   BlockStoreOptions so;
-  so.nodes = q.nodes;
+  so.nodes = q.cluster.nodes();
   auto store = BlockStore::InMemory(so);
   if (!store.ok()) return store.status();
   before_run(what);
@@ -150,7 +142,7 @@ Result<AppEstimate> ProbeInputSample(const ProbeRequest& q, const ProbeNote& bef
   if (!head.ok()) return head.status();
   auto text = std::make_shared<std::string>(std::move(head).value());
   BlockStoreOptions so;
-  so.nodes = q.nodes;
+  so.nodes = q.cluster.nodes();
   PutOptions put;
   std::shared_ptr<const std::string> stored = text;
   if (IsGzipPath(path)) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/block_store.h"
-#include "sched/core/slot_info.h"
+#include "sched/core/cluster_spec.h"
 #include "sched/estimate/job_history.h"
 #include "tools/runtime/job_app.h"
 
@@ -23,8 +23,7 @@ struct ProbeRequest {
   const JobApp* app = nullptr;
   const BlockStore* store = nullptr;  // holds `paths`; unused by apps without input files
   std::vector<std::string> paths;
-  std::vector<SlotInfo> slots;  // the job's cluster
-  int nodes = 1;
+  ClusterSpec cluster;  // the job's
   bool pin = true;
   bool skip_bad_records = false;
 };

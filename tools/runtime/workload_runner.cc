@@ -5,32 +5,72 @@
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
 #include "engine/block_store.h"
-#include "sched/core/asio_loop.h"
-#include "sched/core/controller.h"
-#include "sched/core/real_executor.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/sim/sim_executor.h"
-#include "sched/sim/sim_loop.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/runtime.h"
 #include "tools/runtime/sim_jobs.h"
 
 namespace mrlocal {
 
 namespace {
 
-// Runs the controller until every job has arrived and ended, then fills in the run's
-// wall time, scheduler statistics and metrics.
-void RunAndMeasure(Controller& controller, const Policy& policy, bool sim, WorkloadRun& run) {
+// What both kinds of run share: the policy with its estimates, the partitioner, the
+// controller's options and the spec's availability profiles.
+RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o,
+                           const JobHistory* history, bool sim) {
+  RuntimeOptions ro;
+  ro.cluster = o.cluster;
+  ro.policy = o.policy;
+  ro.policy_options = PolicyOptions{history, o.feedback_threshold,
+                                    o.estimate_margin.value_or(sim ? 1.0 : kRealEstimateMargin)};
+  // hash in simulation (no keys to sketch), dp-sketch for real
+  ro.partitioner = !o.partitioner.empty() ? o.partitioner : sim ? "hash" : "dp-sketch";
+  ro.controller.reduce_slowstart = spec.reduce_slowstart;
+  ro.controller.observer_tick = o.observer_tick;
+  for (const AvailabilityProfile& a : spec.availability) {
+    SpeedProfile p;
+    for (auto& step : a.steps) {
+      p.at.push_back(FromSeconds(step.at_s));
+      p.factor.push_back(step.factor);
+    }
+    for (int node : a.nodes) ro.availability[node] = p;
+  }
+  ro.noise = spec.model.noise;
+  ro.seed = o.seed;
+  return ro;
+}
+
+Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOptions ro, bool sim,
+                                             const WorkloadRunOptions& o, WorkloadRun& run) {
+  auto made = sim ? Runtime::Simulated(std::move(ro)) : Runtime::Real(std::move(ro));
+  if (!made.ok()) {
+    // The spec named the node; the runtime's other errors name their option.
+    const bool availability = made.status().message().rfind("availability", 0) == 0;
+    return availability ? made.status().WithContext(spec.source + ": ") : made.status();
+  }
+  Runtime& runtime = **made;
+  run.slots = runtime.slots();
+  if (runtime.policy().uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
+  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
+  runtime.AddObserver(run.recorder.get());
+  if (o.observer) runtime.AddObserver(o.observer);
+  return made;
+}
+
+// Runs until every job has arrived and ended, then fills in the run's wall time,
+// scheduler statistics and metrics.
+void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   auto t0 = std::chrono::steady_clock::now();
-  controller.RunUntilIdle();
+  runtime.Run();
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  run.stats = controller.stats();
+  run.stats = runtime.controller().stats();
+  run.task_events = runtime.task_events();
   MetricsContext mc;
-  mc.policy = std::string(policy.name());
-  mc.sim = sim;
+  mc.policy = std::string(runtime.policy().name());
+  mc.sim = runtime.simulated();
   mc.total_slots = static_cast<int>(run.slots.size());
-  mc.admission_control = policy.admission_control();
+  mc.admission_control = runtime.policy().admission_control();
   mc.scheduler = &run.stats;
   run.metrics = ComputeMetrics(*run.recorder, mc);
 }
@@ -60,12 +100,9 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   WorkloadRun run;
   if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
   const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
-  auto policy = MakePolicy(
-      o.policy, PolicyOptions{&history, o.feedback_threshold, o.estimate_margin.value_or(1.0)});
-  if (!policy.ok()) return policy.status();
-  const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
-  auto partitioner = MakePartitioner(partitioner_name);
-  if (!partitioner.ok()) return partitioner.status();
+  RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/true);
+  if (auto policy = MakePolicy(ro.policy, ro.policy_options); !policy.ok()) return policy.status();
+  if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
   // Every job is checked before the clock starts: a bad job is an error, not a surprise
   // an hour into a simulated day. A model fails only for an unknown app, a missing input
   // file or an app the calibration lacks; only such jobs are built twice.
@@ -78,78 +115,25 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
       if (!built.ok()) return built.status();
     }
   }
-
-  run.slots = o.cluster.Slots();
-  SimExecutorOptions eo;
-  eo.seed = o.seed;
-  eo.noise = spec.model.noise;
-  for (const AvailabilityProfile& a : spec.availability) {
-    SpeedProfile p;
-    for (auto& step : a.steps) {
-      p.at.push_back(FromSeconds(step.at_s));
-      p.factor.push_back(step.factor);
-    }
-    for (int node : a.nodes) {
-      if (node < 0 || node >= o.cluster.nodes())
-        return Status::InvalidArgument(spec.source + ": availability names node " +
-                                       std::to_string(node) + " but the cluster has " +
-                                       std::to_string(o.cluster.nodes()) + " nodes");
-      eo.availability[node] = p;
-    }
-  }
-
-  SimLoop loop;
-  SimExecutor executor(loop, run.slots, eo);
-  ControllerOptions co;
-  co.partitioner = partitioner_name;
-  co.reduce_slowstart = spec.reduce_slowstart;
-  if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
-  co.observer_tick = o.observer_tick;
-  Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
-                        std::move(partitioner).value(), co);
-  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
-  controller.AddObserver(run.recorder.get());
-  if (o.observer) controller.AddObserver(o.observer);
-
+  auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/true, o, run);
+  if (!runtime.ok()) return runtime.status();
   Status build_error;
   for (const WorkloadJob& j : spec.jobs) {
-    controller.SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId id) {
+    (*runtime)->SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId) -> RuntimeJob {
       auto built = BuildSimJob(*o.apps, *job, model);
-      if (!built.ok()) {  // checked above; kept for safety
-        if (build_error.ok()) build_error = built.status();
-        JobSpec empty;
-        empty.name = job->name;
-        executor.AddJob(id, {});
-        return empty;
-      }
-      executor.AddJob(id, std::move(built->sim));
-      return std::move(built->spec);
+      if (built.ok()) return {std::move(built->spec), std::move(built->sim)};
+      if (build_error.ok()) build_error = built.status();  // checked above; kept for safety
+      JobSpec empty;
+      empty.name = job->name;
+      return {std::move(empty), SimJob{}};
     });
   }
-  RunAndMeasure(controller, **policy, /*sim=*/true, run);
+  RunAndMeasure(**runtime, run);
   if (!build_error.ok()) return build_error;
-  run.task_events = executor.task_events();
   return run;
 }
 
 namespace {
-
-// Stops the run when `interrupt` says so; polled on the controller's ticks.
-class InterruptWatch final : public ControllerObserver {
- public:
-  InterruptWatch(Controller& c, std::function<bool()> f) : c_(c), f_(std::move(f)) {}
-  void OnTick(const ClusterState&, const Executor&, Time) override {
-    if (f_ && !fired_ && f_()) {
-      fired_ = true;
-      c_.AbortAll(Status::Aborted("interrupted"));
-    }
-  }
-
- private:
-  Controller& c_;
-  std::function<bool()> f_;
-  bool fired_ = false;
-};
 
 // The store path of a job's input, generating it (once per distinct generator setting).
 Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockStore& store,
@@ -234,51 +218,28 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   return history;
 }
 
-Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
-                                    std::function<bool()> interrupt) {
-  WorkloadSpec spec = ScaleTime(given, o.time_scale);
-  size_t left_out = 0;
-  if (o.policy == "dc") left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
-  JobHistory history;
-  if (PolicyUsesHistory(o.policy)) {
-    auto h = RealRunHistory(spec, o);
-    if (!h.ok()) return h.status();
-    history = std::move(h).value();
-  }
-  auto policy =
-      MakePolicy(o.policy, PolicyOptions{&history, o.feedback_threshold,
-                                         o.estimate_margin.value_or(kRealEstimateMargin)});
-  if (!policy.ok()) return policy.status();
-  const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
-  auto partitioner = MakePartitioner(partitioner_name);
-  if (!partitioner.ok()) return partitioner.status();
-
-  BlockStoreOptions so;
-  so.block_size = spec.block_size;
-  so.nodes = o.cluster.nodes();
-  auto store = BlockStore::InMemory(so);
-  if (!store.ok()) return store.status();
-
-  // Every job is built before the clock starts: inputs read or generated, runtimes made.
-  std::vector<JobApp> apps;
-  apps.reserve(spec.jobs.size());
+// Every job built before the clock starts: inputs read or generated, runtimes made.
+Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
+                                                const WorkloadRunOptions& o,
+                                                const std::string& partitioner,
+                                                std::vector<JobApp>& apps, BlockStore& store) {
+  apps.reserve(spec.jobs.size());  // the jobs point at them
   std::vector<RealJobParts> jobs;
   std::map<std::string, bool> present;
   for (const WorkloadJob& j : spec.jobs) {
     auto app = o.apps->Find(j.app);
     if (!app.ok()) return app.status().WithContext("job '" + j.name + "': ");
     apps.push_back((*app)->runtime(j));
-    auto paths = MaterializeInput(j, **store, present);
+    auto paths = MaterializeInput(j, store, present);
     if (!paths.ok()) return paths.status();
     RealJobRequest q;
     q.app = &apps.back();
-    q.store = store->get();
+    q.store = &store;
     q.paths = *paths;
     q.name = j.name;
     if (j.deadline_s) q.deadline = FromSeconds(*j.deadline_s);
     q.reduces = j.reduces;
-    q.partitions =
-        partitioner_name == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
+    q.partitions = partitioner == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
     q.top = 0;
     q.weight = j.weight;
     q.queue = j.queue;
@@ -286,48 +247,46 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
     if (!parts.ok()) return parts.status().WithContext("job '" + j.name + "': ");
     jobs.push_back(std::move(parts).value());
   }
+  return jobs;
+}
 
+Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
+                                    Interrupt* interrupt) {
+  WorkloadSpec spec = ScaleTime(given, o.time_scale);
   WorkloadRun run;
-  run.left_out = left_out;
-  run.slots = o.cluster.Slots();
-  AsioLoop loop;
-  RealExecutor executor(loop, run.slots, /*pin=*/true);
-  ControllerOptions co;
-  co.partitioner = partitioner_name;
-  co.reduce_slowstart = spec.reduce_slowstart;
-  if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
-  co.observer_tick =
-      o.observer_tick > Duration::zero() ? o.observer_tick : std::chrono::milliseconds(250);
-  Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
-                        std::move(partitioner).value(), co);
-  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
-  controller.AddObserver(run.recorder.get());
-  InterruptWatch watch(controller, std::move(interrupt));
-  controller.AddObserver(&watch);
-  if (o.observer) controller.AddObserver(o.observer);
-  // Availability profiles: at each step the throttle of the node's slots changes; a task
-  // running then slows down or speeds up from its next chunk on.
-  for (const AvailabilityProfile& a : spec.availability) {
-    for (int node : a.nodes) {
-      if (node < 0 || node >= o.cluster.nodes())
-        return Status::InvalidArgument(spec.source + ": availability names node " +
-                                       std::to_string(node) + " but the cluster has " +
-                                       std::to_string(o.cluster.nodes()) + " nodes");
-      for (const auto& step : a.steps) {
-        loop.At(FromSeconds(step.at_s), [&executor, &run, node, factor = step.factor] {
-          for (const SlotInfo& s : run.slots)
-            if (s.node == node) executor.SetSpeed(s.id, s.speed * factor);
-        });
-      }
-    }
+  if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  JobHistory history;
+  if (PolicyUsesHistory(o.policy)) {
+    auto h = RealRunHistory(spec, o);
+    if (!h.ok()) return h.status();
+    history = std::move(h).value();
   }
+  RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/false);
+  if (o.observer_tick <= Duration::zero())
+    ro.controller.observer_tick = std::chrono::milliseconds(250);
+  if (auto policy = MakePolicy(ro.policy, ro.policy_options); !policy.ok()) return policy.status();
+  if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
+
+  BlockStoreOptions so;
+  so.block_size = spec.block_size;
+  so.nodes = o.cluster.nodes();
+  auto store = BlockStore::InMemory(so);
+  if (!store.ok()) return store.status();
+  std::vector<JobApp> apps;
+  auto jobs = BuildRealJobs(spec, o, ro.partitioner, apps, **store);
+  if (!jobs.ok()) return jobs.status();
+
+  // The clock starts with the runtime: arrivals and availability steps count from here.
+  auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/false, o, run);
+  if (!runtime.ok()) return runtime.status();
   for (size_t i = 0; i < spec.jobs.size(); ++i) {
-    controller.SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId id) {
-      executor.AddJob(id, std::move(jobs[i].real));
-      return std::move(jobs[i].spec);
+    (*runtime)->SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId) -> RuntimeJob {
+      return {std::move((*jobs)[i].spec), std::move((*jobs)[i].real)};
     });
   }
-  RunAndMeasure(controller, **policy, /*sim=*/false, run);
+  if (interrupt) interrupt->Watch(runtime->get());
+  RunAndMeasure(**runtime, run);
+  if (interrupt) interrupt->Watch(nullptr);
   return run;
 }
 

@@ -19,6 +19,7 @@
 #include "sched/report/run_recorder.h"
 #include "sched/report/workload_metrics.h"
 #include "tools/runtime/app_registry.h"
+#include "tools/runtime/interrupt.h"
 
 namespace mrlocal {
 
@@ -63,10 +64,9 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // speeds). Inputs are read into an in-process block store, or generated, before the clock
 // starts; synthetic jobs spin for their declared work.
 // Availability profiles change the slots' throttles at their steps. Output is computed and
-// discarded. `interrupt`, if given, is polled on the loop thread: when it
-// returns true every unfinished job is aborted.
+// discarded. A signal `interrupt` catches during the run aborts every unfinished job.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
-                                    std::function<bool()> interrupt = nullptr);
+                                    Interrupt* interrupt = nullptr);
 
 // For dc: the spec without the jobs it can never admit (R > reduce slots); their count.
 size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots);

@@ -1,0 +1,226 @@
+#include "tools/runtime/job_run.h"
+
+#include <mutex>
+
+#include "engine/output_committer.h"
+#include "sched/policy/policy_registry.h"
+#include "tools/runtime/probe.h"
+
+namespace mrlocal {
+namespace {
+
+// The committer seen through the executor's JobOutput interface. It begins (creates its
+// temporary directory) only when the first reduce opens a part or the job commits, so a
+// job that is rejected, or fails in its maps, leaves nothing behind; OutputCommitter::Check
+// has refused a bad DIR before the job started.
+class CommitterOutput final : public JobOutput {
+ public:
+  CommitterOutput(std::string dir, bool overwrite) : dir_(std::move(dir)), overwrite_(overwrite) {}
+  Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce) override {
+    std::lock_guard<std::mutex> lock(mu_);  // reduces open their parts from slot threads
+    MRLOCAL_RETURN_IF_ERROR(BeginLocked());
+    return c_->OpenPart(reduce);
+  }
+  Status Commit(uint32_t parts) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    MRLOCAL_RETURN_IF_ERROR(BeginLocked());
+    return c_->Commit(parts);
+  }
+  void Abort() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (c_) c_->Abort();
+  }
+
+ private:
+  Status BeginLocked() {
+    if (c_) return Status::OK();
+    auto c = OutputCommitter::Begin(dir_, overwrite_);
+    if (!c.ok()) return c.status();
+    c_ = std::move(c).value();
+    return Status::OK();
+  }
+
+  const std::string dir_;
+  const bool overwrite_;
+  std::mutex mu_;
+  std::unique_ptr<OutputCommitter> c_;
+};
+
+Duration Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - t);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
+                                                const JobRunNotes& notes) {
+  std::unique_ptr<JobRun> run(new JobRun(request));
+  MRLOCAL_RETURN_IF_ERROR(run->SetUpStore(notes));
+  RealJobRequest q;
+  q.app = request.app;
+  q.store = run->store_.get();
+  q.paths = run->paths_;
+  q.reduces = request.reduces;
+  q.partitions = request.partitions;
+  q.sketch_rows = request.sketch_rows;
+  q.top = request.top;
+  q.skip_bad_records = request.skip_bad_records;
+  // Begun only once a reduce writes: a rejected job leaves nothing.
+  if (!request.output.empty())
+    q.output = std::make_shared<CommitterOutput>(request.output, request.overwrite);
+  auto prepared = PrepareRealJob(q);
+  if (!prepared.ok()) return prepared.status();
+  run->prepared_ = std::move(prepared).value();
+  MRLOCAL_RETURN_IF_ERROR(run->Probe(notes));
+  auto runtime = run->MakeRuntime(request.policy);
+  if (!runtime.ok()) return runtime.status();
+  run->runtime_ = std::move(runtime).value();
+  return run;
+}
+
+JobRun::~JobRun() = default;
+
+// An in-process store over the local files (mapped, not copied), or the persistent one
+// named by store_dir; apps without input files get an empty one.
+Status JobRun::SetUpStore(const JobRunNotes& notes) {
+  const JobApp& app = *request_.app;
+  BlockStoreOptions options;
+  options.block_size = request_.block_size;
+  options.nodes = request_.cluster.nodes();
+  const bool persistent = app.index_maps == 0 && !request_.store_dir.empty();
+  auto store = persistent
+                   ? BlockStore::Open(request_.store_dir, options, BlockStore::OpenMode::kMustExist)
+                   : BlockStore::InMemory(options);
+  if (!store.ok()) return store.status();
+  store_ = std::move(store).value();
+  if (app.index_maps > 0) return Status::OK();
+  paths_ = request_.inputs;
+  if (persistent) return Status::OK();
+  if (paths_.empty()) {
+    if (!app.make_default_input) return Status::InvalidArgument("no input files given");
+    paths_.push_back(app.default_input_name);
+    if (notes.generating_default_input) notes.generating_default_input(app.default_input_name);
+    return store_->PutBuffer(app.default_input_name, app.make_default_input());
+  }
+  for (const std::string& path : paths_) MRLOCAL_RETURN_IF_ERROR(store_->Put(path, path));
+  return Status::OK();
+}
+
+// A deadline policy with no history for the app: a first-run probe, whose estimate is for
+// this run only (the file gets real jobs).
+Status JobRun::Probe(const JobRunNotes& notes) {
+  policy_options_.history = request_.history ? &request_.history->history() : nullptr;
+  if (!request_.history) return Status::OK();
+  JobHistory& history = request_.history->history();
+  const JobApp& app = *request_.app;
+  if (PolicyUsesHistory(request_.policy) && !history.Find(app.name)) {
+    auto descriptor = request_.apps->Find(app.name);
+    if (!descriptor.ok()) return descriptor.status();
+    ProbeRequest q;
+    q.app = &app;
+    q.store = store_.get();
+    q.paths = paths_;
+    q.cluster = request_.cluster;
+    q.pin = request_.pin;
+    q.skip_bad_records = request_.skip_bad_records;
+    auto probed = ProbeApp(**descriptor, q, [&](std::string_view what) {
+      if (notes.probing) notes.probing(app.name, what);
+    });
+    if (!probed.ok()) return probed.status();
+    history.Set(app.name, *probed);
+  }
+  if (const AppEstimate* e = history.Find(app.name)) estimate_ = *e;
+  // As real workloads do: history's worst case was seen on a machine that may be busier
+  // now. A probe's widening already allows for that.
+  if (estimate_ && estimate_->source != "probe")
+    policy_options_.estimate_margin = kRealEstimateMargin;
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy) const {
+  RuntimeOptions ro;
+  ro.cluster = request_.cluster;
+  ro.policy = policy;
+  ro.policy_options = policy_options_;
+  ro.partitioner = request_.partitioner;
+  ro.pin = request_.pin;
+  auto runtime = Runtime::Real(std::move(ro));
+  if (!runtime.ok()) return runtime.status();
+  for (ControllerObserver* o : observers_) (*runtime)->AddObserver(o);
+  return runtime;
+}
+
+void JobRun::AddObserver(ControllerObserver* observer) {
+  observers_.push_back(observer);
+  runtime_->AddObserver(observer);
+}
+
+// Submitted with what is left of the deadline after setup_.
+void JobRun::SubmitTo(Runtime& runtime) {
+  JobSpec spec = prepared_.spec;
+  if (request_.deadline) spec.deadline = *request_.deadline - setup_;
+  id_ = runtime.Submit({std::move(spec), prepared_.real});
+}
+
+Submission JobRun::Submit() {
+  Submission s;
+  s.setup = setup_ = Since(request_.start);
+  // Only admission control rejects: fifo, fair and edf admit every job, late or not.
+  if (request_.deadline && setup_ >= *request_.deadline && runtime_->policy().admission_control()) {
+    s.deadline_passed = true;
+    return s;
+  }
+  SubmitTo(*runtime_);
+  const Admission& admission = outcome().admission;
+  s.admitted = admission.admitted;
+  if (!admission.admitted && admission.estimated_finish)
+    rejected_estimate_ = *admission.estimated_finish - job().arrival;
+  return s;
+}
+
+Status JobRun::RunAnyway() {
+  auto runtime = MakeRuntime("fifo");
+  if (!runtime.ok()) return runtime.status();
+  runtime_ = std::move(runtime).value();
+  best_effort_ = true;
+  setup_ = Since(request_.start);
+  SubmitTo(*runtime_);
+  return Status::OK();
+}
+
+void JobRun::Run(Interrupt* interrupt) {
+  if (interrupt) interrupt->Watch(runtime_.get());
+  runtime_->Run();
+  if (interrupt) interrupt->Watch(nullptr);
+}
+
+const JobState& JobRun::job() const { return runtime_->controller().state().job(id_); }
+const JobOutcome& JobRun::outcome() const { return runtime_->controller().outcome(id_); }
+
+RunSummary JobRun::Summary() const {
+  const std::string policy = best_effort_ ? "fifo" : request_.policy;
+  RunSummary summary = Summarize(job(), outcome(), runtime_->controller().stats(), policy,
+                                 request_.partitioner, request_.cluster.ToString(), setup_);
+  summary.admission_policy = request_.policy;
+  if (best_effort_) {
+    summary.admitted = false;
+    summary.best_effort = true;
+    summary.estimated_finish_s.reset();
+    if (rejected_estimate_) summary.estimated_finish_s = Seconds(*rejected_estimate_);
+  }
+  if (estimate_ && PolicyUsesHistory(request_.policy)) {
+    summary.estimate_source = estimate_->source;
+    summary.estimate_jobs = estimate_->jobs;
+  }
+  return summary;
+}
+
+Status JobRun::RecordHistory(std::ostream& out, std::ostream& err, bool quiet, bool interrupted) {
+  // Only a job that ran to its end tells what the app's tasks take.
+  if (!request_.history || job().phase != JobPhase::kDone || interrupted) return Status::OK();
+  return request_.history->Record(
+      ObserveJob(job(), runtime_->controller().state(), outcome().map_output_units), out, err,
+      quiet);
+}
+
+}  // namespace mrlocal
