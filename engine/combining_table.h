@@ -52,7 +52,10 @@ class CombiningTable {
     Value value{};
   };
 
-  explicit CombiningTable(size_t initial_capacity = 1 << 12) {
+  // `arena_limit`: the most bytes of string keys kept (tests set a small one to reach
+  // the overflow path; the default is what 32-bit offsets address).
+  explicit CombiningTable(size_t initial_capacity = 1 << 12, size_t arena_limit = UINT32_MAX)
+      : arena_limit_(arena_limit) {
     size_t cap = 16;
     while (cap < initial_capacity) cap <<= 1;
     slots_.resize(cap);
@@ -121,7 +124,7 @@ class CombiningTable {
   // The miss path, out of line: `key` is new and slot i is the empty slot it probed to.
   [[gnu::noinline]] Value& Insert(Key key, uint64_t h, size_t i) {
     if constexpr (kStringKey) {
-      if (arena_.size() + key.size() > UINT32_MAX) {
+      if (arena_.size() + key.size() > arena_limit_) {
         overflowed_ = true;
         overflow_value_ = Value{};
         return overflow_value_;
@@ -183,6 +186,7 @@ class CombiningTable {
   size_t mask_ = 0;
   size_t size_ = 0;
   std::string arena_;  // string keys only
+  size_t arena_limit_;
   bool overflowed_ = false;
   Value overflow_value_{};
 };

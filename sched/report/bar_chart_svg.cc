@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "sched/report/fixed.h"
+
 namespace mrlocal {
 namespace {
 
@@ -14,13 +16,8 @@ constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", 
 
 // A printed value: exactly `decimals` decimals, so that bars of one chart line up.
 std::string Value(double v, int decimals) {
-  if (!std::isfinite(v)) return "0";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
-  if (ec != std::errc()) return "0";
-  std::string s(buf, end);
-  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);  // -0.0
-  return s;
+  const std::string s = Fixed(v, decimals);
+  return s.empty() ? "0" : s;  // SVG has no NaN
 }
 
 }  // namespace
@@ -94,8 +91,8 @@ std::string BarChartSvg(const BarChart& chart) {
   const double left = 80, right = 20, top = chart.subtitle.empty() ? 44 : 60, bottom = 64;
   const double slot_w = 90;
   // Wide enough for the bars and for the title (about 9 px per character at 15 px bold).
-  const double title_w = 9.0 * static_cast<double>(std::max(chart.title.size(),
-                                                             chart.subtitle.size())) + 20;
+  const double title_w =
+      9.0 * static_cast<double>(std::max(chart.title.size(), chart.subtitle.size())) + 20;
   const double plot_w = std::max({360.0, slot_w * n, title_w - left - right});
   const double plot_h = 260;
   const double width = left + plot_w + right, height = top + plot_h + bottom;

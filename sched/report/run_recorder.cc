@@ -26,8 +26,11 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
   r.deadline = job.absolute_deadline();
   r.admitted = a.admitted;
   r.admission_reason = a.reason;
+  r.estimated_finish = a.estimated_finish;
+  r.input_bytes = job.spec.input_bytes;
   r.maps = job.M();
   r.reduces = job.R();
+  r.partitions = job.spec.partition_hashes.empty() ? 0 : job.spec.partition_hashes[0].partitions;
   r.phase = job.phase;
   if (!a.admitted) {
     // The Controller marks the job rejected after this hook and never reports it again.
@@ -39,6 +42,13 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
   }
   index_[r.id] = jobs_.size();
   jobs_.push_back(std::move(r));
+}
+
+void RunRecorder::OnDecision(SlotId slot, const std::optional<TaskRef>& pick, Time now,
+                             Duration cost) {
+  // Idle slots asking for work would flood the trace.
+  if (!pick || !options_.keep_attempts || decisions_.size() >= options_.max_decisions) return;
+  decisions_.push_back({now, cost, *pick, slot});
 }
 
 uint16_t RunRecorder::NextAttempt(const TaskRef& t) {
@@ -65,6 +75,7 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
     if (!ok && !preempted) ++j->failed_attempts;
   }
   if (!options_.keep_attempts) return;
+  if (!ok && !preempted) failures_.push_back({attempts_.size(), r.status.message()});
   AttemptRecord a;
   a.start = r.start;
   a.end = r.end;
@@ -80,14 +91,28 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
   attempts_.push_back(a);
 }
 
-void RunRecorder::OnJobFinished(const JobState& job, const JobOutcome&, Time) {
+void RunRecorder::OnPlan(const JobState& job, const PartitionPlan& plan, Time now) {
+  if (JobRecord* j = mutable_job(job.id))
+    j->plan =
+        PlanRecord{now, plan.row, plan.skewness, plan.balance, plan.cost_us, plan.reduce_load};
+}
+
+void RunRecorder::OnJobFinished(const JobState& job, const JobOutcome& outcome, Time) {
   counts_.erase(job.id);
   JobRecord* j = mutable_job(job.id);
   if (!j) return;
   j->phase = job.phase;  // may have turned kFailed when the output commit failed
   j->finished = true;
   j->finish = job.finish;
+  if (job.maps_done == job.M()) j->map_phase_end = job.map_phase_end;
   j->failure = job.failure;
+  j->map_output_units = outcome.map_output_units;
+  j->skipped_records = outcome.skipped_records;
+  j->output_records = outcome.output_records;
+  j->output_bytes = outcome.output_bytes;
+  j->sketch_time = outcome.sketch_time;
+  j->warnings = outcome.warnings;
+  j->top = outcome.top;
 }
 
 }  // namespace mrlocal

@@ -1,5 +1,7 @@
-// Records a workload run (real or simulated: the same Controller hooks) for its metrics
-// and reports: one record per job and, optionally, one per task attempt.
+// Records a run (one job or a workload, real or simulated: the same Controller hooks) for
+// every report made of it: the figures (workload_metrics.h), the files (workload_report.h),
+// the trace (trace_json.h) and the Gantt chart (gantt_svg.h). One record per job with its
+// outcome and plan, and, optionally, one per task attempt and per launch decision.
 //
 // Memory: a simulated day may run 16 M attempts, so an attempt record is 48 bytes with no
 // strings (names live in the job records), and keep_attempts = false keeps none at all.
@@ -17,6 +19,15 @@
 
 namespace mrlocal {
 
+// What the reports show of a job's partition plan (sched/partition/partitioner.h).
+struct PlanRecord {
+  Time at{0};  // when the plan was made: the end of the map stage
+  int row = 0;
+  double skewness = 0, balance = 0;
+  double cost_us = 0;  // wall time spent planning: measured, so it differs run to run
+  std::vector<uint64_t> reduce_load;
+};
+
 // One job as the run saw it. Times are the loop's clock (virtual time in simulation).
 struct JobRecord {
   JobId id = 0;
@@ -26,13 +37,23 @@ struct JobRecord {
   std::optional<Time> deadline;  // absolute: arrival + relative deadline
   bool admitted = false;
   std::string admission_reason;
-  JobPhase phase = JobPhase::kMap;  // final phase once `finished`
-  bool finished = false;            // OnJobFinished seen, or rejected at admission
-  Time finish{0};                   // meaningful when finished (rejected: the arrival)
-  uint32_t maps = 0, reduces = 0;
+  std::optional<Time> estimated_finish;  // the admission's worst case, absolute
+  uint64_t input_bytes = 0;
+  uint32_t maps = 0, reduces = 0, partitions = 0;
+  JobPhase phase = JobPhase::kMap;    // final phase once `finished`
+  bool finished = false;              // OnJobFinished seen, or rejected at admission
+  Time finish{0};                     // meaningful when finished (rejected: the arrival)
+  std::optional<Time> map_phase_end;  // set when every map task finished
   std::string failure;
+  std::optional<PlanRecord> plan;
+  // The outcome, from OnJobFinished.
+  uint64_t map_output_units = 0, skipped_records = 0;
+  uint64_t output_records = 0, output_bytes = 0;
+  Duration sketch_time{0};  // map tasks filling their sketches, summed
+  std::vector<std::string> warnings;
+  std::vector<TopEntry> top;
   // Running sums over the job's attempts (kept even when attempts are not).
-  Duration slot_time{0};           // sum of end - start over every attempt
+  Duration slot_time{0};            // sum of end - start over every attempt
   std::optional<Time> first_start;  // earliest attempt start
   uint32_t attempts = 0, preempted = 0, failed_attempts = 0;
 
@@ -66,8 +87,24 @@ struct AttemptRecord {
 };
 static_assert(sizeof(AttemptRecord) <= 48, "an attempt record must stay small");
 
+// Why an attempt failed (not preempted): rare, so kept beside the attempts.
+struct AttemptFailure {
+  size_t attempt = 0;  // position in RunRecorder::attempts()
+  std::string message;
+};
+
+// A policy's pick of a task for a free slot (idle answers are not kept).
+struct DecisionRecord {
+  Time at{0};
+  Duration cost{0};  // the policy's wall time: measured, so it differs run to run
+  TaskRef task;
+  SlotId slot = -1;
+};
+
 struct RunRecorderOptions {
   bool keep_attempts = true;  // false: only per-job sums (for very large simulations)
+  // Decisions kept (with the attempts) for trace.json, which shows this many at most.
+  size_t max_decisions = 1000000;
 };
 
 class RunRecorder final : public ControllerObserver {
@@ -75,7 +112,10 @@ class RunRecorder final : public ControllerObserver {
   explicit RunRecorder(RunRecorderOptions options = {}) : options_(options) {}
 
   void OnAdmission(const JobState& job, const Admission& a, Time now) override;
+  void OnDecision(SlotId slot, const std::optional<TaskRef>& pick, Time now,
+                  Duration cost) override;
   void OnTaskReport(const TaskReport& r) override;
+  void OnPlan(const JobState& job, const PartitionPlan& plan, Time now) override;
   void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
 
   // Jobs in admission order (= id order for one Controller).
@@ -83,7 +123,10 @@ class RunRecorder final : public ControllerObserver {
   const JobRecord* job(JobId id) const;
   // Attempts in report order; empty when !keeps_attempts().
   const std::vector<AttemptRecord>& attempts() const { return attempts_; }
+  const std::vector<AttemptFailure>& attempt_failures() const { return failures_; }
   bool keeps_attempts() const { return options_.keep_attempts; }
+  // Decisions in order, the first max_decisions; empty when !keeps_attempts().
+  const std::vector<DecisionRecord>& decisions() const { return decisions_; }
 
   // Totals over every attempt reported, kept or not.
   uint64_t attempts_seen() const { return attempts_seen_; }
@@ -98,6 +141,8 @@ class RunRecorder final : public ControllerObserver {
   std::vector<JobRecord> jobs_;
   std::unordered_map<JobId, size_t> index_;  // job id -> position in jobs_
   std::vector<AttemptRecord> attempts_;
+  std::vector<AttemptFailure> failures_;
+  std::vector<DecisionRecord> decisions_;
   // Attempts reported so far per task of each unfinished job; a task's attempts run one
   // after another, so report order is attempt order. Dropped when the job finishes.
   struct TaskCounts {

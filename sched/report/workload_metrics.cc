@@ -36,9 +36,14 @@ double NearestRankPercentile(std::vector<double>& values, double q) {
 WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext& context) {
   WorkloadMetrics m;
   m.policy = context.policy;
+  m.admission_policy = context.admission_policy.empty() ? context.policy : context.admission_policy;
+  m.best_effort = context.best_effort;
   m.sim = context.sim;
+  m.cluster = context.cluster;
+  m.partitioner = context.partitioner;
   m.slots = context.total_slots;
   m.admission_control = context.admission_control;
+  m.setup_s = Seconds(context.setup);
 
   std::optional<Time> first_arrival, last_finish, last_accepted_finish;
   Duration slot_all{0}, slot_successful{0};
@@ -107,6 +112,80 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
     m.scheduler.dispatch_latency_us.p99 = s->dispatch_ns.PercentileUs(0.99);
   }
   return m;
+}
+
+namespace {
+
+std::string_view JobStatus(const JobRecord& j) {
+  if (!j.admitted) return "rejected";
+  if (!j.finished) return "unfinished";
+  return j.completed() ? "succeeded" : "failed";
+}
+
+void TakePlan(const JobRecord& j, JobMetrics& m) {
+  m.sketch_fill_us = Seconds(j.sketch_time) * 1e6;
+  if (!j.plan) return;
+  m.skewness = j.plan->skewness;
+  m.balance = j.plan->balance;
+  m.plan_row = j.plan->row;
+  m.plan_cost_us = j.plan->cost_us;
+  m.reduce_load = j.plan->reduce_load;
+}
+
+JobMetrics Measure(const JobRecord& j, Duration setup) {
+  JobMetrics m;
+  m.id = j.id;
+  m.name = j.name;
+  m.app = j.app;
+  m.queue = j.queue;
+  m.weight = j.weight;
+  m.status = JobStatus(j);
+  m.failure = j.failure;
+  m.admitted = j.admitted;
+  m.admission = j.admission_reason;
+  if (j.estimated_finish) m.estimated_finish_s = Seconds(*j.estimated_finish - j.arrival);
+  m.arrival_s = Seconds(j.arrival);
+  if (j.deadline) {
+    m.deadline_s = Seconds(*j.deadline - j.arrival + setup);
+    m.deadline_at_s = Seconds(*j.deadline);
+  }
+  if (j.first_start) m.start_s = Seconds(*j.first_start);
+  const bool ran = j.admitted && j.finished;
+  if (ran) {
+    m.finish_s = Seconds(j.finish);
+    m.elapsed_s = Seconds(j.finish - j.arrival);
+    m.map_phase_s = Seconds(j.map_phase_end.value_or(j.finish) - j.arrival);
+    if (j.map_phase_end) m.reduce_phase_s = Seconds(j.finish - *j.map_phase_end);
+    if (m.elapsed_s > 0) m.throughput_mb_s = static_cast<double>(j.input_bytes) / 1e6 / m.elapsed_s;
+    if (j.deadline) m.slack_s = Seconds(*j.deadline - j.finish);
+  }
+  if (j.deadline && j.admitted) m.met_deadline = j.met_deadline();
+  m.successful = j.met_deadline();
+  m.input_bytes = j.input_bytes;
+  m.maps = j.maps;
+  m.reduces = j.reduces;
+  m.partitions = j.partitions;
+  m.attempts = j.attempts;
+  m.preempted_attempts = j.preempted;
+  m.failed_attempts = j.failed_attempts;
+  m.slot_time_s = Seconds(j.slot_time);
+  TakePlan(j, m);
+  m.map_output_units = j.map_output_units;
+  m.skipped_records = j.skipped_records;
+  m.output_records = j.output_records;
+  m.output_bytes = j.output_bytes;
+  m.warnings = j.warnings;
+  m.top = j.top;
+  return m;
+}
+
+}  // namespace
+
+std::vector<JobMetrics> ComputeJobMetrics(const RunRecorder& recorder, Duration setup) {
+  std::vector<JobMetrics> jobs;
+  jobs.reserve(recorder.jobs().size());
+  for (const JobRecord& j : recorder.jobs()) jobs.push_back(Measure(j, setup));
+  return jobs;
 }
 
 }  // namespace mrlocal

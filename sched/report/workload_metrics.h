@@ -1,5 +1,6 @@
-// The figures of a workload run (many jobs arriving over time), computed from a
-// RunRecorder, with the definitions of RTMR's evaluation (section V) and MarS's TWJCT.
+// The figures of a run, computed from a RunRecorder: a workload's (many jobs arriving over
+// time) with the definitions of RTMR's evaluation (section V) and MarS's TWJCT, and each
+// job's. A single job (`mrlocal wordcount`) is a workload of one job: the same figures.
 //
 // Definitions (times in seconds of the run's clock; a job is "accepted" when the policy
 // admitted it, except without admission control, below):
@@ -26,22 +27,35 @@
 //                  nearest rank: the ceil(q n)-th smallest of n values.
 //   makespan_s     last finish - first arrival (over every job that finished).
 // Every ratio with an empty denominator is 0, never NaN.
+//
+// Per job (JobMetrics; times in seconds): arrival_s, start_s (first attempt), finish_s
+// and deadline_at_s are on the run's clock; deadline_s is the deadline as the user gave
+// it, counted from the arrival plus the run's set-up (a single job's inputs and probe
+// count against its deadline); elapsed_s = finish - arrival of a job that ran to an end,
+// failed or not; slack_s = deadline - finish (negative: missed by).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "sched/report/run_recorder.h"
 #include "sched/core/scheduler_stats.h"
+#include "sched/report/run_recorder.h"
 
 namespace mrlocal {
 
 struct MetricsContext {
   std::string policy;
+  // The policy that decided admission, when the jobs ran under another one (a job that
+  // `mrlocal --best-effort` ran under fifo after rtmr rejected it); empty: `policy`.
+  std::string admission_policy;
+  bool best_effort = false;
   bool sim = false;
+  std::string cluster, partitioner;
   int total_slots = 0;
   bool admission_control = true;  // false: RTMR's FIFO rule (all jobs accepted, all slot time)
+  Duration setup{0};              // before the first submission, counted against the deadlines
   const SchedulerStats* scheduler = nullptr;  // nullptr: scheduler figures stay 0
 };
 
@@ -50,16 +64,19 @@ struct LatencySummary {
 };
 
 struct WorkloadMetrics {
-  std::string policy;
+  std::string policy, admission_policy;
+  bool best_effort = false;
   bool sim = false;
+  std::string cluster, partitioner;
   int slots = 0;
   bool admission_control = true;
+  double setup_s = 0;
 
   // Counts. accepted includes every job without admission control.
   uint64_t jobs = 0, accepted = 0, rejected = 0;
   uint64_t completed = 0, failed = 0, unfinished = 0;  // of the accepted jobs
-  uint64_t successful = 0;                              // accepted and met the deadline
-  uint64_t deadline_jobs = 0, missed = 0;               // accepted jobs with a deadline
+  uint64_t successful = 0;                             // accepted and met the deadline
+  uint64_t deadline_jobs = 0, missed = 0;              // accepted jobs with a deadline
 
   double accept_ratio = 0, success_ratio = 0, miss_ratio = 0;
   double utilization = 0;  // = utilization_successful, or _all without admission control
@@ -80,6 +97,45 @@ struct WorkloadMetrics {
 };
 
 WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext& context);
+
+// One job's figures: metrics.json's per_job entries and jobs.csv's rows.
+struct JobMetrics {
+  JobId id = 0;
+  std::string name, app, queue;
+  double weight = 1.0;
+  std::string status;   // succeeded | failed | rejected | unfinished
+  std::string failure;  // empty unless failed
+  bool admitted = false;
+  std::string admission;                     // the admission's reason
+  std::optional<double> estimated_finish_s;  // the admission's worst case, after arrival
+  std::string estimate_source;               // where that estimate came from (history | probe); the
+  uint64_t estimate_jobs = 0;                // caller fills both in: the recorder does not know
+  double arrival_s = 0;
+  std::optional<double> deadline_s, deadline_at_s;
+  std::optional<double> start_s, finish_s;  // finish_s: jobs that ran to an end
+  double elapsed_s = 0, map_phase_s = 0, reduce_phase_s = 0;
+  std::optional<bool> met_deadline;  // jobs with a deadline that were admitted
+  bool successful = false;           // RTMR's: completed, by its deadline if it has one
+  std::optional<double> slack_s;
+  uint64_t input_bytes = 0;
+  double throughput_mb_s = 0;  // input MB (10^6 bytes) per second of elapsed time
+  uint32_t maps = 0, reduces = 0, partitions = 0;
+  uint32_t attempts = 0, preempted_attempts = 0, failed_attempts = 0;
+  double slot_time_s = 0;
+  // Shuffle plan (zeros when none was made).
+  double skewness = 0, balance = 0;
+  int plan_row = 0;
+  double plan_cost_us = 0, sketch_fill_us = 0;
+  std::vector<uint64_t> reduce_load;
+  uint64_t map_output_units = 0, skipped_records = 0;
+  uint64_t output_records = 0, output_bytes = 0;
+  std::vector<std::string> warnings;
+  std::vector<TopEntry> top;
+};
+
+// Every recorded job's figures, in admission order. `setup` as in MetricsContext.
+std::vector<JobMetrics> ComputeJobMetrics(const RunRecorder& recorder,
+                                          Duration setup = Duration::zero());
 
 // The ceil(q n)-th smallest value (q in [0, 1]; q = 0 gives the smallest); 0 when empty.
 // Reorders `values`.

@@ -1,75 +1,23 @@
 #include "sched/report/workload_report.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <memory>
-#include <sstream>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "engine/atomic_file.h"
 #include "sched/report/bar_chart_svg.h"
-#include "sched/report/json_writer.h"
+#include "sched/report/chunked_file.h"
+#include "sched/report/fixed.h"
+#include "sched/report/trace_json.h"
 
 namespace mrlocal {
 namespace {
 
-constexpr size_t kChunk = 1 << 20;  // big files are written in pieces of about this size
-
-// `v` with exactly `decimals` decimals, locale independent; non-finite as empty.
-std::string Fixed(double v, int decimals) {
-  if (!std::isfinite(v)) return "";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
-  if (ec != std::errc()) return "";
-  std::string s(buf, end);
-  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);  // -0.0
-  return s;
-}
+using Json = nlohmann::ordered_json;
 
 std::string Sec(Time t) { return Fixed(Seconds(t), 6); }
+std::string Sec(const std::optional<double>& s) { return s ? Fixed(*s, 6) : ""; }
 const char* Bool(bool b) { return b ? "true" : "false"; }
-
-std::string_view JobStatus(const JobRecord& j) {
-  if (!j.admitted) return "rejected";
-  if (!j.finished) return "unfinished";
-  return j.completed() ? "succeeded" : "failed";
-}
-
-// Appends to a file through an AtomicFileWriter, a chunk at a time, so that a report of
-// millions of attempts never sits whole in memory.
-class ChunkedFile {
- public:
-  static Result<ChunkedFile> Open(const std::filesystem::path& file) {
-    auto w = AtomicFileWriter::Create(file.string());
-    if (!w.ok()) return w.status();
-    return ChunkedFile(std::move(w).value());
-  }
-  Status Append(std::string_view s) {
-    buf_.append(s);
-    return buf_.size() >= kChunk ? Flush() : Status::OK();
-  }
-  // Takes what `os` holds and empties it.
-  Status Drain(std::ostringstream& os) {
-    Status s = Append(os.str());
-    os.str("");
-    return s;
-  }
-  Status Commit() {
-    MRLOCAL_RETURN_IF_ERROR(Flush());
-    return writer_->Commit();
-  }
-
- private:
-  explicit ChunkedFile(std::unique_ptr<AtomicFileWriter> w) : writer_(std::move(w)) {}
-  Status Flush() {
-    Status s = writer_->Append(buf_);
-    buf_.clear();
-    return s;
-  }
-  std::unique_ptr<AtomicFileWriter> writer_;
-  std::string buf_;
-};
 
 std::string TasksHeader() {
   return "job,kind,index,attempt,slot,node,start_s,end_s,duration_s,ok,preempted,input_bytes,"
@@ -80,11 +28,10 @@ void AppendTaskRow(std::string& out, const AttemptRecord& a,
                    const std::unordered_map<SlotId, NodeId>& node_of) {
   auto node = node_of.find(a.slot);
   out += std::to_string(a.job) + ',' + std::string(ToString(a.kind)) + ',' +
-         std::to_string(a.index) + ',' + std::to_string(a.attempt) + ',' +
-         std::to_string(a.slot) + ',' +
-         (node == node_of.end() ? std::string() : std::to_string(node->second)) + ',' +
-         Sec(a.start) + ',' + Sec(a.end) + ',' + Sec(a.end - a.start) + ',' + Bool(a.ok()) +
-         ',' + Bool(a.preempted()) + ',' + std::to_string(a.input_bytes) + ',' +
+         std::to_string(a.index) + ',' + std::to_string(a.attempt) + ',' + std::to_string(a.slot) +
+         ',' + (node == node_of.end() ? std::string() : std::to_string(node->second)) + ',' +
+         Sec(a.start) + ',' + Sec(a.end) + ',' + Sec(a.end - a.start) + ',' + Bool(a.ok()) + ',' +
+         Bool(a.preempted()) + ',' + std::to_string(a.input_bytes) + ',' +
          std::to_string(a.output_bytes) + '\n';
 }
 
@@ -96,90 +43,79 @@ std::unordered_map<SlotId, NodeId> NodeOf(const std::vector<SlotInfo>& slots) {
 
 Status WriteTasks(const std::filesystem::path& file, const RunRecorder& recorder,
                   const std::vector<SlotInfo>& slots) {
-  auto out = ChunkedFile::Open(file);
+  auto out = ChunkedFile::Open(file.string());
   if (!out.ok()) return out.status();
   const auto node_of = NodeOf(slots);
-  std::string rows = TasksHeader();
+  MRLOCAL_RETURN_IF_ERROR(out->Append(TasksHeader()));
+  std::string row;
   for (const AttemptRecord& a : recorder.attempts()) {
-    AppendTaskRow(rows, a, node_of);
-    if (rows.size() >= kChunk) {
-      MRLOCAL_RETURN_IF_ERROR(out->Append(rows));
-      rows.clear();
-    }
+    row.clear();
+    AppendTaskRow(row, a, node_of);
+    MRLOCAL_RETURN_IF_ERROR(out->Append(row));
   }
-  MRLOCAL_RETURN_IF_ERROR(out->Append(rows));
   return out->Commit();
 }
 
-std::string JobName(const JobRecord* j, JobId id) {
-  return j && !j->name.empty() ? j->name : "job " + std::to_string(id);
+template <typename T>
+Json OrNull(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
 }
+Json OrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
-double Us(Time t) { return static_cast<double>(t.count()) / 1000.0; }
+Json LatencyJson(const LatencySummary& l) {
+  return Json{{"p50", l.p50}, {"p95", l.p95}, {"p99", l.p99}, {"mean", l.mean}, {"max", l.max}};
+}
+// Scheduler latencies: SchedulerStats keeps the two percentiles only.
+Json PercentilesJson(const LatencySummary& l) { return Json{{"p50", l.p50}, {"p99", l.p99}}; }
 
-Status WriteTrace(const std::filesystem::path& file, const RunRecorder& recorder,
-                  const std::vector<SlotInfo>& slots, size_t max_attempts) {
-  auto out = ChunkedFile::Open(file);
-  if (!out.ok()) return out.status();
-  std::ostringstream os;
-  JsonWriter w(os);
-  w.BeginObject();
-  w.Key("displayTimeUnit").String("ms");
-  w.Key("traceEvents").BeginArray();
-  auto meta = [&](int tid, const std::string& name) {
-    w.BeginObject().Key("ph").String("M").Key("pid").Int(1).Key("tid").Int(tid);
-    w.Key("name").String("thread_name").Key("args").BeginObject().Key("name").String(name);
-    w.EndObject().EndObject();
-    w.BeginObject().Key("ph").String("M").Key("pid").Int(1).Key("tid").Int(tid);
-    w.Key("name").String("thread_sort_index").Key("args").BeginObject().Key("sort_index");
-    w.Int(tid).EndObject().EndObject();
-  };
-  w.BeginObject().Key("ph").String("M").Key("pid").Int(1).Key("name").String("process_name");
-  w.Key("args").BeginObject().Key("name").String("mrlocal workload").EndObject().EndObject();
-  meta(0, "controller");
-  for (const SlotInfo& s : slots) {
-    meta(s.id + 1, "node " + std::to_string(s.node) + " " + std::string(ToString(s.kind)) +
-                       " slot " + std::to_string(s.id) + " (s=" + Fixed(s.speed, 2) + ")");
-  }
-  auto instant = [&](const std::string& name, Time at, const std::string& detail) {
-    w.BeginObject().Key("name").String(name).Key("cat").String("scheduler");
-    w.Key("ph").String("i").Key("s").String("t").Key("pid").Int(1).Key("tid").Int(0);
-    w.Key("ts").Double(Us(at));
-    w.Key("args").BeginObject().Key("detail").String(detail).EndObject().EndObject();
-  };
-  for (const JobRecord& j : recorder.jobs()) {
-    const std::string name = JobName(&j, j.id) + " (job " + std::to_string(j.id) + ")";
-    instant((j.admitted ? "admit " : "reject ") + name, j.arrival, j.admission_reason);
-    if (j.deadline) instant("deadline " + name, *j.deadline, "");
-    if (j.admitted && j.finished)
-      instant(std::string(JobStatus(j)) + " " + name, j.finish, j.failure);
-    if (os.tellp() >= static_cast<std::streamoff>(kChunk)) MRLOCAL_RETURN_IF_ERROR(out->Drain(os));
-  }
-  const std::vector<AttemptRecord>& attempts = recorder.attempts();
-  const size_t n = std::min(attempts.size(), max_attempts);
-  for (size_t i = 0; i < n; ++i) {
-    const AttemptRecord& a = attempts[i];
-    w.BeginObject();
-    w.Key("name").String(JobName(recorder.job(a.job), a.job) + " " + std::string(ToString(a.kind)) +
-                         " " + std::to_string(a.index));
-    w.Key("cat").String(ToString(a.kind));
-    w.Key("ph").String("X").Key("pid").Int(1).Key("tid").Int(a.slot + 1);
-    w.Key("ts").Double(Us(a.start)).Key("dur").Double(Us(a.end - a.start));
-    w.Key("args").BeginObject();
-    w.Key("job").Uint(a.job).Key("attempt").Uint(a.attempt);
-    w.Key("ok").Bool(a.ok()).Key("preempted").Bool(a.preempted());
-    w.Key("input_bytes").Uint(a.input_bytes).Key("output_bytes").Uint(a.output_bytes);
-    w.EndObject().EndObject();
-    if (os.tellp() >= static_cast<std::streamoff>(kChunk)) MRLOCAL_RETURN_IF_ERROR(out->Drain(os));
-  }
-  if (n < attempts.size()) {
-    instant("trace truncated", Time{0},
-            std::to_string(attempts.size() - n) + " later attempts left out (tasks.csv has them)");
-  }
-  w.EndArray().EndObject();
-  os << "\n";
-  MRLOCAL_RETURN_IF_ERROR(out->Drain(os));
-  return out->Commit();
+Json JobJson(const JobMetrics& j) {
+  Json top = Json::array();
+  for (const TopEntry& t : j.top) top.push_back(Json{{"key", t.key}, {"value", t.value}});
+  return Json{{"id", j.id},
+              {"name", j.name},
+              {"app", j.app},
+              {"queue", j.queue},
+              {"weight", j.weight},
+              {"status", j.status},
+              {"failure", OrNull(j.failure)},
+              {"admitted", j.admitted},
+              {"admission", j.admission},
+              {"estimated_finish_s", OrNull(j.estimated_finish_s)},
+              {"estimate_source", OrNull(j.estimate_source)},
+              {"estimate_jobs", j.estimate_jobs},
+              {"arrival_s", j.arrival_s},
+              {"deadline_s", OrNull(j.deadline_s)},
+              {"deadline_at_s", OrNull(j.deadline_at_s)},
+              {"start_s", OrNull(j.start_s)},
+              {"finish_s", OrNull(j.finish_s)},
+              {"elapsed_s", j.elapsed_s},
+              {"map_phase_s", j.map_phase_s},
+              {"reduce_phase_s", j.reduce_phase_s},
+              {"met_deadline", OrNull(j.met_deadline)},
+              {"successful", j.successful},
+              {"slack_s", OrNull(j.slack_s)},
+              {"input_bytes", j.input_bytes},
+              {"throughput_mb_s", j.throughput_mb_s},
+              {"maps", j.maps},
+              {"reduces", j.reduces},
+              {"partitions", j.partitions},
+              {"attempts", j.attempts},
+              {"preempted_attempts", j.preempted_attempts},
+              {"failed_attempts", j.failed_attempts},
+              {"slot_time_s", j.slot_time_s},
+              {"skewness", j.skewness},
+              {"balance", j.balance},
+              {"plan",
+               {{"row", j.plan_row},
+                {"cost_us", j.plan_cost_us},
+                {"sketch_fill_us", j.sketch_fill_us},
+                {"reduce_load", j.reduce_load}}},
+              {"map_output_units", j.map_output_units},
+              {"skipped_records", j.skipped_records},
+              {"output_records", j.output_records},
+              {"output_bytes", j.output_bytes},
+              {"warnings", j.warnings},
+              {"top", std::move(top)}};
 }
 
 // ---- comparison ----
@@ -261,75 +197,68 @@ std::string CsvField(std::string_view field) {
   return out;
 }
 
-std::string WorkloadMetricsJson(const WorkloadMetrics& m) {
-  std::ostringstream out;
-  JsonWriter w(out, /*pretty=*/true);
-  auto latency = [&w](const char* key, const LatencySummary& l, bool full) {
-    w.Key(key).BeginObject();
-    w.Key("p50").Double(l.p50);
-    if (full) w.Key("p95").Double(l.p95);
-    w.Key("p99").Double(l.p99);
-    if (full) w.Key("mean").Double(l.mean).Key("max").Double(l.max);
-    w.EndObject();
-  };
-  w.BeginObject();
-  w.Key("policy").String(m.policy);
-  w.Key("sim").Bool(m.sim);
-  w.Key("slots").Int(m.slots);
-  w.Key("admission_control").Bool(m.admission_control);
-  w.Key("jobs").Uint(m.jobs);
-  w.Key("accepted").Uint(m.accepted);
-  w.Key("rejected").Uint(m.rejected);
-  w.Key("completed").Uint(m.completed);
-  w.Key("failed").Uint(m.failed);
-  w.Key("unfinished").Uint(m.unfinished);
-  w.Key("successful").Uint(m.successful);
-  w.Key("deadline_jobs").Uint(m.deadline_jobs);
-  w.Key("missed").Uint(m.missed);
-  w.Key("accept_ratio").Double(m.accept_ratio);
-  w.Key("success_ratio").Double(m.success_ratio);
-  w.Key("utilization").Double(m.utilization);
-  w.Key("utilization_successful").Double(m.utilization_successful);
-  w.Key("utilization_all").Double(m.utilization_all);
-  w.Key("miss_ratio").Double(m.miss_ratio);
-  w.Key("twjct").Double(m.twjct);
-  w.Key("twjct_abs").Double(m.twjct_abs);
-  latency("latency_s", m.latency_s, true);
-  w.Key("makespan_s").Double(m.makespan_s);
-  w.Key("turnaround_s").Double(m.turnaround_s);
-  w.Key("slot_time_s").Double(m.slot_time_s);
-  w.Key("slot_time_successful_s").Double(m.slot_time_successful_s);
-  w.Key("tasks").BeginObject();
-  w.Key("attempts").Uint(m.attempts);
-  w.Key("preempted").Uint(m.preempted_attempts);
-  w.Key("failed").Uint(m.failed_attempts);
-  w.EndObject();
-  w.Key("scheduler").BeginObject();
-  w.Key("decisions").Uint(m.scheduler.decisions);
-  w.Key("launches").Uint(m.scheduler.launches);
-  w.Key("preemptions").Uint(m.scheduler.preemptions);
-  latency("decision_latency_us", m.scheduler.decision_latency_us, false);
-  latency("dispatch_latency_us", m.scheduler.dispatch_latency_us, false);
-  w.EndObject();
-  w.EndObject();
-  out << "\n";
-  return out.str();
+std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>& jobs) {
+  Json per_job = Json::array();
+  for (const JobMetrics& j : jobs) per_job.push_back(JobJson(j));
+  const Json json{{"policy", m.policy},
+                  {"admission_policy", m.admission_policy},
+                  {"best_effort", m.best_effort},
+                  {"sim", m.sim},
+                  {"cluster", m.cluster},
+                  {"partitioner", m.partitioner},
+                  {"slots", m.slots},
+                  {"admission_control", m.admission_control},
+                  {"setup_s", m.setup_s},
+                  {"jobs", m.jobs},
+                  {"accepted", m.accepted},
+                  {"rejected", m.rejected},
+                  {"completed", m.completed},
+                  {"failed", m.failed},
+                  {"unfinished", m.unfinished},
+                  {"successful", m.successful},
+                  {"deadline_jobs", m.deadline_jobs},
+                  {"missed", m.missed},
+                  {"accept_ratio", m.accept_ratio},
+                  {"success_ratio", m.success_ratio},
+                  {"utilization", m.utilization},
+                  {"utilization_successful", m.utilization_successful},
+                  {"utilization_all", m.utilization_all},
+                  {"miss_ratio", m.miss_ratio},
+                  {"twjct", m.twjct},
+                  {"twjct_abs", m.twjct_abs},
+                  {"latency_s", LatencyJson(m.latency_s)},
+                  {"makespan_s", m.makespan_s},
+                  {"turnaround_s", m.turnaround_s},
+                  {"slot_time_s", m.slot_time_s},
+                  {"slot_time_successful_s", m.slot_time_successful_s},
+                  {"tasks",
+                   {{"attempts", m.attempts},
+                    {"preempted", m.preempted_attempts},
+                    {"failed", m.failed_attempts}}},
+                  {"scheduler",
+                   {{"decisions", m.scheduler.decisions},
+                    {"launches", m.scheduler.launches},
+                    {"preemptions", m.scheduler.preemptions},
+                    {"decision_latency_us", PercentilesJson(m.scheduler.decision_latency_us)},
+                    {"dispatch_latency_us", PercentilesJson(m.scheduler.dispatch_latency_us)}}},
+                  {"per_job", std::move(per_job)}};
+  // Invalid UTF-8 (a job name from a trace file) becomes U+FFFD rather than an error.
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string JobsCsv(const RunRecorder& recorder) {
+std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
   std::string out =
       "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
       "response_s,met_deadline,slack_s,maps,reduces,slot_time_s\n";
-  for (const JobRecord& j : recorder.jobs()) {
-    const bool ran = j.admitted && j.finished;
+  for (const JobMetrics& j : jobs) {
+    const bool ran = j.finish_s.has_value();
+    const bool completed = j.status == "succeeded";
     out += std::to_string(j.id) + ',' + CsvField(j.name) + ',' + CsvField(j.app) + ',' +
-           CsvField(j.queue) + ',' + Fixed(j.weight, 6) + ',' + Sec(j.arrival) + ',' +
-           (j.deadline ? Sec(*j.deadline) : "") + ',' + Bool(j.admitted) + ',' +
-           std::string(JobStatus(j)) + ',' + (j.first_start ? Sec(*j.first_start) : "") + ',' +
-           (ran ? Sec(j.finish) : "") + ',' + (j.response() ? Sec(*j.response()) : "") + ',' +
-           (ran ? Bool(j.met_deadline()) : "") + ',' +
-           (ran && j.deadline ? Sec(*j.deadline - j.finish) : "") + ',' + std::to_string(j.maps) +
-           ',' + std::to_string(j.reduces) + ',' + Sec(j.slot_time) + '\n';
+           CsvField(j.queue) + ',' + Fixed(j.weight, 6) + ',' + Fixed(j.arrival_s, 6) + ',' +
+           Sec(j.deadline_at_s) + ',' + Bool(j.admitted) + ',' + j.status + ',' + Sec(j.start_s) +
+           ',' + Sec(j.finish_s) + ',' + (completed ? Fixed(j.elapsed_s, 6) : "") + ',' +
+           (ran ? Bool(j.successful) : "") + ',' + Sec(j.slack_s) + ',' + std::to_string(j.maps) +
+           ',' + std::to_string(j.reduces) + ',' + Fixed(j.slot_time_s, 6) + '\n';
   }
   return out;
 }
@@ -342,23 +271,27 @@ std::string TasksCsv(const RunRecorder& recorder, const std::vector<SlotInfo>& s
 }
 
 Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetrics& metrics,
-                           const RunRecorder& recorder, const std::vector<SlotInfo>& slots,
-                           const ReportOptions& options) {
+                           const std::vector<JobMetrics>& jobs, const RunRecorder& recorder,
+                           const std::vector<SlotInfo>& slots, const ReportOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::IoError("cannot create report directory " + dir.string() + ": " +
-                                 ec.message());
+  if (ec)
+    return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
   MRLOCAL_RETURN_IF_ERROR(
-      WriteFileAtomically((dir / "metrics.json").string(), WorkloadMetricsJson(metrics)));
-  MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "jobs.csv").string(), JobsCsv(recorder)));
+      WriteFileAtomically((dir / "metrics.json").string(), MetricsJson(metrics, jobs)));
+  MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "jobs.csv").string(), JobsCsv(jobs)));
   if (options.write_tasks) MRLOCAL_RETURN_IF_ERROR(WriteTasks(dir / "tasks.csv", recorder, slots));
   if (options.write_trace) {
-    MRLOCAL_RETURN_IF_ERROR(
-        WriteTrace(dir / "trace.json", recorder, slots, options.max_trace_attempts));
+    TraceOptions trace;
+    trace.process = options.title;
+    trace.max_events = options.max_trace_attempts;
+    trace.decision_costs = !metrics.sim;
+    MRLOCAL_RETURN_IF_ERROR(WriteTrace(dir / "trace.json", recorder, slots, trace));
   }
   if (options.write_gantt) {
     GanttOptions gantt = options.gantt;
-    gantt.title += " (policy " + metrics.policy + (metrics.sim ? ", simulated)" : ")");
+    gantt.title =
+        options.title + " (policy " + metrics.policy + (metrics.sim ? ", simulated)" : ")");
     MRLOCAL_RETURN_IF_ERROR(
         WriteFileAtomically((dir / "gantt.svg").string(), GanttSvg(recorder, slots, gantt)));
   }
@@ -428,8 +361,8 @@ Status WriteComparisonReport(const std::filesystem::path& dir,
                              const std::vector<ComparisonRow>& rows) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::IoError("cannot create report directory " + dir.string() + ": " +
-                                 ec.message());
+  if (ec)
+    return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
   MRLOCAL_RETURN_IF_ERROR(
       WriteFileAtomically((dir / "comparison.md").string(), ComparisonMarkdown(rows)));
   MRLOCAL_RETURN_IF_ERROR(

@@ -1,22 +1,23 @@
-// The files of a workload run (`mrlocal workload --report DIR`) and of a policy comparison
-// (`mrlocal compare`). Every file is written atomically (temporary file, then rename), and
-// the same inputs give byte-identical files: fixed key and column order, numbers formatted
-// without the locale.
+// The files of a run's report (`mrlocal wordcount|workload ... --report DIR`: a single job
+// is a workload of one job) and of a policy comparison (`mrlocal compare`). Every file is
+// written atomically (temporary file, then rename), and the same inputs give byte-identical
+// files: fixed key and column order, numbers formatted without the locale.
 //
 // Run report, in DIR:
-//   metrics.json  the WorkloadMetrics (workload_metrics.h has the definitions)
+//   metrics.json  the run's figures (WorkloadMetrics; workload_metrics.h has the
+//                 definitions), then "per_job": one object per job (JobMetrics), in the
+//                 same order. The same keys for one job and for a workload.
 //   jobs.csv      one row per job: id,name,app,queue,weight,arrival_s,deadline_s,admitted,
 //                 status,start_s,finish_s,response_s,met_deadline,slack_s,maps,reduces,
-//                 slot_time_s. deadline_s is absolute (arrival + D), like arrival_s and
-//                 finish_s; start_s is the job's first attempt start; slack_s = deadline_s -
-//                 finish_s (negative: missed by); met_deadline is RTMR's "successful"
-//                 (completed, by the deadline if any). Empty cells: not applicable
-//                 (no deadline, rejected, unfinished).
+//                 slot_time_s. deadline_s is absolute here (arrival + D, metrics.json's
+//                 deadline_at_s), like arrival_s and finish_s; start_s is the job's first
+//                 attempt start; slack_s = deadline_s - finish_s (negative: missed by);
+//                 met_deadline is RTMR's "successful" (completed, by the deadline if any).
+//                 Empty cells: not applicable (no deadline, rejected, unfinished).
 //   tasks.csv     one row per attempt: job,kind,index,attempt,slot,node,start_s,end_s,
 //                 duration_s,ok,preempted,input_bytes,output_bytes (header only when the
 //                 recorder did not keep attempts).
-//   trace.json    Chrome trace events (Perfetto): one track per slot with a slice per
-//                 attempt, a controller track with admissions, finishes and deadlines.
+//   trace.json    trace_json.h.
 //   gantt.svg     gantt_svg.h.
 // CSV: RFC 4180, a header line, CRLF-free ("\n" line ends), text fields quoted when they
 // hold a comma, quote, CR or LF (quotes doubled). Times in seconds with 6 decimals.
@@ -28,31 +29,31 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "sched/core/slot_info.h"
 #include "sched/report/gantt_svg.h"
 #include "sched/report/run_recorder.h"
-#include "sched/core/slot_info.h"
 #include "sched/report/workload_metrics.h"
 
 namespace mrlocal {
 
 struct ReportOptions {
-  GanttOptions gantt;
+  std::string title = "mrlocal workload";  // gantt.svg's heading, trace.json's process
+  GanttOptions gantt;                      // its title is set from `title`
   bool write_tasks = true;
   bool write_trace = true;
   bool write_gantt = true;
-  // A trace with millions of slices does not open in Perfetto: later attempts (in report
-  // order) are left out, and a controller event says how many.
-  size_t max_trace_attempts = 1000000;
+  size_t max_trace_attempts = 1000000;  // TraceOptions::max_events
 };
 
-// Creates `dir` if needed and writes the files above.
+// Creates `dir` if needed and writes the files above. `jobs`: ComputeJobMetrics of the
+// same recorder, with what the caller knows on top.
 Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetrics& metrics,
-                           const RunRecorder& recorder, const std::vector<SlotInfo>& slots,
-                           const ReportOptions& options = {});
+                           const std::vector<JobMetrics>& jobs, const RunRecorder& recorder,
+                           const std::vector<SlotInfo>& slots, const ReportOptions& options = {});
 
 // The pieces, for tests and for callers that want one file.
-std::string WorkloadMetricsJson(const WorkloadMetrics& metrics);
-std::string JobsCsv(const RunRecorder& recorder);
+std::string MetricsJson(const WorkloadMetrics& metrics, const std::vector<JobMetrics>& jobs);
+std::string JobsCsv(const std::vector<JobMetrics>& jobs);
 std::string TasksCsv(const RunRecorder& recorder, const std::vector<SlotInfo>& slots);
 // `field` as an RFC 4180 CSV field: quoted (inner quotes doubled) only when needed.
 std::string CsvField(std::string_view field);

@@ -102,5 +102,27 @@ TEST(CombiningTable, KeysWithTheSameHashStayApart) {
   for (const std::string& k : keys) EXPECT_EQ(table.FindOrInsert(k, 42), 6u) << k;
 }
 
+TEST(CombiningTable, StringKeysPastItsArenaLimitOverflowAndKeepWhatFitted) {
+  // 32 bytes of keys: four 8-byte keys fit, the fifth overflows. The typed runtime fails
+  // the task on overflowed() (engine/typed_job.h); the table itself must stay consistent.
+  CombiningTable<std::string_view, uint64_t> table(16, 32);
+  const std::vector<std::string> keys = {"aaaaaaaa", "bbbbbbbb", "cccccccc",
+                                         "dddddddd", "eeeeeeee", "ffffffff"};
+  for (size_t i = 0; i < keys.size(); ++i) table.FindOrInsert(keys[i], i) += 10 + i;
+  EXPECT_TRUE(table.overflowed());
+  EXPECT_EQ(table.size(), 4u);
+  // A key already held still combines in place after the overflow.
+  table.FindOrInsert(keys[1], 1) += 100;
+  std::vector<CombiningTable<std::string_view, uint64_t>::Entry> entries;
+  std::string arena;
+  table.Release(&entries, &arena);
+  std::unordered_map<std::string, uint64_t> got;
+  for (const auto& e : entries)
+    got[std::string(CombiningTable<std::string_view, uint64_t>::KeyOf(e, arena))] = e.value;
+  const std::unordered_map<std::string, uint64_t> want = {
+      {"aaaaaaaa", 10}, {"bbbbbbbb", 111}, {"cccccccc", 12}, {"dddddddd", 13}};
+  EXPECT_EQ(got, want);
+}
+
 }  // namespace
 }  // namespace mrlocal

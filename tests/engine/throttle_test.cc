@@ -40,5 +40,37 @@ TEST(Throttle, ATaskTakesAtLeastEachChunksWorkOverItsSpeed) {
   EXPECT_GE(Throttle::NowNs() - t0, owed);
 }
 
+// EndChunk's arithmetic on a simulated clock where every sleep wakes `late` ns after its
+// target: the task ends at sum(w_i / s_i) plus at most the last chunk's lateness, because
+// the target ignores when each chunk began.
+TEST(Throttle, AnOversleepIsPaidBackByTheNextChunk) {
+  struct Chunk {
+    int64_t work_ns;
+    double speed;
+  };
+  const std::vector<Chunk> chunks = {
+      {2'000'000, 0.5}, {1'000'000, 1.0}, {1'000'000, 0.5}, {3'000'000, 0.25}, {1'000'000, 1.0}};
+  const int64_t late = 1'000'000;
+  int64_t now = 0, target = 0, owed = 0;
+  for (const Chunk& c : chunks) {
+    now += c.work_ns;
+    target = Throttle::NextTarget(target, c.work_ns, c.speed);
+    owed += static_cast<int64_t>(static_cast<double>(c.work_ns) / c.speed);
+    EXPECT_EQ(target, owed);
+    if (target > now) now = target + late;
+  }
+  // Chunk 1 wakes at 5 ms, 1 ms late; chunk 2 (1 ms at full speed) owes no sleep, so the
+  // task is back on schedule. Chunk 4 wakes 1 ms late again, and chunk 5, at full speed,
+  // has no sleep left to absorb it: the task ends at sum(w/s) = 20 ms plus that 1 ms.
+  EXPECT_EQ(owed, 20'000'000);
+  EXPECT_EQ(now, owed + late);
+}
+
+TEST(Throttle, FullSpeedOwesExactlyTheWorkAndQuarterSpeedFourTimesIt) {
+  EXPECT_EQ(Throttle::NextTarget(5, 1000, 1.0), 1005);
+  EXPECT_EQ(Throttle::NextTarget(5, 1000, 0.25), 4005);
+  EXPECT_EQ(Throttle::NextTarget(0, 1000, 0.5), 2000);
+}
+
 }  // namespace
 }  // namespace mrlocal

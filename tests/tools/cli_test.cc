@@ -223,11 +223,40 @@ TEST_F(Cli, ReportWritesMetricsAndATrace) {
   EXPECT_NE(t.find("\"ph\":\"X\""), std::string::npos) << "task slices";
   EXPECT_NE(t.find("\"ph\":\"i\""), std::string::npos) << "decision instants";
   EXPECT_NE(t.find("map slot 0"), std::string::npos) << "slot tracks";
-  for (const std::string& text : {m, t})
-    EXPECT_TRUE(nlohmann::json::accept(text)) << "not valid JSON:\n" << text.substr(0, 2000);
+  for (const char* f : {"metrics.json", "trace.json"})
+    EXPECT_TRUE(nlohmann::json::accept(ReadFile(dir_ / "rep" / f))) << f << " is not valid JSON";
+  // The same files as a workload's report, one row for the job.
+  for (const char* f : {"jobs.csv", "tasks.csv", "gantt.svg"})
+    EXPECT_TRUE(fs::exists(dir_ / "rep" / f)) << f;
+  const std::string jobs = ReadFile(dir_ / "rep" / "jobs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 2) << jobs;
   auto none = RunMrlocal({"wordcount", P("in.txt"), "-q", "--report", P("rep2")});
   EXPECT_NE(ReadFile(dir_ / "rep2" / "metrics.json").find("\"deadline_s\": null"),
             std::string::npos);
+}
+
+// A single job is a workload of one job: its metrics.json has a workload's keys.
+TEST_F(Cli, OneJobsMetricsHaveAWorkloadsKeys) {
+  WriteFile(dir_ / "in.txt", ZipfText(1 << 20, 5));
+  auto one = RunMrlocal({"wordcount", P("in.txt"), "-q", "--report", P("one")});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  auto many = RunMrlocal(
+      {"workload", "--preset", "mars-random", "--jobs", "3", "--sim", "--report", P("many")});
+  ASSERT_EQ(many.exit_code, 0) << many.err;
+  auto keys = [](const nlohmann::ordered_json& o) {
+    std::vector<std::string> k;
+    for (auto it = o.begin(); it != o.end(); ++it) k.push_back(it.key());
+    return k;
+  };
+  const auto a = nlohmann::ordered_json::parse(ReadFile(dir_ / "one" / "metrics.json"));
+  const auto b = nlohmann::ordered_json::parse(ReadFile(dir_ / "many" / "metrics.json"));
+  EXPECT_EQ(keys(a), keys(b));
+  ASSERT_EQ(a.at("per_job").size(), 1u);
+  ASSERT_EQ(b.at("per_job").size(), 3u);
+  EXPECT_EQ(keys(a.at("per_job")[0]), keys(b.at("per_job")[0]));
+  EXPECT_EQ(a.at("jobs"), 1);
+  EXPECT_EQ(a.at("per_job")[0].at("app"), "wordcount");
+  EXPECT_EQ(a.at("sim"), false);
 }
 
 TEST_F(Cli, StoreShellAndJobsReadingFromTheStore) {

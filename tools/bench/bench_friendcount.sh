@@ -23,7 +23,7 @@ for cluster in "2x(1m,1r,1.0)" "1x(1m,1r,1.0)+1x(1m,1r,0.5)"; do
           --partitioner "$p" --report "$work/fc-$p" > /dev/null
         python3 - "$work/fc-$p/metrics.json" "$p" <<'PY'
 import json, sys
-m = json.load(open(sys.argv[1]))
+m = json.load(open(sys.argv[1]))["per_job"][0]  # the one job
 print(f"  {sys.argv[2]:>9}: total {m['elapsed_s']*1000:6.1f} ms (map {m['map_phase_s']*1000:6.1f}, "
       f"reduce {m['reduce_phase_s']*1000:6.1f}), p = {m['partitions']:2d}, skewness {m['skewness']:5.1f}, "
       f"balance {m['balance']:5.1f}, loads {m['plan']['reduce_load']}")

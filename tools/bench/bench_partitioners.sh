@@ -23,7 +23,7 @@ for ((i = 0; i < runs; i++)); do
       "${extra[@]}" --report "$work/rep-$p" > /dev/null
     python3 - "$work/rep-$p/metrics.json" "$p" <<'PY'
 import json, sys
-m = json.load(open(sys.argv[1]))
+m = json.load(open(sys.argv[1]))["per_job"][0]  # the one job
 print(f"{sys.argv[2]:>9}: reduce phase {m['reduce_phase_s']*1000:7.1f} ms, map phase {m['map_phase_s']*1000:7.1f} ms, "
       f"skewness {m['skewness']:5.1f}, balance {m['balance']:5.1f}, loads {m['plan']['reduce_load']}, "
       f"sketch fill {m['plan']['sketch_fill_us']:.0f} us (all maps), plan {m['plan']['cost_us']:.1f} us")

@@ -5,11 +5,13 @@
 #include <ostream>
 #include <string>
 
-#include "sched/report/run_summary.h"
+#include "sched/report/workload_metrics.h"
 
 namespace mrlocal {
 
-void PrintTop(std::ostream& out, const RunSummary& s);
-void PrintClosingReport(std::ostream& out, const RunSummary& s, const std::string& output_dir);
+void PrintTop(std::ostream& out, const JobMetrics& job);
+// `run`: the figures of the run of the one job `job`.
+void PrintClosingReport(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& job,
+                        const std::string& output_dir);
 
 }  // namespace mrlocal

@@ -10,8 +10,8 @@
 #include "sched/core/units.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/report/run_summary.h"
-#include "sched/report/trace_recorder.h"
+#include "sched/report/workload_metrics.h"
+#include "sched/report/workload_report.h"
 #include "tools/cli/admission_report.h"
 #include "tools/cli/closing_report.h"
 #include "tools/cli/exit_codes.h"
@@ -164,20 +164,22 @@ int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
 }
 
 // The result, the closing report, the report files and the history; the exit code.
-int Finish(JobRun& run, const JobOptions& o, const JobApp& app, const TraceRecorder& trace,
-           bool interrupted) {
+int Finish(JobRun& run, const JobOptions& o, const JobApp& app, bool interrupted) {
   const JobState& job = run.job();
   const JobOutcome& outcome = run.outcome();
-  const RunSummary summary = run.Summary();
+  const JobReport report = run.Report();
+  const JobMetrics& summary = report.job();
   for (auto& w : outcome.warnings) std::cerr << "mrlocal: warning: " << w << "\n";
   if (job.phase == JobPhase::kDone && app.print_result)
     app.print_result(std::cout, summary);
   else
     PrintTop(std::cout, summary);
-  PrintClosingReport(std::cout, summary, o.output);
+  PrintClosingReport(std::cout, report.run, summary, o.output);
   if (!o.report_dir.empty()) {
-    Status st = WriteMetricsJson(fs::path(o.report_dir) / "metrics.json", summary);
-    if (st.ok()) st = trace.Write(fs::path(o.report_dir) / "trace.json");
+    ReportOptions options;
+    options.title = "mrlocal " + app.name;
+    Status st = WriteWorkloadReport(o.report_dir, report.run, report.jobs, run.recorder(),
+                                    run.slots(), options);
     if (!st.ok()) ReportError(st);
   }
   Status st = run.RecordHistory(std::cerr, std::cerr, o.quiet, interrupted);
@@ -232,7 +234,8 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
         ->capture_default_str();
     cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR");
   }
-  cmd->add_option("--report", o.report_dir, "Write metrics.json and trace.json to DIR");
+  cmd->add_option("--report", o.report_dir,
+                  "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR");
   if (files) {
     cmd->add_option("--top", o.top, "Print the N highest-scoring keys")->capture_default_str();
     cmd->add_flag("--skip-bad-records", o.skip_bad_records,
@@ -253,14 +256,11 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   auto run = JobRun::Prepare(request, Notes(o));
   if (!run.ok()) return ReportError(run.status());
   ProgressPrinter progress(std::cerr);
-  TraceRecorder trace(request.cluster.Slots());
   if (!o.quiet) (*run)->AddObserver(&progress);
-  if (!o.report_dir.empty()) (*run)->AddObserver(&trace);
-  if (int code = Submit(**run, o, request); code != kExitOk) return code;
-
-  // From here on something may be written: Ctrl-C must abort the job through the runtime,
-  // which cancels the tasks and discards the output.
+  // From submission on something may be written: Ctrl-C must abort the job through the
+  // runtime, which cancels the tasks and discards the output.
   Interrupt interrupt;
+  if (int code = Submit(**run, o, request); code != kExitOk) return code;
   if (!o.report_dir.empty()) {
     std::error_code ec;
     fs::create_directories(o.report_dir, ec);
@@ -269,7 +269,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
                                          "': " + ec.message()));
   }
   (*run)->Run(&interrupt);
-  return Finish(**run, o, app, trace, interrupt.interrupted());
+  return Finish(**run, o, app, interrupt.interrupted());
 }
 
 }  // namespace mrlocal

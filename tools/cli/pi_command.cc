@@ -17,7 +17,7 @@ namespace mrlocal {
 namespace {
 
 // The value of the top-N entry named `key` (both of Pi's keys are always there).
-uint64_t CountOf(const RunSummary& s, std::string_view key) {
+uint64_t CountOf(const JobMetrics& s, std::string_view key) {
   for (const TopEntry& t : s.top) {
     if (t.key != key) continue;
     uint64_t v = 0;
@@ -57,7 +57,7 @@ class PiCommand final : public Command {
     slots = std::min(slots, args.maps);
 
     JobApp job = PiApp(args.maps, args.samples);
-    job.print_result = [args, slots](std::ostream& out, const RunSummary& s) {
+    job.print_result = [args, slots](std::ostream& out, const JobMetrics& s) {
       const unsigned __int128 total = static_cast<unsigned __int128>(args.maps) * args.samples;
       const double samples = static_cast<double>(args.maps) * static_cast<double>(args.samples);
       // Hadoop prints the first two lines when the job starts; progress goes to stderr,

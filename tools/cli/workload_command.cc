@@ -130,7 +130,8 @@ class WorkloadCommand final : public Command {
     PrintRun(std::cout, loaded->spec, ro, *run);
     if (!options_.report_dir.empty()) {
       Status st =
-          WriteWorkloadReport(options_.report_dir, run->metrics, *run->recorder, run->slots);
+          WriteWorkloadReport(options_.report_dir, run->metrics, ComputeJobMetrics(*run->recorder),
+                              *run->recorder, run->slots);
       if (!st.ok()) return ReportError(st);
       std::cout << "  report in " << options_.report_dir
                 << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg)\n";

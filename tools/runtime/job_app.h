@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/job_runtime.h"
-#include "sched/report/run_summary.h"
+#include "sched/report/workload_metrics.h"
 
 namespace mrlocal {
 
@@ -33,7 +33,7 @@ struct JobApp {
   uint64_t max_reduce_units = 0;
   // Prints the job's result on stdout before the closing report, when it succeeded.
   // Default: the top N keys.
-  std::function<void(std::ostream&, const RunSummary&)> print_result;
+  std::function<void(std::ostream&, const JobMetrics&)> print_result;
 };
 
 }  // namespace mrlocal

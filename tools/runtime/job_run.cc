@@ -72,7 +72,8 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
   if (!prepared.ok()) return prepared.status();
   run->prepared_ = std::move(prepared).value();
   MRLOCAL_RETURN_IF_ERROR(run->Probe(notes));
-  auto runtime = run->MakeRuntime(request.policy);
+  run->recorder_ = std::make_unique<RunRecorder>();
+  auto runtime = run->MakeRuntime(request.policy, run->recorder_.get());
   if (!runtime.ok()) return runtime.status();
   run->runtime_ = std::move(runtime).value();
   return run;
@@ -137,7 +138,8 @@ Status JobRun::Probe(const JobRunNotes& notes) {
   return Status::OK();
 }
 
-Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy) const {
+Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
+                                                     RunRecorder* recorder) const {
   RuntimeOptions ro;
   ro.cluster = request_.cluster;
   ro.policy = policy;
@@ -146,6 +148,7 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy) 
   ro.pin = request_.pin;
   auto runtime = Runtime::Real(std::move(ro));
   if (!runtime.ok()) return runtime.status();
+  (*runtime)->AddObserver(recorder);
   for (ControllerObserver* o : observers_) (*runtime)->AddObserver(o);
   return runtime;
 }
@@ -179,9 +182,11 @@ Submission JobRun::Submit() {
 }
 
 Status JobRun::RunAnyway() {
-  auto runtime = MakeRuntime("fifo");
+  auto recorder = std::make_unique<RunRecorder>();
+  auto runtime = MakeRuntime("fifo", recorder.get());
   if (!runtime.ok()) return runtime.status();
-  runtime_ = std::move(runtime).value();
+  runtime_ = std::move(runtime).value();  // the rejected run's goes, then its recorder
+  recorder_ = std::move(recorder);
   best_effort_ = true;
   setup_ = Since(request_.start);
   SubmitTo(*runtime_);
@@ -197,22 +202,29 @@ void JobRun::Run(Interrupt* interrupt) {
 const JobState& JobRun::job() const { return runtime_->controller().state().job(id_); }
 const JobOutcome& JobRun::outcome() const { return runtime_->controller().outcome(id_); }
 
-RunSummary JobRun::Summary() const {
-  const std::string policy = best_effort_ ? "fifo" : request_.policy;
-  RunSummary summary = Summarize(job(), outcome(), runtime_->controller().stats(), policy,
-                                 request_.partitioner, request_.cluster.ToString(), setup_);
-  summary.admission_policy = request_.policy;
+JobReport JobRun::Report() const {
+  MetricsContext context;
+  context.policy = best_effort_ ? "fifo" : request_.policy;
+  context.admission_policy = request_.policy;
+  context.best_effort = best_effort_;
+  context.cluster = request_.cluster.ToString();
+  context.partitioner = request_.partitioner;
+  context.total_slots = static_cast<int>(runtime_->slots().size());
+  context.admission_control = !best_effort_ && runtime_->policy().admission_control();
+  context.setup = setup_;
+  context.scheduler = &runtime_->controller().stats();
+  JobReport report{ComputeMetrics(*recorder_, context), ComputeJobMetrics(*recorder_, setup_)};
+  JobMetrics& job = report.jobs.front();  // the recorder saw the job's submission
   if (best_effort_) {
-    summary.admitted = false;
-    summary.best_effort = true;
-    summary.estimated_finish_s.reset();
-    if (rejected_estimate_) summary.estimated_finish_s = Seconds(*rejected_estimate_);
+    job.admitted = false;
+    job.estimated_finish_s.reset();
+    if (rejected_estimate_) job.estimated_finish_s = Seconds(*rejected_estimate_);
   }
   if (estimate_ && PolicyUsesHistory(request_.policy)) {
-    summary.estimate_source = estimate_->source;
-    summary.estimate_jobs = estimate_->jobs;
+    job.estimate_source = estimate_->source;
+    job.estimate_jobs = estimate_->jobs;
   }
-  return summary;
+  return report;
 }
 
 Status JobRun::RecordHistory(std::ostream& out, std::ostream& err, bool quiet, bool interrupted) {

@@ -18,7 +18,8 @@
 #include "engine/block_store.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
-#include "sched/report/run_summary.h"
+#include "sched/report/run_recorder.h"
+#include "sched/report/workload_metrics.h"
 #include "tools/runtime/app_registry.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/interrupt.h"
@@ -63,6 +64,14 @@ struct JobRunNotes {
   std::function<void(std::string_view app, std::string_view what)> probing;
 };
 
+// The figures of a job's run (sched/report/workload_metrics.h): a single job is a workload
+// of one.
+struct JobReport {
+  WorkloadMetrics run;
+  std::vector<JobMetrics> jobs;  // the one job
+  const JobMetrics& job() const { return jobs.front(); }
+};
+
 // How submission went.
 struct Submission {
   Duration setup{0};  // from the request's start to submission
@@ -99,8 +108,12 @@ class JobRun {
   const std::optional<AppEstimate>& estimate() const { return estimate_; }
   double estimate_margin() const { return policy_options_.estimate_margin; }
   const std::string& policy() const { return request_.policy; }
-  // The closing figures (sched/report/run_summary.h).
-  RunSummary Summary() const;
+  // The figures, with what the recorder does not know: a --best-effort run's rejection
+  // and where the estimate came from.
+  JobReport Report() const;
+  // What the report files are made of: the run that ran the job.
+  const RunRecorder& recorder() const { return *recorder_; }
+  const std::vector<SlotInfo>& slots() const { return runtime_->slots(); }
 
   // Records a job that ran to its end into the history file (HistoryFile::Record), unless
   // there is none or the run was interrupted.
@@ -110,7 +123,8 @@ class JobRun {
   explicit JobRun(const JobRequest& request) : request_(request) {}
   Status SetUpStore(const JobRunNotes& notes);
   Status Probe(const JobRunNotes& notes);
-  Result<std::unique_ptr<Runtime>> MakeRuntime(const std::string& policy) const;
+  Result<std::unique_ptr<Runtime>> MakeRuntime(const std::string& policy,
+                                               RunRecorder* recorder) const;
   void SubmitTo(Runtime& runtime);
 
   JobRequest request_;
@@ -120,7 +134,9 @@ class JobRun {
   std::optional<AppEstimate> estimate_;
   PolicyOptions policy_options_;
   std::vector<ControllerObserver*> observers_;
-  std::unique_ptr<Runtime> runtime_;  // the run's; a --best-effort run's once RunAnyway
+  // The run's, and what it recorded; a --best-effort run's once RunAnyway.
+  std::unique_ptr<RunRecorder> recorder_;  // declared first: it outlives the runtime
+  std::unique_ptr<Runtime> runtime_;
   JobId id_ = 0;
   Duration setup_{0};
   bool best_effort_ = false;

@@ -49,6 +49,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
   r->controller_ =
       std::make_unique<Controller>(*r->loop_, *r->executor_, *r->policy_, r->slots_,
                                    o.cluster.nodes(), std::move(partitioner).value(), o.controller);
+  r->options_ = std::move(o);
   return r;
 }
 

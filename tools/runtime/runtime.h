@@ -75,6 +75,7 @@ class Runtime {
   const Policy& policy() const { return *policy_; }
   EventLoop& loop() { return *loop_; }
   const std::vector<SlotInfo>& slots() const { return slots_; }
+  const RuntimeOptions& options() const { return options_; }
   bool simulated() const { return sim_executor_ != nullptr; }
   // Simulated: task attempts started and ended so far.
   uint64_t task_events() const;
@@ -85,6 +86,7 @@ class Runtime {
   void AddWork(JobId id, std::variant<RealJob, SimJob> work);
   void ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability);
 
+  RuntimeOptions options_;
   std::vector<SlotInfo> slots_;
   std::unique_ptr<EventLoop> loop_;
   std::unique_ptr<Executor> executor_;

@@ -69,6 +69,8 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   MetricsContext mc;
   mc.policy = std::string(runtime.policy().name());
   mc.sim = runtime.simulated();
+  mc.cluster = runtime.options().cluster.ToString();
+  mc.partitioner = runtime.options().partitioner;
   mc.total_slots = static_cast<int>(run.slots.size());
   mc.admission_control = runtime.policy().admission_control();
   mc.scheduler = &run.stats;

@@ -1,11 +1,10 @@
-// RunRecorder: what it keeps per job and per attempt, fed by hand through its observer
-// hooks, and once end to end under a Controller on a simulated loop.
+// RunRecorder: what it keeps per job, per attempt and per decision, fed by hand through
+// its observer hooks, and end to end under a Controller on a simulated loop.
 #include "sched/report/run_recorder.h"
 
 #include <gtest/gtest.h>
 
-#include "sched/policy/fifo_policy.h"
-#include "sched/sim/sim_loop.h"
+#include "simulated_run.h"
 
 namespace mrlocal {
 namespace {
@@ -149,72 +148,87 @@ TEST(RunRecorder, ReportForAnUnknownJobIsKeptWithoutCrashing) {
   EXPECT_EQ(rec.attempts()[0].attempt, 1);
 }
 
-// Each map runs 1 s on its slot, each reduce 2 s; maps report a sketch so the
-// partitioner can plan.
-class FixedTimeExecutor final : public Executor {
- public:
-  explicit FixedTimeExecutor(SimLoop& loop) : loop_(loop) {}
-  void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
-  void Launch(const TaskLaunch& l) override {
-    const Time start = loop_.Now();
-    const Duration took = l.task.kind == TaskKind::kMap ? seconds(1) : seconds(2);
-    loop_.At(start + took, [this, l, start] {
-      TaskReport r;
-      r.task = l.task;
-      r.token = l.token;
-      r.slot = l.slot;
-      r.start = start;
-      r.end = loop_.Now();
-      if (l.task.kind == TaskKind::kMap) {
-        CountMinSketch sk(hashes);
-        sk.Add(l.task.index + 1, 100);
-        r.sketch = sk;
-      }
-      report_(std::move(r));
-    });
-  }
-  void Cancel(SlotId, uint64_t) override {}
-  void SetPlan(JobId, const ReducePlan&) override {}
-  Status FinishJob(JobId, bool) override { return Status::OK(); }
-  double Progress(SlotId) const override { return 0; }
-  std::vector<PartitionHash> hashes = MakePartitionHashes(2, 4, 1);
-
- private:
-  SimLoop& loop_;
-  ReportFn report_;
-};
-
-TEST(RunRecorder, ObservesAControllerRun) {
-  SimLoop loop;
-  FixedTimeExecutor exec(loop);
-  FifoPolicy fifo;
-  std::vector<SlotInfo> slots = {{0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kReduce, 0, 1.0}};
-  auto partitioner = MakePartitioner("dp");
-  ASSERT_TRUE(partitioner.ok());
-  Controller c(loop, exec, fifo, slots, 1, std::move(*partitioner));
+TEST(RunRecorder, KeepsTheFailureOfAFailedAttemptOnly) {
   RunRecorder rec;
-  c.AddObserver(&rec);
-  for (int k = 0; k < 2; ++k) {
-    JobSpec spec;
-    spec.name = "j" + std::to_string(k);
-    spec.app = "synthetic";
-    spec.deadline = seconds(100);
-    spec.reduces = 1;
-    spec.partition_hashes = exec.hashes;
-    spec.maps = {{10, {}}, {10, {}}};
-    c.Submit(std::move(spec));
-  }
-  c.RunUntilIdle();
+  rec.OnAdmission(MakeJob(1, seconds(0), std::nullopt, 2, 1), Admission::Yes(""), seconds(0));
+  rec.OnTaskReport(Report(1, TaskKind::kMap, 0, 0, 0, 1, Status::Aborted("preempted")));
+  rec.OnTaskReport(Report(1, TaskKind::kMap, 0, 0, 1, 2, Status::Corruption("bad block 7")));
+  ASSERT_EQ(rec.attempt_failures().size(), 1u);
+  EXPECT_EQ(rec.attempt_failures()[0].attempt, 1u);
+  EXPECT_EQ(rec.attempt_failures()[0].message, "bad block 7");
+}
+
+TEST(RunRecorder, RecordsTheOutcomeThatTheClosingReportShows) {
+  RunRecorder rec;
+  JobState j = MakeJob(3, seconds(1), seconds(30), 2, 2);
+  j.spec.input_bytes = 4096;
+  j.spec.partition_hashes = MakePartitionHashes(2, 8, 1);
+  Admission a = Admission::Yes("fits");
+  a.estimated_finish = seconds(9);
+  rec.OnAdmission(j, a, seconds(1));
+  PartitionPlan plan;
+  plan.row = 1;
+  plan.skewness = 12.5;
+  plan.balance = 80;
+  plan.reduce_load = {7, 9};
+  rec.OnPlan(j, plan, seconds(4));
+  JobOutcome outcome;
+  outcome.output_records = 5;
+  outcome.output_bytes = 50;
+  outcome.skipped_records = 2;
+  outcome.warnings = {"careful"};
+  outcome.top = {{"the", "12", 12}};
+  j.phase = JobPhase::kDone;
+  j.maps_done = 2;
+  j.map_phase_end = seconds(4);
+  j.finish = seconds(6);
+  rec.OnJobFinished(j, outcome, seconds(6));
+
+  const JobRecord* r = rec.job(3);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->input_bytes, 4096u);
+  EXPECT_EQ(r->partitions, 8u);
+  EXPECT_EQ(r->estimated_finish, Time(seconds(9)));
+  ASSERT_TRUE(r->plan.has_value());
+  EXPECT_EQ(r->plan->at, seconds(4));
+  EXPECT_EQ(r->plan->row, 1);
+  EXPECT_EQ(r->plan->reduce_load, (std::vector<uint64_t>{7, 9}));
+  EXPECT_EQ(r->map_phase_end, Time(seconds(4)));
+  EXPECT_EQ(r->output_records, 5u);
+  EXPECT_EQ(r->skipped_records, 2u);
+  EXPECT_EQ(r->warnings, std::vector<std::string>{"careful"});
+  ASSERT_EQ(r->top.size(), 1u);
+  EXPECT_EQ(r->top[0].key, "the");
+}
+
+TEST(RunRecorder, KeepsPicksNotIdleAnswersAndStopsAtItsCap) {
+  RunRecorder rec({.keep_attempts = true, .max_decisions = 2});
+  rec.OnDecision(0, std::nullopt, seconds(0), Duration(5));
+  for (uint32_t i = 0; i < 3; ++i)
+    rec.OnDecision(1, TaskRef{1, TaskKind::kMap, i}, seconds(i), Duration(7));
+  ASSERT_EQ(rec.decisions().size(), 2u);
+  EXPECT_EQ(rec.decisions()[1].task.index, 1u);
+  EXPECT_EQ(rec.decisions()[1].slot, 1);
+  EXPECT_EQ(rec.decisions()[1].at, seconds(1));
+}
+
+TEST(RunRecorder, ObservesASimulatedRun) {
+  RunRecorder rec;
+  const testing::SimulatedRun run = testing::Simulate(rec, 2, seconds(100));
   ASSERT_EQ(rec.jobs().size(), 2u);
   for (const JobRecord& j : rec.jobs()) {
     EXPECT_TRUE(j.completed()) << j.name;
     EXPECT_TRUE(j.met_deadline()) << j.name;
     EXPECT_EQ(j.attempts, 3u);  // 2 maps + 1 reduce
     EXPECT_EQ(j.slot_time, seconds(4));
-    EXPECT_EQ(j.finish, c.state().job(j.id).finish);
+    EXPECT_TRUE(j.plan.has_value()) << j.name;
+    EXPECT_TRUE(j.map_phase_end.has_value()) << j.name;
+    EXPECT_EQ(j.input_bytes, 20u);
   }
   EXPECT_EQ(rec.attempts().size(), 6u);
-  EXPECT_EQ(rec.attempts_seen(), c.stats().launches);
+  EXPECT_EQ(rec.attempts_seen(), run.stats.launches);
+  // Every launch was a policy's pick; idle answers are not kept.
+  EXPECT_EQ(rec.decisions().size(), run.stats.launches);
 }
 
 }  // namespace

@@ -109,8 +109,8 @@ TEST(WorkloadMetrics, RtmrDefinitionsOnFiveJobs) {
   EXPECT_DOUBLE_EQ(m.miss_ratio, 2.0 / 3.0);
   // Turnaround: first arrival 0 to last accepted finish 10 = 10 s; available 4 x 10 = 40.
   EXPECT_DOUBLE_EQ(m.turnaround_s, 10);
-  EXPECT_DOUBLE_EQ(m.slot_time_successful_s, 9);    // 6 + 3
-  EXPECT_DOUBLE_EQ(m.slot_time_s, 20);              // 6 + 8 + 3 + 3
+  EXPECT_DOUBLE_EQ(m.slot_time_successful_s, 9);      // 6 + 3
+  EXPECT_DOUBLE_EQ(m.slot_time_s, 20);                // 6 + 8 + 3 + 3
   EXPECT_DOUBLE_EQ(m.utilization_successful, 0.225);  // 9 / 40
   EXPECT_DOUBLE_EQ(m.utilization_all, 0.5);           // 20 / 40
   EXPECT_DOUBLE_EQ(m.utilization, 0.225);
@@ -205,9 +205,9 @@ TEST(WorkloadMetrics, EmptyWorkloadGivesZerosNotNaN) {
   SchedulerStats stats;
   c.scheduler = &stats;
   WorkloadMetrics m = ComputeMetrics(rec, c);
-  for (double v : {m.accept_ratio, m.success_ratio, m.utilization, m.utilization_all,
-                   m.miss_ratio, m.twjct, m.latency_s.p50, m.latency_s.p99, m.makespan_s,
-                   m.scheduler.decision_latency_us.p99}) {
+  for (double v :
+       {m.accept_ratio, m.success_ratio, m.utilization, m.utilization_all, m.miss_ratio, m.twjct,
+        m.latency_s.p50, m.latency_s.p99, m.makespan_s, m.scheduler.decision_latency_us.p99}) {
     EXPECT_FALSE(std::isnan(v));
     EXPECT_EQ(v, 0);
   }
@@ -236,12 +236,63 @@ TEST(WorkloadMetrics, SchedulerFiguresComeFromTheStats) {
   EXPECT_NEAR(m.scheduler.decision_latency_us.p99, 3.0, 0.06);
 }
 
+// A single job's closing report: its phases, throughput and deadline as the user gave it
+// (set-up included), from the recorder's view of it.
+TEST(JobMetrics, OneJobsFiguresCountItsSetUp) {
+  RunRecorder rec;
+  JobState j;
+  j.id = 1;
+  j.arrival = seconds(2);
+  j.spec.name = "wordcount";
+  j.spec.deadline = seconds(8);  // submitted with the user's 10 s less 2 s of set-up
+  j.spec.input_bytes = 12'000'000;
+  j.maps.resize(2);
+  j.reduces.resize(1);
+  Admission a = Admission::Yes("fits");
+  a.estimated_finish = seconds(7);
+  rec.OnAdmission(j, a, seconds(2));
+  j.phase = JobPhase::kDone;
+  j.maps_done = 2;
+  j.map_phase_end = seconds(5);
+  j.finish = seconds(6);
+  rec.OnJobFinished(j, {}, seconds(6));
+
+  const std::vector<JobMetrics> jobs = ComputeJobMetrics(rec, seconds(2));
+  ASSERT_EQ(jobs.size(), 1u);
+  const JobMetrics& m = jobs[0];
+  EXPECT_EQ(m.status, "succeeded");
+  EXPECT_EQ(m.deadline_s, 10.0);
+  EXPECT_EQ(m.deadline_at_s, 10.0);      // arrival 2 + 8 on the run's clock
+  EXPECT_EQ(m.estimated_finish_s, 5.0);  // after arrival
+  EXPECT_EQ(m.elapsed_s, 4.0);
+  EXPECT_EQ(m.map_phase_s, 3.0);
+  EXPECT_EQ(m.reduce_phase_s, 1.0);
+  EXPECT_EQ(m.throughput_mb_s, 3.0);
+  EXPECT_EQ(m.met_deadline, true);
+  EXPECT_EQ(m.slack_s, 4.0);
+  EXPECT_TRUE(m.successful);
+}
+
+TEST(JobMetrics, AJobWithoutADeadlineHasNoVerdictButSucceeds) {
+  RunBuilder b;
+  b.Job(1, 0, -1, 1, true);
+  b.Finish(1, JobPhase::kDone, 3);
+  b.Job(2, 0, -1, 1, true);  // never finished
+  const std::vector<JobMetrics> jobs = ComputeJobMetrics(b.rec);
+  EXPECT_FALSE(jobs[0].met_deadline.has_value());
+  EXPECT_FALSE(jobs[0].slack_s.has_value());
+  EXPECT_TRUE(jobs[0].successful);
+  EXPECT_EQ(jobs[1].status, "unfinished");
+  EXPECT_FALSE(jobs[1].finish_s.has_value());
+  EXPECT_FALSE(jobs[1].successful);
+}
+
 TEST(WorkloadMetrics, NearestRankPercentile) {
   std::vector<double> v = {5, 1, 4, 2, 3, 6, 8, 7, 10, 9};
-  EXPECT_EQ(NearestRankPercentile(v, 0.5), 5);   // ceil(5) = 5th
+  EXPECT_EQ(NearestRankPercentile(v, 0.5), 5);    // ceil(5) = 5th
   EXPECT_EQ(NearestRankPercentile(v, 0.95), 10);  // ceil(9.5) = 10th
-  EXPECT_EQ(NearestRankPercentile(v, 0.1), 1);   // ceil(1) = 1st
-  EXPECT_EQ(NearestRankPercentile(v, 0.11), 2);  // ceil(1.1) = 2nd
+  EXPECT_EQ(NearestRankPercentile(v, 0.1), 1);    // ceil(1) = 1st
+  EXPECT_EQ(NearestRankPercentile(v, 0.11), 2);   // ceil(1.1) = 2nd
   EXPECT_EQ(NearestRankPercentile(v, 0), 1);
   std::vector<double> empty;
   EXPECT_EQ(NearestRankPercentile(empty, 0.5), 0);
