@@ -11,11 +11,23 @@ Time AsioLoop::Now() const {
 
 void AsioLoop::Post(Callback fn) { boost::asio::post(io_, std::move(fn)); }
 
-void AsioLoop::At(Time at, Callback fn) {
-  auto timer = std::make_shared<boost::asio::steady_timer>(io_, epoch_ + at);
-  timer->async_wait([timer, fn = std::move(fn)](const boost::system::error_code& ec) {
-    if (!ec) fn();
+TimerId AsioLoop::At(Time at, Callback fn) {
+  const TimerId id = ++last_id_;
+  auto& timer = timers_[id] = std::make_unique<boost::asio::steady_timer>(io_, epoch_ + at);
+  timer->async_wait([this, id, fn = std::move(fn)](const boost::system::error_code& ec) {
+    // A timer cancelled after it expired still completes without an error: the map says
+    // whether it is live.
+    if (ec || timers_.erase(id) == 0) return;
+    fn();
   });
+  return id;
+}
+
+void AsioLoop::Cancel(TimerId id) {
+  auto it = timers_.find(id);
+  if (it == timers_.end()) return;
+  it->second->cancel();
+  timers_.erase(it);
 }
 
 void AsioLoop::Run() {

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <unordered_map>
 
 #include "sched/core/asio.h"
 #include "sched/core/event_loop.h"
@@ -18,7 +19,8 @@ class AsioLoop final : public EventLoop {
 
   Time Now() const override;
   void Post(Callback fn) override;
-  void At(Time at, Callback fn) override;
+  TimerId At(Time at, Callback fn) override;
+  void Cancel(TimerId id) override;
   void Run() override;
   void Stop() override;
 
@@ -27,6 +29,9 @@ class AsioLoop final : public EventLoop {
 
  private:
   boost::asio::io_context io_;
+  // The timers that have neither run nor been cancelled. Loop thread only.
+  std::unordered_map<TimerId, std::unique_ptr<boost::asio::steady_timer>> timers_;
+  TimerId last_id_ = 0;
   std::chrono::steady_clock::time_point epoch_;
   bool stopped_ = false;
 };

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace mrlocal {
 namespace {
@@ -44,6 +43,14 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
       loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
     });
   }
+  policy_.Attach(this);
+}
+
+Controller::~Controller() {
+  policy_.Attach(nullptr);
+  for (const auto& [wake, timer] : wakes_) loop_.Cancel(timer);
+  loop_.Cancel(observer_tick_);
+  loop_.Cancel(policy_tick_);
 }
 
 JobId Controller::Submit(JobSpec spec) {
@@ -55,6 +62,16 @@ JobId Controller::Submit(JobSpec spec) {
 void Controller::SubmitAt(Time arrival, JobMaker make) {
   ++arrivals_due_;
   loop_.At(arrival, [this, make = std::move(make)] {
+    --arrivals_due_;
+    const JobId id = next_job_++;
+    Arrive(id, make(id));
+    CheckIdle();
+  });
+}
+
+void Controller::SubmitAsync(JobMaker make) {
+  ++arrivals_due_;  // before the post: a RunUntilIdle does not end while it is on its way
+  loop_.Post([this, make = std::move(make)] {
     --arrivals_due_;
     const JobId id = next_job_++;
     Arrive(id, make(id));
@@ -89,31 +106,45 @@ void Controller::Arrive(JobId id, JobSpec spec) {
   stats_.decision_ns.Add(cost);
 
   JobState& stored = state_.jobs.emplace(id, std::move(job)).first->second;
-  sketches_.emplace(id, CountMinSketch(stored.spec.partition_hashes));
   outcomes_[id].admission = admission;
   for (auto* o : observers_) o->OnAdmission(stored, admission, now);
   if (!admission.admitted) {
     stored.phase = JobPhase::kRejected;
     stored.finish = now;
-    retired_[id] = true;
+    retired_.insert(id);
+    if (options_.forget_finished_jobs) Forget(id);
     return;
   }
+  sketches_.emplace(id, CountMinSketch(stored.spec.partition_hashes));
   state_.active.push_back(id);
   pending(TaskKind::kMap) += stored.M();
   if (stored.M() == 0) FinishMapPhase(stored);
   if (running_) Dispatch();
 }
 
-void Controller::RunUntilIdle() {
+void Controller::RunUntilIdle() { Run(/*until_idle=*/true); }
+void Controller::RunUntilShutdown() { Run(/*until_idle=*/false); }
+
+void Controller::Shutdown() {
+  loop_.Post([this] {
+    if (loop_running_) loop_.Stop();
+  });
+}
+
+void Controller::Run(bool until_idle) {
   running_ = true;
-  ++run_epoch_;  // ticks left from an earlier run end, so that only this run's chains tick
-  ScheduleTicks();
+  until_idle_ = until_idle;
+  ScheduleObserverTick();
+  SchedulePolicyTick();
   Dispatch();
-  if (!Idle()) {
+  if (!until_idle || !Idle()) {
     loop_running_ = true;
     loop_.Run();
     loop_running_ = false;
   }
+  // The tick chains end with the run.
+  loop_.Cancel(observer_tick_);
+  loop_.Cancel(policy_tick_);
   running_ = false;
 }
 
@@ -122,18 +153,12 @@ bool Controller::Idle() const {
 }
 
 void Controller::CheckIdle() {
-  if (loop_running_ && Idle()) loop_.Stop();
-}
-
-void Controller::ScheduleTicks() {
-  ScheduleObserverTick();
-  SchedulePolicyTick();
+  if (loop_running_ && until_idle_ && Idle()) loop_.Stop();
 }
 
 void Controller::ScheduleObserverTick() {
   if (options_.observer_tick > Duration::zero()) {
-    loop_.After(options_.observer_tick, [this, epoch = run_epoch_] {
-      if (!running_ || epoch != run_epoch_) return;
+    observer_tick_ = loop_.After(options_.observer_tick, [this] {
       for (auto* o : observers_) o->OnTick(state_, executor_, loop_.Now());
       ScheduleObserverTick();
     });
@@ -142,58 +167,132 @@ void Controller::ScheduleObserverTick() {
 
 void Controller::SchedulePolicyTick() {
   if (policy_.tick_interval() > Duration::zero()) {
-    loop_.After(policy_.tick_interval(), [this, epoch = run_epoch_] {
-      if (!running_ || epoch != run_epoch_) return;
-      SchedulePolicyTick();
-      const Time now = loop_.Now();
-      int64_t t0 = SteadyNs();
-      std::vector<TaskRef> preempt = policy_.OnTick(state_, now);
-      ++stats_.decisions;
-      stats_.decision_ns.Add(SteadyNs() - t0);
-      for (const TaskRef& t : preempt) {
-        for (auto& s : state_.slots) {
-          if (s.task && *s.task == t) {
-            Cancel(s);
-            ++stats_.preemptions;
-          }
-        }
-      }
-      Dispatch();
-    });
+    policy_tick_ = loop_.After(policy_.tick_interval(), [this] { OnPolicyTick(); });
   }
 }
 
+void Controller::OnPolicyTick() {
+  SchedulePolicyTick();
+  const int64_t t0 = SteadyNs();
+  std::vector<TaskRef> preempt = policy_.OnTick(state_, loop_.Now());
+  ++stats_.decisions;
+  stats_.decision_ns.Add(SteadyNs() - t0);
+  for (const TaskRef& t : preempt) Preempt(t);
+  Dispatch();
+}
+
+TimerId Controller::WakeAt(Time at) {
+  const TimerId wake = ++last_wake_;
+  wakes_[wake] = loop_.At(at, [this, wake] {
+    wakes_.erase(wake);
+    const int64_t t0 = SteadyNs();
+    policy_.OnTimer(wake, state_, loop_.Now());
+    ++stats_.decisions;
+    stats_.decision_ns.Add(SteadyNs() - t0);
+    if (running_) Dispatch();
+  });
+  return wake;
+}
+
+void Controller::CancelWake(TimerId wake) {
+  auto it = wakes_.find(wake);
+  if (it == wakes_.end()) return;
+  loop_.Cancel(it->second);
+  wakes_.erase(it);
+}
+
+bool Controller::Preempt(const TaskRef& t) {
+  auto it = state_.jobs.find(t.job);
+  if (it == state_.jobs.end() ||
+      t.index >= (t.kind == TaskKind::kMap ? it->second.M() : it->second.R()))
+    return false;
+  const TaskState& ts = it->second.task(t.kind, t.index);
+  if (ts.status != TaskStatus::kRunning) return false;
+  CancelAttempt(state_.slots[ts.slot]);
+  ++stats_.preemptions;
+  return true;
+}
+
+Status Controller::SetSlotSpeed(SlotId id, double speed) {
+  if (id < 0 || static_cast<size_t>(id) >= state_.slots.size())
+    return Status::InvalidArgument("no slot " + std::to_string(id));
+  if (!(speed > 0) || !std::isfinite(speed))
+    return Status::InvalidArgument("slot speed " + std::to_string(speed) + " is not positive");
+  SlotInfo& info = state_.slots[id].info;
+  const double old = info.speed;
+  if (old == speed) return Status::OK();
+  info.speed = speed;
+  executor_.SetSpeed(id, speed);
+  policy_.OnSlotSpeedChanged(info, old, state_, loop_.Now());
+  if (running_) Dispatch();
+  return Status::OK();
+}
+
+// A round's decisions are timed one after the other: each costs the policy's time since
+// the previous one ended (for the default Dispatch, one PickTask call).
 void Controller::Dispatch() {
-  for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce}) {
-    const TaskKind task_kind = kind == SlotKind::kMap ? TaskKind::kMap : TaskKind::kReduce;
-    const SlotSet& free = free_slots(kind);
-    for (SlotId id = free.First(); id >= 0; id = free.NextFrom(id + 1)) {
-      if (state_.active.empty() || pending(task_kind) == 0) break;
-      SlotState& slot = state_.slots[id];
-      const Time now = loop_.Now();
-      int64_t t0 = SteadyNs();
-      std::optional<TaskRef> pick = policy_.PickTask(slot.info, state_, now);
-      int64_t cost = SteadyNs() - t0;
-      ++stats_.decisions;
-      stats_.decision_ns.Add(cost);
-      for (auto* o : observers_) o->OnDecision(slot.info.id, pick, now, Duration(cost));
-      if (pick) Launch(slot, *pick);
+  if (state_.active.empty()) return;
+  decision_mark_ns_ = SteadyNs();
+  policy_.Dispatch(*this, state_, loop_.Now());
+}
+
+SlotId Controller::NextFree(SlotKind kind, SlotId from) const {
+  const TaskKind task_kind = kind == SlotKind::kMap ? TaskKind::kMap : TaskKind::kReduce;
+  if (state_.active.empty() || pending_[task_kind == TaskKind::kMap ? 0 : 1] == 0) return -1;
+  return free_[kind == SlotKind::kMap ? 0 : 1].NextFrom(std::max(from, 0));
+}
+
+bool Controller::Assign(SlotId id, const std::optional<TaskRef>& task) {
+  const int64_t cost = SteadyNs() - decision_mark_ns_;
+  ++stats_.decisions;
+  stats_.decision_ns.Add(cost);
+  bool ok = false;
+  if (id < 0 || static_cast<size_t>(id) >= state_.slots.size()) {
+    ReportInvalidDecision("policy '" + std::string(policy_.name()) + "' assigned slot " +
+                          std::to_string(id) + ", which does not exist");
+  } else {
+    SlotState& slot = state_.slots[id];
+    for (auto* o : observers_) o->OnDecision(id, task, loop_.Now(), Duration(cost));
+    if (!task) {
+      ok = true;
+    } else if (std::string why = CannotLaunch(slot, *task); !why.empty()) {
+      ReportInvalidDecision(why);
+    } else {
+      Launch(slot, *task);
+      ok = true;
     }
   }
+  decision_mark_ns_ = SteadyNs();
+  return ok;
+}
+
+std::string Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) const {
+  const std::string what =
+      "policy '" + std::string(policy_.name()) + "' picked " + std::string(ToString(t.kind)) + " " +
+      std::to_string(t.index) + " of job " + std::to_string(t.job) + " for " +
+      std::string(ToString(slot.info.kind)) + " slot " + std::to_string(slot.info.id) + ", ";
+  auto it = state_.jobs.find(t.job);
+  if (it == state_.jobs.end() || it->second.finished()) return what + "but the job is not active";
+  const JobState& job = it->second;
+  if ((t.kind == TaskKind::kMap) != (slot.info.kind == SlotKind::kMap))
+    return what + "a slot of the other kind";
+  if (slot.task) return what + "but the slot is busy";
+  if (t.index >= (t.kind == TaskKind::kMap ? job.M() : job.R()))
+    return what + "but the job has no such task";
+  if (job.task(t.kind, t.index).status != TaskStatus::kPending)
+    return what + "but the task is not pending";
+  if (t.kind == TaskKind::kReduce && !job.reduces_planned && !job.reduces_early)
+    return what + "but the job's reduces may not start yet";
+  return {};
+}
+
+void Controller::ReportInvalidDecision(const std::string& why) {
+  ++stats_.invalid_decisions;
+  for (auto* o : observers_) o->OnInvalidDecision(why, loop_.Now());
 }
 
 void Controller::Launch(SlotState& slot, const TaskRef& t) {
-  auto it = state_.jobs.find(t.job);
-  bool kind_ok = (t.kind == TaskKind::kMap) == (slot.info.kind == SlotKind::kMap);
-  if (it == state_.jobs.end() || it->second.finished() || !kind_ok ||
-      t.index >= (t.kind == TaskKind::kMap ? it->second.M() : it->second.R()) ||
-      it->second.task(t.kind, t.index).status != TaskStatus::kPending ||
-      (t.kind == TaskKind::kReduce && !it->second.reduces_planned && !it->second.reduces_early)) {
-    throw std::logic_error("policy '" + std::string(policy_.name()) +
-                           "' picked a task that cannot run on slot " +
-                           std::to_string(slot.info.id));
-  }
-  JobState& job = it->second;
+  JobState& job = state_.job(t.job);
   TaskState& ts = job.task(t.kind, t.index);
   ts.status = TaskStatus::kRunning;
   ts.slot = slot.info.id;
@@ -216,7 +315,7 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   executor_.Launch(launch);
 }
 
-void Controller::Cancel(const SlotState& slot) {
+void Controller::CancelAttempt(const SlotState& slot) {
   if (!state_.job(slot.task->job).reduces_planned && held_.erase(slot.token)) {
     // A reduce holding its slot before the plan: no attempt runs, so report it cancelled
     // ourselves, from an event of its own as an executor would. Out of held_, the plan
@@ -321,27 +420,16 @@ void Controller::FinishMapPhase(JobState& job) {
     MaybeRetire(job);
     return;
   }
-  // Reduce task r is planned for the r-th fastest reduce slot (cyclically when R exceeds
-  // the reduce slots), and the partitioner sizes it for that slot's speed.
-  std::vector<const SlotState*> lanes;
-  for (auto& s : state_.slots)
-    if (s.info.kind == SlotKind::kReduce) lanes.push_back(&s);
-  if (lanes.empty()) {
+  if (std::none_of(state_.slots.begin(), state_.slots.end(),
+                   [](const SlotState& s) { return s.info.kind == SlotKind::kReduce; })) {
     FailJob(job, Status::InvalidArgument("the job has " + std::to_string(job.R()) +
                                          " reduce tasks but the cluster has no reduce slot"));
     return;
   }
-  std::stable_sort(lanes.begin(), lanes.end(), [](const SlotState* a, const SlotState* b) {
-    return a->info.speed > b->info.speed;
-  });
-  // A reduce already holding a slot (reduce slow-start) is planned for that slot.
-  std::vector<SlotId> planned(job.R());
+  // Each reduce is sized for the speed of the slot it is planned for.
+  const std::vector<SlotId> planned = PlaceReduces(job);
   std::vector<double> speeds(job.R());
-  for (uint32_t r = 0; r < job.R(); ++r) {
-    const TaskState& t = job.reduces[r];
-    planned[r] = t.status == TaskStatus::kRunning ? t.slot : lanes[r % lanes.size()]->info.id;
-    speeds[r] = state_.slots[planned[r]].info.speed;
-  }
+  for (uint32_t r = 0; r < job.R(); ++r) speeds[r] = state_.slots[planned[r]].info.speed;
 
   Result<PartitionPlan> plan = partitioner_->Plan(sketches_.at(job.id), speeds);
   if (!plan.ok()) {
@@ -372,6 +460,36 @@ void Controller::FinishMapPhase(JobState& job) {
   }
 }
 
+std::vector<SlotId> Controller::PlaceReduces(const JobState& job) {
+  std::vector<SlotId> planned = policy_.PlaceReduces(job, state_);
+  if (std::string why = InvalidPlacement(job, planned); !why.empty()) {
+    ReportInvalidDecision(why);
+    planned = policy_.Policy::PlaceReduces(job, state_);
+  }
+  return planned;
+}
+
+std::string Controller::InvalidPlacement(const JobState& job,
+                                         const std::vector<SlotId>& planned) const {
+  const std::string what = "policy '" + std::string(policy_.name()) +
+                           "' placed the reduces of job " + std::to_string(job.id);
+  if (planned.size() != job.R())
+    return what + " on " + std::to_string(planned.size()) + " slots for " +
+           std::to_string(job.R()) + " reduces";
+  for (uint32_t r = 0; r < job.R(); ++r) {
+    const SlotId s = planned[r];
+    if (s < 0 || static_cast<size_t>(s) >= state_.slots.size() ||
+        state_.slots[s].info.kind != SlotKind::kReduce)
+      return what + ", reduce " + std::to_string(r) + " on slot " + std::to_string(s) +
+             ", which is not a reduce slot";
+    const TaskState& t = job.reduces[r];
+    if (t.status == TaskStatus::kRunning && t.slot != s)
+      return what + ", reduce " + std::to_string(r) + " away from slot " + std::to_string(t.slot) +
+             ", which it holds";
+  }
+  return {};
+}
+
 void Controller::FailJob(JobState& job, const Status& why) {
   if (job.finished()) return;
   // Its pending tasks leave the pending counts (a task whose attempt just failed is not
@@ -386,8 +504,33 @@ void Controller::FailJob(JobState& job, const Status& why) {
   job.finish = loop_.Now();
   Deactivate(job.id);
   for (auto& s : state_.slots)
-    if (s.task && s.task->job == job.id) Cancel(s);
+    if (s.task && s.task->job == job.id) CancelAttempt(s);
   MaybeRetire(job);
+}
+
+Status Controller::Cancel(JobId id) {
+  auto it = state_.jobs.find(id);
+  if (it == state_.jobs.end()) return Status::NotFound("no job " + std::to_string(id));
+  FailJob(it->second, Status::Aborted("cancelled"));
+  CheckIdle();
+  return Status::OK();
+}
+
+Result<JobOutcome> Controller::TakeOutcome(JobId id) {
+  auto it = outcomes_.find(id);
+  if (it == outcomes_.end()) return Status::NotFound("no job " + std::to_string(id));
+  if (!retired_.contains(id))
+    return Status::InvalidArgument("job " + std::to_string(id) + " has not ended yet");
+  JobOutcome outcome = std::move(it->second);
+  Forget(id);
+  return outcome;
+}
+
+void Controller::Forget(JobId id) {
+  state_.jobs.erase(id);
+  outcomes_.erase(id);
+  sketches_.erase(id);
+  retired_.erase(id);
 }
 
 void Controller::AbortAll(const Status& why) {
@@ -399,8 +542,7 @@ void Controller::AbortAll(const Status& why) {
 // Once no attempt of a finished job runs any more, the executor may commit or discard its
 // output and free its memory.
 void Controller::MaybeRetire(JobState& job) {
-  if (job.maps_running + job.reduces_running > 0 || retired_[job.id]) return;
-  retired_[job.id] = true;
+  if (job.maps_running + job.reduces_running > 0 || !retired_.insert(job.id).second) return;
   const Time now = loop_.Now();
   Status s = executor_.FinishJob(job.id, job.phase == JobPhase::kDone);
   if (!s.ok() && job.phase == JobPhase::kDone) {
@@ -411,6 +553,7 @@ void Controller::MaybeRetire(JobState& job) {
   sketches_.erase(job.id);
   policy_.OnJobFinished(job, state_, now);
   for (auto* o : observers_) o->OnJobFinished(job, outcomes_[job.id], now);
+  if (options_.forget_finished_jobs) Forget(job.id);
 }
 
 void Controller::Deactivate(JobId id) {

@@ -2,25 +2,32 @@
 // and picks tasks for free slots; the executor runs tasks and reports back; at the end of a
 // job's map phase the partitioner turns its partitions into reduce tasks.
 //
-// Thread model: every method runs on the EventLoop's thread. Executors deliver reports
-// from their own threads through EventLoop::Post.
+// Thread model: every method runs on the EventLoop's thread, except those marked
+// thread-safe (SubmitAsync, Shutdown). Executors deliver reports from their own threads
+// through EventLoop::Post.
+//
+// Memory: a job's state, outcome and sketch are kept until its outcome is taken
+// (TakeOutcome) or, with ControllerOptions::forget_finished_jobs, until its observers have
+// seen it finish. A long run that does either holds only its active jobs.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sched/core/cluster_state.h"
 #include "sched/core/event_loop.h"
 #include "sched/core/executor.h"
-#include "sched/partition/partitioner.h"
 #include "sched/core/policy.h"
 #include "sched/core/scheduler_stats.h"
 #include "sched/core/slot_set.h"
+#include "sched/partition/partitioner.h"
 
 namespace mrlocal {
 
@@ -49,10 +56,12 @@ class ControllerObserver {
   virtual void OnPlan(const JobState&, const PartitionPlan&, Time) {}
   virtual void OnJobFinished(const JobState&, const JobOutcome&, Time) {}
   virtual void OnTick(const ClusterState&, const Executor&, Time) {}
+  // The policy asked for something impossible (a task that cannot run on the slot it
+  // picked, ...): a bug in the policy. The request was skipped and the run goes on.
+  virtual void OnInvalidDecision(std::string_view /*why*/, Time) {}
 };
 
 struct ControllerOptions {
-  std::string partitioner = "dp-sketch";
   // Period of ControllerObserver::OnTick; zero: no observer ticks (simulations that need
   // no progress lines).
   Duration observer_tick = std::chrono::milliseconds(250);
@@ -63,12 +72,21 @@ struct ControllerOptions {
   // None: reduces launch once the map stage has ended. Policies may opt out
   // (Policy::uses_reduce_slowstart).
   std::optional<double> reduce_slowstart;
+  // Forget a job once the observers' OnJobFinished (a rejected job: OnAdmission) has run:
+  // state().jobs and outcome() no longer know it. For long runs whose observers keep what
+  // they need.
+  bool forget_finished_jobs = false;
 };
 
-class Controller {
+// The Controller is its policy's PolicyHost, and the DispatchRound of each Dispatch.
+class Controller final : private PolicyHost, private DispatchRound {
  public:
   Controller(EventLoop& loop, Executor& executor, Policy& policy, std::vector<SlotInfo> slots,
              int nodes, std::unique_ptr<Partitioner> partitioner, ControllerOptions options = {});
+  // Cancels its timers on the loop, and detaches the policy.
+  ~Controller() override;
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
 
   void AddObserver(ControllerObserver* o) { observers_.push_back(o); }
 
@@ -81,34 +99,80 @@ class Controller {
   // millions of tasks out of memory until their jobs arrive.
   using JobMaker = std::function<JobSpec(JobId)>;
   void SubmitAt(Time arrival, JobMaker make);
+  // Thread-safe: the job arrives on the loop thread as soon as the loop gets to it, and
+  // `make` is called there with its id, as SubmitAt's is.
+  void SubmitAsync(JobMaker make);
   JobId next_job_id() const { return next_job_; }
 
   // Runs the loop until every submitted job has arrived and finished (or failed, or was
-  // rejected).
+  // rejected), or until Shutdown().
   void RunUntilIdle();
+  // Runs the loop, serving submissions, until Shutdown(). Unfinished jobs stay as they
+  // are (AbortAll ends them). A SimLoop also returns when it has no event left.
+  void RunUntilShutdown();
+  // Thread-safe: the running Run* returns after the current event; a Shutdown before the
+  // run ends it at once.
+  void Shutdown();
 
+  // Ends job `id`: its running attempts are cancelled, and it fails with an Aborted status
+  // ("cancelled"). A job that has already ended is left as it is. NotFound: no such job
+  // (or it was forgotten).
+  Status Cancel(JobId id);
   // Stops every unfinished job (e.g. on Ctrl-C): running attempts are cancelled and the
-  // jobs fail with `why`. Thread: loop.
+  // jobs fail with `why`.
   void AbortAll(const Status& why);
+
+  // Slot `slot` now runs at `speed` (its base speed times the node's availability): the
+  // state shows it, the executor is told (Executor::SetSpeed), the policy hears it
+  // (OnSlotSpeedChanged). InvalidArgument: no such slot, or a speed not in (0, inf).
+  Status SetSlotSpeed(SlotId slot, double speed);
+
+  // The outcome of a job that has ended, no attempt of it running any more; the controller
+  // then forgets the job. NotFound: no such job; InvalidArgument: it has not ended yet.
+  Result<JobOutcome> TakeOutcome(JobId id);
 
   const ClusterState& state() const { return state_; }
   const JobOutcome& outcome(JobId id) const { return outcomes_.at(id); }
   const SchedulerStats& stats() const { return stats_; }
   const Policy& policy() const { return policy_; }
 
+  // What the controller holds, in entries: for tests and monitoring that memory stays
+  // bounded in a long run.
+  struct Footprint {
+    size_t jobs = 0, outcomes = 0, sketches = 0, retired = 0, held = 0;
+  };
+  Footprint footprint() const {
+    return {state_.jobs.size(), outcomes_.size(), sketches_.size(), retired_.size(), held_.size()};
+  }
+
  private:
   void Arrive(JobId id, JobSpec spec);
+  void Run(bool until_idle);
   void Dispatch();
+  // DispatchRound, for the policy's Dispatch.
+  SlotId NextFree(SlotKind kind, SlotId from) const override;
+  bool Assign(SlotId slot, const std::optional<TaskRef>& task) override;
+  // PolicyHost.
+  TimerId WakeAt(Time at) override;
+  void CancelWake(TimerId id) override;
+  bool Preempt(const TaskRef& task) override;
+  // The policy's PlaceReduces, checked; today's rule when it is not valid.
+  std::vector<SlotId> PlaceReduces(const JobState& job);
+  std::string InvalidPlacement(const JobState& job, const std::vector<SlotId>& planned) const;
+  // Why `t` cannot be launched on `slot` now; empty when it can.
+  std::string CannotLaunch(const SlotState& slot, const TaskRef& t) const;
   void Launch(SlotState& slot, const TaskRef& t);
+  void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
   void ReleaseReducesEarly(JobState& job);
+  void OnPolicyTick();
   void FinishMapPhase(JobState& job);
-  void Cancel(const SlotState& slot);
+  void CancelAttempt(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
   void MaybeRetire(JobState& job);
   void Deactivate(JobId id);
-  void ScheduleTicks();  // both of these, each re-arming itself
-  void ScheduleObserverTick();
+  void Forget(JobId id);
+  void ScheduleObserverTick();  // each re-arming itself while a run lasts
   void SchedulePolicyTick();
   void CheckIdle();
   bool Idle() const;
@@ -123,7 +187,7 @@ class Controller {
   ClusterState state_;
   std::map<JobId, JobOutcome> outcomes_;
   std::map<JobId, CountMinSketch> sketches_;  // summed map-output sketches, per job
-  std::map<JobId, bool> retired_;             // executor told the job ended
+  std::set<JobId> retired_;                   // executor told the job ended
   // Tokens of the reduce attempts that took their slots before their job's plan (reduce
   // slow-start), until their reports: the plan launches those still held, and each report
   // counts the slot from when it was taken (TaskState::start).
@@ -135,13 +199,18 @@ class Controller {
   // pick a pending task, so with none pending no slot of that kind is offered.
   SlotSet free_[2];
   uint64_t pending_[2] = {0, 0};
-  size_t arrivals_due_ = 0;   // SubmitAt jobs that have not arrived yet
-  size_t running_tasks_ = 0;  // attempts launched and not yet reported
+  std::atomic<size_t> arrivals_due_ = 0;  // submitted jobs that have not arrived yet
+  size_t running_tasks_ = 0;              // attempts launched and not yet reported
   JobId next_job_ = 1;
   uint64_t next_token_ = 1;
-  bool running_ = false;
-  uint64_t run_epoch_ = 0;     // RunUntilIdle calls so far
-  bool loop_running_ = false;  // RunUntilIdle is inside loop_.Run()
+  bool running_ = false;       // inside a Run*
+  bool until_idle_ = false;    // the run is RunUntilIdle
+  bool loop_running_ = false;  // the run is inside loop_.Run()
+  TimerId observer_tick_ = 0, policy_tick_ = 0;
+  // The policy's wake-ups not yet due, by the id it was given: the loop's timer.
+  std::unordered_map<TimerId, TimerId> wakes_;
+  TimerId last_wake_ = 0;
+  int64_t decision_mark_ns_ = 0;  // end of the round's previous decision (steady clock)
 };
 
 }  // namespace mrlocal

@@ -19,7 +19,7 @@ struct TaskLaunch {
   TaskRef task;
   uint64_t token = 0;  // unique per attempt
   SlotId slot = -1;
-  Time ready_since{0};  // when both the slot and the task were ready: dispatch latency base
+  Time ready_since{0};   // when both the slot and the task were ready: dispatch latency base
   uint32_t attempt = 1;  // 1 for the task's first launch
 };
 
@@ -58,6 +58,10 @@ class Executor {
   // The job ended (no attempt of it runs any more): commit its output when `success`,
   // otherwise discard everything it wrote. Frees its map outputs either way.
   virtual Status FinishJob(JobId job, bool success) = 0;
+  // The slot's speed changed (Controller::SetSlotSpeed): what runs there from now on runs
+  // at `speed`. An executor that models speed itself (SimExecutor's availability
+  // profiles) ignores it.
+  virtual void SetSpeed(SlotId /*slot*/, double /*speed*/) {}
   // Progress in [0, 1] of what runs on `slot` now.
   virtual double Progress(SlotId slot) const = 0;
   // True when reports are delivered on the loop thread from an event of their own (never

@@ -1,13 +1,12 @@
 // A scheduling policy: pure decision logic against a clock and a read-only view of the
-// cluster. No threads, no sleeps, no locks: the Controller calls it on its one thread,
-// and a simulation calls the very same code with a virtual clock.
+// cluster. No threads, no sleeps, no locks: the Controller calls every hook on its one
+// thread, and a simulation calls the very same code with a virtual clock.
 //
-// Extension points (each policy overrides what it needs):
-//   Admit          a job arrives: admit it, or reject it with a reason (RTMR, DC).
-//   PickTask       a slot is free: which pending task runs there, if any.
-//   OnTaskFinished feedback with measured times (estimators, RTMR's SATU, LLF's laxity).
-//   OnJobFinished  a job completed or failed.
-//   OnTick         periodic (every tick_interval()), may ask to preempt running tasks.
+// Each hook below says when the Controller calls it. From any hook a policy may use its
+// PolicyHost (host()) to set and cancel wake-ups and to preempt running tasks. A request
+// the Controller cannot carry out (a task that cannot run on the slot it was given, a
+// reduce placed on a map slot) is a bug in the policy: it is skipped, counted
+// (SchedulerStats::invalid_decisions) and reported to observers, and the run goes on.
 #pragma once
 
 #include <memory>
@@ -18,22 +17,29 @@
 
 #include "sched/core/clock.h"
 #include "sched/core/cluster_state.h"
+#include "sched/core/event_loop.h"
 
 namespace mrlocal {
 
 struct Admission {
   bool admitted = true;
   std::string reason;  // shown to the user either way
-  // Deadline policies (rtmr, dc): when the job is expected to end, at worst.
-  std::optional<Time> estimated_finish;
-  // Rejected by a deadline policy, what would have been admitted: the smallest relative
-  // deadline, and how many more nodes of one map and one reduce slot of speed 1.0 (none:
-  // no such change helps, or it was not computed).
-  std::optional<Duration> min_deadline;
-  std::optional<int> extra_nodes;
+  // What a deadline policy (rtmr, dc) worked out; none from other policies.
+  struct DeadlineEstimate {
+    std::optional<Time> finish;  // when the job is expected to end, at worst
+    // Rejected, what would have been admitted: the smallest relative deadline, and how
+    // many more nodes of one map and one reduce slot of speed 1.0 (none: no such change
+    // helps, or it was not computed).
+    std::optional<Duration> min_deadline;
+    std::optional<int> extra_nodes;
+  };
+  std::optional<DeadlineEstimate> estimate;
+  std::optional<Time> estimated_finish() const {
+    return estimate ? estimate->finish : std::nullopt;
+  }
 
-  static Admission Yes(std::string why) { return Admission{true, std::move(why), {}, {}, {}}; }
-  static Admission No(std::string why) { return Admission{false, std::move(why), {}, {}, {}}; }
+  static Admission Yes(std::string why) { return Admission{true, std::move(why), {}}; }
+  static Admission No(std::string why) { return Admission{false, std::move(why), {}}; }
 };
 
 // A finished task attempt, as measured.
@@ -48,6 +54,33 @@ struct TaskRecord {
   uint64_t output_bytes = 0;
 };
 
+// What the Controller does for a policy beyond showing it the state. Given once
+// (Policy::Attach) before any other call; usable from every hook.
+class PolicyHost {
+ public:
+  virtual ~PolicyHost() = default;
+  // OnTimer(id) once Now() >= at, unless CancelWake(id) comes first.
+  virtual TimerId WakeAt(Time at) = 0;
+  // A wake-up that has fired, or an unknown id, is not an error: nothing happens.
+  virtual void CancelWake(TimerId id) = 0;
+  // Kills the running attempt of `task` and requeues the task: OnTaskFinished (ok = false)
+  // follows, and its slot is offered again. False: the task is not running.
+  virtual bool Preempt(const TaskRef& task) = 0;
+};
+
+// One dispatch round: the free slots, and the way to fill them. Valid only during
+// Policy::Dispatch.
+class DispatchRound {
+ public:
+  // The first free slot of `kind` with id >= from, or -1 (none, or no task of that kind
+  // is pending).
+  virtual SlotId NextFree(SlotKind kind, SlotId from) const = 0;
+  // One decision for `slot`: launch `task` there now (later NextFree calls and the state
+  // see it running), or with none leave the slot free. False: the task cannot run there
+  // (a bug in the policy, reported), and the slot stays free.
+  virtual bool Assign(SlotId slot, const std::optional<TaskRef>& task) = 0;
+};
+
 class Policy {
  public:
   virtual ~Policy() = default;
@@ -56,19 +89,43 @@ class Policy {
   // section V); without it every job counts and utilization uses all jobs' slot time.
   virtual bool admission_control() const { return false; }
 
-  // `job` is not yet in state.active. Called once per job.
+  // The Controller attaches itself before any other call (null: detached).
+  void Attach(PolicyHost* host) { host_ = host; }
+
+  // A job arrives: admit it, or reject it with a reason (RTMR, DC). `job` is not yet in
+  // state.active. Called once per job.
   virtual Admission Admit(const JobState& job, const ClusterState& state, Time now) = 0;
 
-  // Slot `slot` is free. Returns a pending task of an active job that may run on a slot
-  // of that kind (a map for a map slot, a pending reduce for a reduce slot: planned, or
-  // released early by reduce slow-start), or nothing.
-  virtual std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
-                                          Time now) = 0;
+  // A dispatch round, after every event that may free a slot or make a task runnable:
+  // fill free slots through `round`. Override it to assign many slots from one decision
+  // (an LP's solution); the default calls PickTask for each free slot, in slot order.
+  virtual void Dispatch(DispatchRound& round, const ClusterState& state, Time now);
+  // Slot `slot` is free (asked by the default Dispatch). Returns a pending task of an active job
+  // that may run on a slot of that kind (a map for a map slot, a pending reduce for a reduce slot:
+  // planned, or released early by reduce slow-start), or nothing.
+  virtual std::optional<TaskRef> PickTask(const SlotInfo& /*slot*/, const ClusterState& /*state*/,
+                                          Time /*now*/) {
+    return std::nullopt;
+  }
 
+  // A job's map stage ended: the reduce slot each reduce r is planned for (and the
+  // partitioner sizes it for that slot's speed); a reduce already holding a slot (reduce
+  // slow-start) keeps it. The default: the r-th fastest reduce slot, cyclically.
+  virtual std::vector<SlotId> PlaceReduces(const JobState& job, const ClusterState& state);
+
+  // An attempt ended (done, failed or preempted), with measured times: feedback for
+  // estimators, RTMR's SATU, LLF's laxity.
   virtual void OnTaskFinished(const TaskRecord& /*record*/, const ClusterState& /*state*/,
                               Time /*now*/) {}
+  // A job completed or failed and none of its attempts runs any more.
   virtual void OnJobFinished(const JobState& /*job*/, const ClusterState& /*state*/, Time /*now*/) {
   }
+  // A wake-up set with host()->WakeAt is due.
+  virtual void OnTimer(TimerId /*id*/, const ClusterState& /*state*/, Time /*now*/) {}
+  // A slot's speed changed (availability); the state already shows the new one. A
+  // dispatch round follows.
+  virtual void OnSlotSpeedChanged(const SlotInfo& /*slot*/, double /*old_speed*/,
+                                  const ClusterState& /*state*/, Time /*now*/) {}
 
   // Tasks to preempt now (killed and requeued). Called every tick_interval() if non-zero.
   virtual std::vector<TaskRef> OnTick(const ClusterState& /*state*/, Time /*now*/) { return {}; }
@@ -78,6 +135,13 @@ class Policy {
   // mapred.reduce.slowstart.completed.maps) applies to this policy's jobs. A policy whose
   // dispatcher starts reduces only once the map stage has ended says no.
   virtual bool uses_reduce_slowstart() const { return true; }
+
+ protected:
+  // Null until attached (a policy driven directly by a unit test).
+  PolicyHost* host() const { return host_; }
+
+ private:
+  PolicyHost* host_ = nullptr;
 };
 
 }  // namespace mrlocal

@@ -60,7 +60,7 @@ class RealExecutor final : public Executor {
   Status FinishJob(JobId job, bool success) override;
   double Progress(SlotId slot) const override;
 
-  void SetSpeed(SlotId slot, double s) { workers_[slot]->SetSpeed(s); }
+  void SetSpeed(SlotId slot, double s) override { workers_[slot]->SetSpeed(s); }
 
  private:
   struct JobData {

@@ -57,6 +57,8 @@ struct SchedulerStats {
   LatencySamples dispatch_ns;  // slot (and task) ready -> task's first instruction
   uint64_t launches = 0;
   uint64_t preemptions = 0;
+  // Requests of the policy that could not be carried out (a bug in the policy): skipped.
+  uint64_t invalid_decisions = 0;
 };
 
 }  // namespace mrlocal

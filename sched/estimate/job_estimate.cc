@@ -16,33 +16,40 @@ double SlowestSpeed(const ClusterState& state, SlotKind kind) {
   return slowest > 0 ? slowest : 1.0;
 }
 
-JobEstimate EstimateJob(const JobState& job, const AppEstimate& app, double slowest_map_speed,
-                        double slowest_reduce_speed, double margin) {
-  slowest_map_speed /= margin;
-  slowest_reduce_speed /= margin;
+std::optional<JobEstimate> EstimateJob(const JobState& job, const ClusterState& state,
+                                       const Estimator& estimator, double margin) {
+  const double map_speed = SlowestSpeed(state, SlotKind::kMap) / margin;
+  const double reduce_speed = SlowestSpeed(state, SlotKind::kReduce) / margin;
   JobEstimate e;
-  double largest_split = 0, input = 0, work = 0;
+  double largest_split = 0, work = 0;
   for (const TaskState& m : job.maps) {
     const double units = static_cast<double>(m.input_bytes);
     largest_split = std::max(largest_split, units);
-    input += units;
-    work += app.MapSeconds(units);
+    // At speed 1.0, summed, then spread over the slowest slot: DC's fluid map stage.
+    auto seconds = estimator.TaskSeconds(job, {TaskKind::kMap, units, 1.0});
+    if (!seconds) return std::nullopt;
+    work += *seconds;
   }
-  e.map_task = FromSeconds(app.MapSeconds(largest_split) / slowest_map_speed);
-  e.map_work = FromSeconds(work / slowest_map_speed);
-  if (job.R() > 0) {
-    double largest_reduce;
-    if (job.spec.max_reduce_units > 0 || job.spec.shuffle_units > 0) {
-      e.shuffle_units = static_cast<double>(job.spec.shuffle_units);
-      largest_reduce = job.spec.max_reduce_units > 0
-                           ? static_cast<double>(job.spec.max_reduce_units)
-                           : std::ceil(e.shuffle_units / job.R());
-    } else {
-      e.shuffle_units = app.alpha * input;
-      largest_reduce = std::max(1.0, app.reduce_skew) * e.shuffle_units / job.R();
-    }
-    e.reduce_task = FromSeconds(app.ReduceSeconds(largest_reduce) / slowest_reduce_speed);
+  auto map_task = estimator.TaskSeconds(job, {TaskKind::kMap, largest_split, map_speed});
+  if (!map_task) return std::nullopt;
+  e.map_task = FromSeconds(*map_task);
+  e.map_work = FromSeconds(work / map_speed);
+  e.source = estimator.Source(job);
+  if (job.R() == 0) return e;
+  double largest_reduce;
+  if (job.spec.max_reduce_units > 0 || job.spec.shuffle_units > 0) {
+    e.shuffle_units = static_cast<double>(job.spec.shuffle_units);
+    largest_reduce = job.spec.max_reduce_units > 0 ? static_cast<double>(job.spec.max_reduce_units)
+                                                   : std::ceil(e.shuffle_units / job.R());
+  } else {
+    auto shuffle = estimator.Shuffle(job);
+    if (!shuffle) return std::nullopt;
+    e.shuffle_units = shuffle->total_units;
+    largest_reduce = shuffle->largest_units;
   }
+  auto reduce_task = estimator.TaskSeconds(job, {TaskKind::kReduce, largest_reduce, reduce_speed});
+  if (!reduce_task) return std::nullopt;
+  e.reduce_task = FromSeconds(*reduce_task);
   return e;
 }
 

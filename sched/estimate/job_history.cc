@@ -1,134 +1,10 @@
 #include "sched/estimate/job_history.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <nlohmann/json.hpp>
-#include <sstream>
-#include <system_error>
-
-#include "engine/atomic_file.h"
-#include "sched/report/json_writer.h"
-#include "sched/estimate/user_data_path.h"
 
 namespace mrlocal {
 namespace {
-
-namespace fs = std::filesystem;
-
-constexpr int kVersion = 1;
-
-// The AppEstimate doubles by their names in the file, in the order they are written.
-struct Field {
-  const char* name;
-  double AppEstimate::*member;
-};
-constexpr Field kFields[] = {
-    {"alpha", &AppEstimate::alpha},
-    {"map_fixed_s", &AppEstimate::map_fixed_s},
-    {"map_s_per_unit", &AppEstimate::map_s_per_unit},
-    {"reduce_fixed_s", &AppEstimate::reduce_fixed_s},
-    {"reduce_s_per_unit", &AppEstimate::reduce_s_per_unit},
-    {"reduce_skew", &AppEstimate::reduce_skew},
-};
-constexpr const char* kSources[] = {"history", "probe", "model", "declared"};
-
-// What is wrong with one of e's doubles ("reduce_skew: 0.5 is below 1"), or "".
-std::string CheckDouble(const char* name, double v) {
-  std::ostringstream what;
-  if (!std::isfinite(v) || v < 0) {
-    what << name << ": " << v << " is not a finite non-negative number";
-  } else if (std::string_view(name) == "reduce_skew" && v < 1) {
-    what << name << ": " << v << " is below 1";
-  }
-  return what.str();
-}
-
-std::string CheckSource(const std::string& source) {
-  for (const char* s : kSources)
-    if (source == s) return "";
-  return "source: '" + source + "' is not one of history, probe, model";
-}
-
-// The whole file, or IoError naming it with the OS's reason.
-Result<std::string> ReadHistoryFile(const fs::path& path) {
-  auto fail = [&](int err) {
-    return Status::IoError("cannot read history file '" + path.string() +
-                           "': " + std::strerror(err));
-  };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return Status::NotFound("no history file '" + path.string() + "'");
-    return fail(errno);
-  }
-  struct stat st;
-  std::string text;
-  int err = 0;
-  if (::fstat(fd, &st) != 0) {
-    err = errno;
-  } else if (S_ISDIR(st.st_mode)) {
-    err = EISDIR;  // open(O_RDONLY) succeeds on a directory; say why before read() does
-  } else {
-    char buf[1 << 16];
-    for (;;) {
-      const ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) err = errno;
-      if (n <= 0) break;
-      text.append(buf, static_cast<size_t>(n));
-    }
-  }
-  ::close(fd);
-  if (err != 0) return fail(err);
-  return text;
-}
-
-// One line: nlohmann's message without its "[json.exception....] " tag.
-std::string ParseErrorText(const nlohmann::json::exception& e) {
-  std::string what = e.what();
-  if (const size_t tag = what.find("] ");
-      what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
-    what.erase(0, tag + 2);
-  std::replace(what.begin(), what.end(), '\n', ' ');
-  std::replace(what.begin(), what.end(), '\r', ' ');
-  return what;
-}
-
-// The estimate of one app from its JSON object; the error is "<field>: <what>" with the
-// field relative to the app.
-Result<AppEstimate> ParseApp(const nlohmann::json& obj) {
-  for (auto& [key, value] : obj.items()) {
-    const bool known = key == "jobs" || key == "source" ||
-                       std::any_of(std::begin(kFields), std::end(kFields),
-                                   [&](const Field& f) { return key == f.name; });
-    if (!known) return Status::InvalidArgument(key + ": unknown key");
-  }
-  AppEstimate e;
-  for (const Field& f : kFields) {
-    auto v = obj.find(f.name);
-    if (v == obj.end()) return Status::InvalidArgument(std::string(f.name) + ": missing");
-    if (!v->is_number()) return Status::InvalidArgument(std::string(f.name) + ": not a number");
-    e.*f.member = v->get<double>();
-    if (std::string bad = CheckDouble(f.name, e.*f.member); !bad.empty())
-      return Status::InvalidArgument(bad);
-  }
-  auto jobs = obj.find("jobs");
-  if (jobs == obj.end()) return Status::InvalidArgument("jobs: missing");
-  if (!jobs->is_number_unsigned())
-    return Status::InvalidArgument("jobs: not a non-negative integer");
-  e.jobs = jobs->get<uint64_t>();
-  auto source = obj.find("source");
-  if (source == obj.end()) return Status::InvalidArgument("source: missing");
-  if (!source->is_string()) return Status::InvalidArgument("source: not a string");
-  e.source = source->get<std::string>();
-  if (std::string bad = CheckSource(e.source); !bad.empty()) return Status::InvalidArgument(bad);
-  return e;
-}
 
 // Seconds of work at speed 1.0 and input units of one valid task sample.
 struct Work {
@@ -150,7 +26,7 @@ std::vector<Work> ValidWork(const std::vector<TaskSample>& samples) {
 }
 
 // The smallest fixed part a >= 0 (up to an ulp) with a + c·u >= w as evaluated in doubles,
-// which is how AppEstimate::MapSeconds evaluates it: w - c·u alone can round one ulp low.
+// which is how AppModel::MapSeconds evaluates it: w - c·u alone can round one ulp low.
 double FixedPartCovering(double w, double c, double u) {
   const double p = c * u;
   if (p >= w) return 0;
@@ -177,70 +53,65 @@ void GrowAffine(const std::vector<Work>& tasks, double& fixed, double& per_unit)
   fixed = std::max(fixed, a);
 }
 
-}  // namespace
-
-fs::path JobHistory::DefaultPath() { return UserDataPath("MRLOCAL_HISTORY", "history.json"); }
-
-Result<JobHistory> JobHistory::Load(const fs::path& path) {
-  Result<std::string> text = ReadHistoryFile(path);
-  if (!text.ok()) return text.status();
-  auto corrupt = [&](const std::string& what) {
-    return Status::InvalidArgument("history file '" + path.string() + "' is corrupt: " + what);
-  };
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(*text);
-  } catch (const nlohmann::json::exception& e) {
-    return corrupt(ParseErrorText(e));
-  }
-  if (!doc.is_object()) return corrupt("not a JSON object");
-  for (auto& [key, value] : doc.items())
-    if (key != "version" && key != "apps") return corrupt(key + ": unknown key");
-  auto version = doc.find("version");
-  if (version == doc.end()) return corrupt("version: missing");
-  if (!version->is_number_integer() || version->get<int64_t>() != kVersion)
-    return corrupt("version: " + version->dump() + " is not " + std::to_string(kVersion));
-  auto apps = doc.find("apps");
-  if (apps == doc.end()) return corrupt("apps: missing");
-  if (!apps->is_object()) return corrupt("apps: not an object");
-  JobHistory h;
-  for (auto& [app, fields] : apps->items()) {
-    if (app.empty()) return corrupt("apps: an app with an empty name");
-    if (!fields.is_object()) return corrupt("apps." + app + ": not an object");
-    Result<AppEstimate> e = ParseApp(fields);
-    if (!e.ok()) return corrupt("apps." + app + "." + e.status().message());
-    h.apps_[app] = std::move(*e);
-  }
-  return h;
+// A task's sample as it ran on `slot`; none when the slot is unknown (a task without one
+// cannot be normalized to speed 1.0).
+std::optional<TaskSample> Sample(const TaskState& t, SlotId slot, Time start, Time end,
+                                 const ClusterState& state) {
+  if (slot < 0 || static_cast<size_t>(slot) >= state.slots.size()) return std::nullopt;
+  return TaskSample{static_cast<double>(t.input_bytes), Seconds(end - start),
+                    state.slots[static_cast<size_t>(slot)].info.speed};
 }
 
-Status JobHistory::Save(const fs::path& path) const {
-  // Never write what Load would refuse (a NaN given to Set would come back as null).
-  for (auto& [app, e] : apps_) {
-    std::string bad = CheckSource(e.source);
-    for (const Field& f : kFields)
-      if (bad.empty()) bad = CheckDouble(f.name, e.*f.member);
-    if (app.empty()) bad = "an app with an empty name";
-    if (!bad.empty())
-      return Status::InvalidArgument("cannot write history file '" + path.string() + "': apps." +
-                                     app + "." + bad);
-  }
-  std::error_code ec;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  if (ec)
-    return Status::IoError("cannot create directory '" + path.parent_path().string() +
-                           "' for history file '" + path.string() + "': " + ec.message());
-  std::ostringstream out;
-  JsonWriter w(out, /*pretty=*/true);  // doubles in their shortest round-trip form
-  w.BeginObject().Key("version").Int(kVersion).Key("apps").BeginObject();
-  for (auto& [app, e] : apps_) {
-    w.Key(app).BeginObject();
-    for (const Field& f : kFields) w.Key(f.name).Double(e.*f.member);
-    w.Key("jobs").Uint(e.jobs).Key("source").String(e.source).EndObject();
-  }
-  w.EndObject().EndObject();
-  out << "\n";
-  return WriteFileAtomically(path.string(), out.str()).WithContext("history file: ");
+double InputUnits(const JobState& job) {
+  double input = 0;
+  for (const TaskState& m : job.maps) input += static_cast<double>(m.input_bytes);
+  return input;
+}
+
+}  // namespace
+
+std::optional<double> JobHistory::TaskSeconds(const JobState& job, const TaskFeatures& task) const {
+  const AppEstimate* e = Find(job.spec.app);
+  if (!e) return std::nullopt;
+  const double work = task.kind == TaskKind::kMap ? e->model.MapSeconds(task.units)
+                                                  : e->model.ReduceSeconds(task.units);
+  return work / task.slot_speed;
+}
+
+std::optional<ShuffleEstimate> JobHistory::Shuffle(const JobState& job) const {
+  const AppEstimate* e = Find(job.spec.app);
+  if (!e) return std::nullopt;
+  ShuffleEstimate s;
+  s.total_units = e->model.alpha * InputUnits(job);
+  s.largest_units = std::max(1.0, e->model.reduce_skew) * s.total_units / job.R();
+  return s;
+}
+
+std::string JobHistory::Source(const JobState& job) const {
+  const AppEstimate* e = Find(job.spec.app);
+  return e ? e->source : "";
+}
+
+void JobHistory::Observe(const TaskRecord& record, const ClusterState& state) {
+  if (!record.ok) return;
+  const JobState& job = state.job(record.task.job);
+  const TaskState& t = job.task(record.task.kind, record.task.index);
+  JobObservation& o = running_[job.id];
+  o.app = job.spec.app;
+  if (record.task.kind == TaskKind::kMap)
+    o.shuffle_units += static_cast<double>(record.output_bytes);
+  if (auto s = Sample(t, record.slot, record.start, record.end, state))
+    (record.task.kind == TaskKind::kMap ? o.maps : o.reduces).push_back(*s);
+}
+
+void JobHistory::ObserveJobEnd(const JobState& job) {
+  auto it = running_.find(job.id);
+  if (it == running_.end()) return;
+  JobObservation o = std::move(it->second);
+  running_.erase(it);
+  if (job.phase != JobPhase::kDone) return;
+  o.input_units = InputUnits(job);
+  Record(o);
 }
 
 void JobHistory::Record(const JobObservation& job) {
@@ -257,27 +128,28 @@ void JobHistory::Record(const JobObservation& job) {
   const bool shows_skew = sum > 0 && std::isfinite(sum);
 
   AppEstimate& e = apps_[job.app];
+  AppModel& m = e.model;
   if (e.source == "probe") {
     // Replace what this job shows; keep the probe's guesses for what it cannot show.
-    e.map_fixed_s = 0;
-    e.map_s_per_unit = 0;
+    m.map_fixed_s = 0;
+    m.map_s_per_unit = 0;
     if (!reduces.empty()) {
-      e.reduce_fixed_s = 0;
-      e.reduce_s_per_unit = 0;
+      m.reduce_fixed_s = 0;
+      m.reduce_s_per_unit = 0;
     }
-    if (shows_alpha) e.alpha = 0;
-    if (shows_skew) e.reduce_skew = 1;
+    if (shows_alpha) m.alpha = 0;
+    if (shows_skew) m.reduce_skew = 1;
     e.jobs = 0;
   }
   e.source = "history";
   e.jobs += 1;
 
-  GrowAffine(maps, e.map_fixed_s, e.map_s_per_unit);
-  if (!reduces.empty()) GrowAffine(reduces, e.reduce_fixed_s, e.reduce_s_per_unit);
-  if (shows_alpha) e.alpha = std::max(e.alpha, ratio);
+  GrowAffine(maps, m.map_fixed_s, m.map_s_per_unit);
+  if (!reduces.empty()) GrowAffine(reduces, m.reduce_fixed_s, m.reduce_s_per_unit);
+  if (shows_alpha) m.alpha = std::max(m.alpha, ratio);
   // max/mean >= 1 in exact arithmetic; the max with the old skew (>= 1) absorbs rounding.
   if (shows_skew)
-    e.reduce_skew = std::max(e.reduce_skew, largest / (sum / static_cast<double>(reduces.size())));
+    m.reduce_skew = std::max(m.reduce_skew, largest / (sum / static_cast<double>(reduces.size())));
 }
 
 const AppEstimate* JobHistory::Find(const std::string& app) const {
@@ -289,17 +161,12 @@ JobObservation ObserveJob(const JobState& job, const ClusterState& state, uint64
   JobObservation o;
   o.app = job.spec.app;
   o.shuffle_units = static_cast<double>(shuffle_units);
+  o.input_units = InputUnits(job);
   auto sample = [&](const TaskState& t, std::vector<TaskSample>& out) {
     if (t.status != TaskStatus::kDone) return;
-    // A task without a known slot cannot be normalized to speed 1.0: leave it out.
-    if (t.slot < 0 || static_cast<size_t>(t.slot) >= state.slots.size()) return;
-    out.push_back({static_cast<double>(t.input_bytes), Seconds(t.end - t.start),
-                   state.slots[static_cast<size_t>(t.slot)].info.speed});
+    if (auto s = Sample(t, t.slot, t.start, t.end, state)) out.push_back(*s);
   };
-  for (const TaskState& m : job.maps) {
-    o.input_units += static_cast<double>(m.input_bytes);
-    sample(m, o.maps);
-  }
+  for (const TaskState& m : job.maps) sample(m, o.maps);
   for (const TaskState& r : job.reduces) sample(r, o.reduces);
   return o;
 }

@@ -1,6 +1,6 @@
 // History-based task-time estimates per app (RTMR section IV.A): what the deadline
 // policies (rtmr, dc) know of a job before it runs. After each job the worst case seen so
-// far grows to cover it:
+// far grows to cover it (the fields of AppModel, sched/estimate/app_model.h):
 //   alpha            max ratio of shuffled size units to input units (RTMR's α = max(α, σ_r/σ))
 //   map cost         c_m^max: every map task seen ran within map_fixed_s + map_s_per_unit · σ_i
 //   reduce cost      c_r^max likewise, per reduce input unit
@@ -15,40 +15,28 @@
 // each job's full-size tasks (at least half its largest), and the fixed part is what the
 // other tasks need on top. Every task seen lies under the bound.
 //
-// Kept in a JSON file (default under the user's data directory), written crash-safely: a
-// temporary file, then rename. A file that cannot be parsed is reported and never trusted.
-//   {"version": 1, "apps": {"wordcount": {"alpha": ..., "map_fixed_s": ...,
-//    "map_s_per_unit": ..., "reduce_fixed_s": ..., "reduce_s_per_unit": ...,
-//    "reduce_skew": ..., "jobs": N, "source": "history"}}}
-// Doubles are written in their shortest round-trip form, so a loaded history is bit-exact.
+// The history file (reading, writing, where it lives) is tools/runtime/history_file.h.
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
 #include "sched/core/cluster_state.h"
+#include "sched/estimate/app_model.h"
+#include "sched/estimate/estimator.h"
 
 namespace mrlocal {
 
+// An app's model and where it comes from.
 struct AppEstimate {
-  double alpha = 0;              // shuffled units per input unit
-  double map_fixed_s = 0;        // seconds at speed 1.0
-  double map_s_per_unit = 0;     // seconds per input unit at speed 1.0
-  double reduce_fixed_s = 0;     // seconds at speed 1.0
-  double reduce_s_per_unit = 0;  // seconds per reduce input unit at speed 1.0
-  double reduce_skew = 1;        // >= 1
-  uint64_t jobs = 0;             // jobs this estimate covers
-  // How it was obtained: "history" (finished jobs), "probe" (a first-run sample of the
-  // input, widened by a safety factor), "model" (a simulation's task model), "declared"
-  // (a synthetic job's own task times, in a real run).
+  AppModel model;
+  uint64_t jobs = 0;  // jobs it covers
+  // "history" (finished jobs), "probe" (a first-run sample of the input, widened by a
+  // safety factor), "model" (a simulation's task model), "declared" (a synthetic job's
+  // own task times, in a real run).
   std::string source = "history";
-
-  double MapSeconds(double units) const { return map_fixed_s + map_s_per_unit * units; }
-  double ReduceSeconds(double units) const { return reduce_fixed_s + reduce_s_per_unit * units; }
 };
 
 // One finished task, as measured: its input in size units, its duration in seconds and
@@ -68,18 +56,18 @@ struct JobObservation {
   std::vector<TaskSample> reduces;
 };
 
-class JobHistory {
+class JobHistory final : public Estimator {
  public:
-  // $MRLOCAL_HISTORY, else $XDG_DATA_HOME/mrlocal/history.json, else
-  // ~/.local/share/mrlocal/history.json.
-  static std::filesystem::path DefaultPath();
-
-  // NotFound when the file does not exist; IoError when it cannot be read (a directory,
-  // permissions); InvalidArgument "history file 'F' is corrupt: <what>" when it cannot be
-  // parsed or a field is out of range (negative, not finite, skew < 1...).
-  static Result<JobHistory> Load(const std::filesystem::path& path);
-  // Atomically (temporary file + rename); creates the directory.
-  Status Save(const std::filesystem::path& path) const;
+  // The app's model at the slot's speed: MapSeconds or ReduceSeconds of the units over the
+  // speed. None for an app without history.
+  std::optional<double> TaskSeconds(const JobState& job, const TaskFeatures& task) const override;
+  // α·σ in all, the largest reduce max(1, skew)·α·σ/R (RTMR section IV.A). REQUIRES: R > 0.
+  std::optional<ShuffleEstimate> Shuffle(const JobState& job) const override;
+  std::string Source(const JobState& job) const override;
+  // A successful attempt is kept with its job; at the job's end a job that is done is
+  // Record()ed, as ObserveJob() sees it. Failed attempts and jobs teach nothing.
+  void Observe(const TaskRecord& record, const ClusterState& state) override;
+  void ObserveJobEnd(const JobState& job) override;
 
   // Grows the app's estimate to cover `job` (RTMR's max updates, affine as above): each
   // quantity becomes the max of its old value and what this job needs, and jobs += 1. The
@@ -100,6 +88,7 @@ class JobHistory {
 
  private:
   std::map<std::string, AppEstimate> apps_;
+  std::map<JobId, JobObservation> running_;  // what Observe has seen of unfinished jobs
 };
 
 // The observation of a finished job: each done task's input (map: split bytes; reduce:

@@ -45,7 +45,8 @@ uint32_t MinMapSlots(const JobState& job, Duration map_work, Duration window) {
 
 }  // namespace
 
-DcPolicy::DcPolicy(const JobHistory* history, double margin) : history_(history), margin_(margin) {}
+DcPolicy::DcPolicy(const Estimator* estimator, double margin)
+    : estimator_(estimator), margin_(margin) {}
 
 int DcPolicy::MapSlotsAvailable(const ClusterState& state, int map_slots) const {
   int held = 0;
@@ -75,10 +76,10 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
     order_.Insert(job);
     return Admission::Yes("no deadline: admitted best effort, after every job with one");
   }
-  const AppEstimate* app = history_ ? history_->Find(job.spec.app) : nullptr;
-  if (!app) return Admission::No(NoEstimateReason(job));
-  const JobEstimate e = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
-                                    SlowestSpeed(state, SlotKind::kReduce), margin_);
+  std::optional<JobEstimate> estimate;
+  if (estimator_) estimate = EstimateJob(job, state, *estimator_, margin_);
+  if (!estimate) return Admission::No(NoEstimateReason(job));
+  const JobEstimate& e = *estimate;
   const Time arrival = job.arrival;
   const Duration deadline = *job.spec.deadline;
   const int map_slots = SlotCount(state, SlotKind::kMap);
@@ -110,7 +111,7 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
     if (window) {
       const Duration d = std::chrono::ceil<std::chrono::milliseconds>(e.reduce_task + *window);
       if (reduces <= reduce_slots - ReduceSlotsBusyAt(state, arrival + d - e.reduce_task))
-        a.min_deadline = d;
+        a.estimate.emplace().min_deadline = d;
     }
     return a;
   }
@@ -133,7 +134,7 @@ Admission DcPolicy::Admit(const JobState& job, const ClusterState& state, Time) 
   Admission a = Admission::Yes(
       "admitted: " + Slots(static_cast<int>(min_maps), "map") + " from now, " +
       (reduces > 0 ? Slots(reduces, "reduce") + " at " + At(max_rs) : "no reduce stage"));
-  a.estimated_finish = max_rs + e.reduce_task;
+  a.estimate.emplace().finish = max_rs + e.reduce_task;
   return a;
 }
 

@@ -2,7 +2,7 @@
 // it, deficiencies included: it is RTMR's baseline, and our runs must show it admitting
 // jobs that then miss.
 //
-// With the job's estimates (sched/estimate/job_estimate.h: the same history as rtmr), a job
+// With the job's estimates (sched/estimate/job_estimate.h: the same estimator as rtmr), a job
 // J = (A, D, M, R, σ) that arrives at A:
 //   reduce stage   all R reduces run at once for φ_r (assumption 2 of section III), so it
 //                  must start by the latest reduce start  max_rs = A + D − φ_r;
@@ -20,7 +20,7 @@
 // minimum number of map slots, no more); reduces go to the first job in EDF order with a
 // ready one, with no reservation.
 //
-// A job without a deadline is admitted best effort, with no history needed: it holds no
+// A job without a deadline is admitted best effort, with no estimate needed: it holds no
 // slots in the test above and comes after every job with a deadline, taking only the map
 // slots they leave (no cap). Tasks are not preempted, so its running maps can still delay
 // a deadline job that the test said had its slots: DC does not account for them either.
@@ -28,19 +28,19 @@
 
 #include <map>
 
-#include "sched/policy/deadline_order.h"
-#include "sched/estimate/job_estimate.h"
-#include "sched/estimate/job_history.h"
 #include "sched/core/policy.h"
+#include "sched/estimate/estimator.h"
+#include "sched/estimate/job_estimate.h"
+#include "sched/policy/deadline_order.h"
 
 namespace mrlocal {
 
 class DcPolicy final : public Policy {
  public:
-  // `history` gives each app's estimates; it must outlive the policy (null: none). A job
-  // with a deadline whose app has no estimate is rejected.
+  // `estimator` gives the worst-case task times; it must outlive the policy (null: none).
+  // A job with a deadline that it cannot estimate is rejected.
   // `margin` (>= 1) multiplies every estimated task time.
-  explicit DcPolicy(const JobHistory* history, double margin = 1.0);
+  explicit DcPolicy(const Estimator* estimator, double margin = 1.0);
 
   std::string_view name() const override { return "dc"; }
   bool admission_control() const override { return true; }
@@ -63,7 +63,7 @@ class DcPolicy final : public Policy {
   // Σ R_j over admitted jobs j whose reduce window [max_rs_j, A_j + D_j] contains `t`.
   int ReduceSlotsBusyAt(const ClusterState& state, Time t) const;
 
-  const JobHistory* history_;
+  const Estimator* estimator_;
   double margin_ = 1.0;
   std::map<JobId, Entry> admitted_;  // admitted with a deadline and not finished
   DeadlineOrder order_;              // every admitted job not finished

@@ -1,38 +1,94 @@
-// Policies by their stable name: the name `--policy` takes and the reports print.
+// Policies by their stable name, the name `--policy` takes and the reports print. Each
+// registered policy has a descriptor: what it is (summary, traits) and what it is made
+// with (an estimator when it needs one; the settings it declares), so that front ends
+// never name a policy to decide what to give it or how to run it.
 #pragma once
 
+#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/status.h"
-#include "sched/estimate/job_history.h"
 #include "sched/core/policy.h"
+#include "sched/estimate/estimator.h"
+#include "sched/policy/policy_args.h"
 
 namespace mrlocal {
 
-// What some policies need beyond the cluster view.
-struct PolicyOptions {
-  // rtmr, rtmr-nofb, dc: task-time estimates per app. Must outlive the policy; null: none
-  // (every job with a deadline is then rejected for want of an estimate).
-  const JobHistory* history = nullptr;
-  // rtmr: ε of the feedback controller; none: the finished job's median map time.
-  std::optional<Duration> feedback_threshold;
-  // rtmr, dc: every estimated task time is multiplied by this (>= 1). 1 in simulation,
-  // where the model's worst case is exact; more for real runs on a shared machine.
-  double estimate_margin = 1.0;
+// What callers need to know of a policy without naming it.
+struct PolicyTraits {
+  // Admits by deadline from task-time estimates: made with an Estimator, and without one
+  // rejects every job with a deadline. A front end finds it one (history, a probe, the
+  // simulation's model).
+  bool needs_estimator = false;
+  // Admit can reject (the same as Policy::admission_control()).
+  bool admission_control = false;
+  // Runs all R reduces of a job at once (DC's assumption 2, RTMR section III), so it can
+  // never admit a job with more reduces than the cluster has reduce slots: a workload
+  // leaves such jobs out, as RTMR section V does for its dc runs.
+  bool all_reduces_at_once = false;
+  // The policy that runs a job the admission rejected (--best-effort), or a job that needs
+  // no admission at all (a probe, a calibration run). Exactly one policy is.
+  bool best_effort_fallback = false;
 };
+
+// A setting a policy reads from PolicyArgs.
+struct PolicySetting {
+  enum class Type { kDouble, kDuration };
+  std::string_view name;  // kEstimateMargin...
+  Type type;
+};
+
+struct PolicyDescriptor {
+  using Factory =
+      std::function<std::unique_ptr<Policy>(const Estimator* estimator, const PolicyArgs& args)>;
+
+  std::string name;     // part of the CLI and of every report: never rename
+  std::string summary;  // one line for --help
+  PolicyTraits traits;
+  std::vector<PolicySetting> settings;  // what `make` reads from its PolicyArgs
+  // `estimator` may be null; args hold the declared settings with their declared types.
+  Factory make;
+};
+
+class PolicyRegistry {
+ public:
+  // InvalidArgument when the name is empty or taken, or a second best-effort fallback.
+  Status Register(PolicyDescriptor descriptor);
+
+  // InvalidArgument "unknown policy 'x' (known: ...)" for a name not registered.
+  Result<const PolicyDescriptor*> Find(std::string_view name) const;
+  // `estimator` (may be null) must outlive the policy. A declared setting of another type
+  // than declared is InvalidArgument; settings the policy does not declare are ignored.
+  Result<std::unique_ptr<Policy>> Make(std::string_view name, const Estimator* estimator,
+                                       const PolicyArgs& args) const;
+  // In registration order.
+  std::vector<std::string> Names() const;
+  // Null until a fallback is registered.
+  const PolicyDescriptor* best_effort_fallback() const { return fallback_; }
+
+ private:
+  std::vector<std::unique_ptr<PolicyDescriptor>> policies_;  // stable addresses
+  const PolicyDescriptor* fallback_ = nullptr;
+};
+
+// The built-in policies: fifo, fair, edf, rtmr, rtmr-nofb, dc.
+const PolicyRegistry& Policies();
+
+// Shorthands for Policies().
+Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name,
+                                           const Estimator* estimator = nullptr,
+                                           const PolicyArgs& args = {});
+Result<const PolicyDescriptor*> FindPolicy(std::string_view name);
+std::vector<std::string> PolicyNames();
+const PolicyDescriptor& BestEffortPolicy();
+// "Policies:" and one line per policy, its name and summary: a footer for --help.
+std::string PolicyHelp();
 
 // The margin of real runs: they share the machine with everything else on it, so a task
 // can be slower than the slowest the history has seen.
 inline constexpr double kRealEstimateMargin = 1.5;
-
-Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name,
-                                           const PolicyOptions& options = {});
-std::vector<std::string> PolicyNames();
-// True for the policies that admit by deadline and need PolicyOptions::history.
-bool PolicyUsesHistory(std::string_view name);
 
 }  // namespace mrlocal

@@ -47,8 +47,8 @@ std::string Describe(const JobState& job) {
 
 }  // namespace
 
-RtmrPolicy::RtmrPolicy(const JobHistory* history, RtmrOptions options)
-    : history_(history), options_(options) {}
+RtmrPolicy::RtmrPolicy(const Estimator* estimator, RtmrOptions options)
+    : estimator_(estimator), options_(options) {}
 
 // Algorithm II (map slots) then Algorithm III (reduce slots).
 RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
@@ -137,15 +137,15 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
     for (const SlotState& s : state.slots)
       (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).push_back(Time{0});
   }
-  const AppEstimate* app = history_ ? history_->Find(job.spec.app) : nullptr;
-  if (app == nullptr) return Admission::No(NoEstimateReason(job));
+  std::optional<JobEstimate> estimate;
+  if (estimator_) estimate = EstimateJob(job, state, *estimator_, options_.estimate_margin);
+  if (!estimate) return Admission::No(NoEstimateReason(job));
   Entry entry;
   entry.id = job.id;
   entry.deadline = job.absolute_deadline().value_or(kNoDeadline);
   entry.maps = job.M();
   entry.reduces = job.R();
-  entry.estimate = EstimateJob(job, *app, SlowestSpeed(state, SlotKind::kMap),
-                               SlowestSpeed(state, SlotKind::kReduce), options_.estimate_margin);
+  entry.estimate = std::move(*estimate);
   if (job.R() > 0 && zero_reduce_.empty())
     return Admission::No("the cluster has no reduce slot for its " + std::to_string(job.R()) +
                          " reduces");
@@ -155,7 +155,7 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   const Vectors pred = PredecessorVectors(pos);
   Estimate own = Calculate(entry, *pred.first, *pred.second, now);
   Admission a;
-  a.estimated_finish = own.finish;
+  a.estimate.emplace().finish = own.finish;
   if (own.finish > entry.deadline) {
     a.admitted = false;
     a.reason = "estimated finish " + FormatDuration(own.finish - job.arrival) +
@@ -163,8 +163,8 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
                FormatDuration(entry.deadline - job.arrival) + " (worst-case task times: map " +
                FormatDuration(entry.estimate.map_task) + ", reduce " +
                FormatDuration(entry.estimate.reduce_task) + ")";
-    a.min_deadline = own.finish - job.arrival;
-    a.extra_nodes = ExtraNodesNeeded(entry, pred, now);
+    a.estimate->min_deadline = own.finish - job.arrival;
+    a.estimate->extra_nodes = ExtraNodesNeeded(entry, pred, now);
     return a;
   }
   // Lines 10-21: every job after it must still meet its deadline.
@@ -181,9 +181,9 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   a.reason = job.spec.deadline
                  ? "estimated finish " + FormatDuration(own.finish - job.arrival) +
                        " after arrival, slack " + FormatDuration(entry.deadline - own.finish) +
-                       " (worst-case " + app->source + " estimates)"
+                       " (worst-case " + entry.estimate.source + " estimates)"
                  : "no deadline: admitted last in the queue, with no guarantee";
-  if (!job.spec.deadline) a.estimated_finish.reset();
+  if (!job.spec.deadline) a.estimate.reset();
   // Lines 22-23: insert, and keep the new vectors.
   entry.pred_map_free = *pred.first;
   entry.pred_reduce_free = *pred.second;

@@ -3,9 +3,9 @@
 //   queue        jobs that have started (run a map) in start order, then the others in
 //                EDF order: no job is preempted once its first map starts.
 //   admission    Algorithm I: a job's finish is estimated from its predecessor's slot
-//                vectors (Algorithms II and III, worst-case task times from history,
-//                sched/estimate/job_estimate.h); it is admitted only if it and every job after it
-//                in the queue still meet their deadlines.
+//                vectors (Algorithms II and III, worst-case task times from an Estimator,
+//                sched/estimate/job_estimate.h); it is admitted only if it and every job
+//                after it in the queue still meet their deadlines.
 //   dispatch     Algorithm IV: maps in queue order, data-local first (Hadoop's default);
 //                a reduce slot goes to the first job in queue order with a ready reduce,
 //                skipping it when the slots left are reserved for jobs ahead: all R of a
@@ -18,9 +18,9 @@
 #include <optional>
 #include <vector>
 
-#include "sched/estimate/job_estimate.h"
-#include "sched/estimate/job_history.h"
 #include "sched/core/policy.h"
+#include "sched/estimate/estimator.h"
+#include "sched/estimate/job_estimate.h"
 
 namespace mrlocal {
 
@@ -33,9 +33,10 @@ struct RtmrOptions {
 
 class RtmrPolicy final : public Policy {
  public:
-  // `history` gives each app's estimates; it must outlive the policy. A job whose app has
-  // none is rejected (the CLI probes a first-run estimate before submitting).
-  RtmrPolicy(const JobHistory* history, RtmrOptions options = {});
+  // `estimator` gives the worst-case task times; it must outlive the policy (null: none).
+  // A job it cannot estimate is rejected (the CLI probes a first-run estimate before
+  // submitting).
+  RtmrPolicy(const Estimator* estimator, RtmrOptions options = {});
 
   std::string_view name() const override { return options_.feedback ? "rtmr" : "rtmr-nofb"; }
   bool admission_control() const override { return true; }
@@ -92,7 +93,7 @@ class RtmrPolicy final : public Policy {
   void MarkStarted(size_t pos);
   void Feedback(const JobState& job, size_t pos, Time now);
 
-  const JobHistory* history_;
+  const Estimator* estimator_;
   RtmrOptions options_;
   std::vector<Entry> queue_;  // started jobs in start order, then EDF
   size_t started_ = 0;        // queue_[0, started_) have started

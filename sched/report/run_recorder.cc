@@ -26,7 +26,7 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
   r.deadline = job.absolute_deadline();
   r.admitted = a.admitted;
   r.admission_reason = a.reason;
-  r.estimated_finish = a.estimated_finish;
+  r.estimated_finish = a.estimated_finish();
   r.input_bytes = job.spec.input_bytes;
   r.maps = job.M();
   r.reduces = job.R();

@@ -30,10 +30,7 @@ SimExecutor::SimExecutor(SimLoop& loop, std::vector<SlotInfo> slots, SimExecutor
   }
 }
 
-void SimExecutor::AddJob(JobId id, SimJob job) {
-  if (jobs_.size() <= id) jobs_.resize(id + 1);
-  jobs_[id].job = std::move(job);
-}
+void SimExecutor::AddJob(JobId id, SimJob job) { jobs_[id].job = std::move(job); }
 
 double SimExecutor::MaxNoiseFactor(double sigma) {
   return sigma <= 0 ? 1.0 : std::exp(sigma * kNoiseClipSigmas - sigma * sigma / 2);
@@ -81,8 +78,9 @@ Time SimExecutor::EndOf(SlotId slot, Time from, double work_s) const {
 }
 
 void SimExecutor::Launch(const TaskLaunch& l) {
-  if (l.task.job >= jobs_.size()) throw std::logic_error("SimExecutor: job without a model");
-  const JobModel& m = jobs_[l.task.job];
+  auto it = jobs_.find(l.task.job);
+  if (it == jobs_.end()) throw std::logic_error("SimExecutor: job without a model");
+  const JobModel& m = it->second;
   const bool map = l.task.kind == TaskKind::kMap;
   const std::vector<double>& work = map ? m.job.map_work_s : m.job.reduce_work_s;
   if (l.task.index >= work.size()) throw std::logic_error("SimExecutor: task without a model");
@@ -105,7 +103,7 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   Running& r = running_[slot];
   if (r.token != token) return;  // cancelled meanwhile
   const TaskRef t = r.launch.task;
-  const SimJob& job = jobs_[t.job].job;
+  const SimJob& job = jobs_.at(t.job).job;
   TaskReport report;
   report.task = t;
   report.token = token;
@@ -143,7 +141,7 @@ void SimExecutor::SetPlan(JobId job, const ReducePlan&) {
 }
 
 Status SimExecutor::FinishJob(JobId job, bool) {
-  if (job < jobs_.size()) jobs_[job] = JobModel{};  // free its per-task vectors
+  jobs_.erase(job);
   return Status::OK();
 }
 

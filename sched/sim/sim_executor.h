@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -92,7 +93,7 @@ class SimExecutor final : public Executor {
   SimExecutorOptions options_;
   std::vector<const SpeedProfile*> profile_of_slot_;  // null: always 1.0
   std::vector<Running> running_;
-  std::vector<JobModel> jobs_;  // by job id (ids are dense from 1)
+  std::unordered_map<JobId, JobModel> jobs_;  // until FinishJob
   ReportFn report_;
   uint64_t events_ = 0;
 };

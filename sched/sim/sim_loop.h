@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "sched/core/event_loop.h"
@@ -14,29 +15,37 @@ class SimLoop final : public EventLoop {
  public:
   Time Now() const override { return now_; }
   void Post(Callback fn) override { At(now_, std::move(fn)); }
-  void At(Time at, Callback fn) override;
+  TimerId At(Time at, Callback fn) override;
+  void Cancel(TimerId id) override;
   // Runs events in time order until Stop() or until none is left.
   void Run() override;
   void Stop() override { stopped_ = true; }
 
-  size_t pending() const { return events_.size(); }
+  // Events still to run (cancelled ones excluded).
+  size_t pending() const { return callbacks_.size(); }
+  // Entries of the time-ordered queue, including cancelled ones not yet dropped: bounded
+  // by a small multiple of pending().
+  size_t queued() const { return queue_.size(); }
 
  private:
-  struct Event {
+  struct Entry {
     Time at;
-    uint64_t seq;
-    Callback fn;
+    TimerId id;  // given in scheduling order: it breaks ties between equal times
   };
   struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.at != b.at ? a.at > b.at : a.id > b.id;
     }
   };
-  // A binary heap (std::push_heap/pop_heap) rather than std::priority_queue, whose const
-  // top() would force a copy of every callback.
-  std::vector<Event> events_;
+  void DropCancelled();
+
+  // A binary heap (std::push_heap/pop_heap) of times; the callbacks live beside it, so
+  // that cancelling is erasing one. A cancelled entry stays in the heap until it comes up,
+  // or until cancelled entries outnumber live ones and DropCancelled rebuilds the heap.
+  std::vector<Entry> queue_;
+  std::unordered_map<TimerId, Callback> callbacks_;
   Time now_{0};
-  uint64_t seq_ = 0;
+  TimerId last_id_ = 0;
   bool stopped_ = false;
 };
 

@@ -10,8 +10,8 @@
 #include <set>
 
 #include "datasets/text_generator.h"
-#include "sched/estimate/job_history.h"
 #include "tests/util/test_util.h"
+#include "tools/runtime/history_file.h"
 
 namespace mrlocal {
 namespace {
@@ -52,7 +52,7 @@ class DeadlineCli : public ::testing::Test {
     return RunMrlocal(args);
   }
   const AppEstimate* Estimate(JobHistory& h, const std::string& app) {
-    auto loaded = JobHistory::Load(History());
+    auto loaded = LoadHistory(History());
     EXPECT_TRUE(loaded.ok()) << loaded.status().message();
     if (!loaded.ok()) return nullptr;
     h = std::move(loaded).value();
@@ -62,10 +62,10 @@ class DeadlineCli : public ::testing::Test {
   void SeedTenSecondMaps() {
     JobHistory h;
     AppEstimate e;
-    e.map_fixed_s = 10;
+    e.model.map_fixed_s = 10;
     e.jobs = 3;
     h.Set("wordcount", e);
-    ASSERT_TRUE(h.Save(History()).ok());
+    ASSERT_TRUE(SaveHistory(h, History()).ok());
   }
 
   ScratchDir dir_;

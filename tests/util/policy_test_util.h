@@ -21,7 +21,7 @@ namespace mrlocal::testing {
 // at speed 1.0: φ_m of a job is its largest map's size, φ_r its max_reduce_units.
 inline JobHistory ExactHistory() {
   JobHistory h;
-  h.Set("synthetic", AppEstimate{.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6});
+  h.Set("synthetic", {.model = {.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6}});
   return h;
 }
 

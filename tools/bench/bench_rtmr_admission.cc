@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sched/core/cluster_spec.h"
+#include "sched/estimate/job_history.h"
 #include "sched/policy/rtmr_policy.h"
 
 namespace mrlocal {
@@ -58,7 +59,7 @@ void BM_Admit(benchmark::State& bench, bool at_head) {
   const int queued = static_cast<int>(bench.range(0));
   auto cluster = ClusterSpec::Parse("20x(4m,1r,1.0)+10x(2m,1r,1.0)");
   JobHistory history;
-  history.Set("synthetic", AppEstimate{.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6});
+  history.Set("synthetic", {.model = {.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6}});
   RtmrPolicy rtmr(&history);
   ClusterState s;
   s.nodes = cluster->nodes();

@@ -49,8 +49,8 @@ std::string FormatAdmission(const AdmissionView& v) {
   const Duration left = v.deadline.value_or(Duration::zero()) - v.setup;
   const std::string source =
       v.estimate ? " (" + EstimateSource(*v.estimate, v.estimate_margin) + ")" : "";
-  if (a.estimated_finish && v.deadline) {
-    const Duration finish = *a.estimated_finish - job.arrival;
+  if (a.estimated_finish() && v.deadline) {
+    const Duration finish = *a.estimated_finish() - job.arrival;
     line += "estimated finish " + FormatDuration(finish) + " after submission";
     if (a.admitted)
       line += ", slack " + FormatDuration(left - finish) + source;
@@ -61,11 +61,12 @@ std::string FormatAdmission(const AdmissionView& v) {
   }
   line += "\n";
   if (a.admitted) return line;
+  const Admission::DeadlineEstimate hints = a.estimate.value_or(Admission::DeadlineEstimate{});
   std::string fixes;
-  if (a.min_deadline) fixes = "--deadline " + DeadlineArg(*a.min_deadline + v.setup);
-  if (a.extra_nodes)
-    fixes += (fixes.empty() ? "" : " or ") + std::to_string(*a.extra_nodes) + " more node" +
-             (*a.extra_nodes == 1 ? "" : "s") + " of (1m,1r,1.0)";
+  if (hints.min_deadline) fixes = "--deadline " + DeadlineArg(*hints.min_deadline + v.setup);
+  if (hints.extra_nodes)
+    fixes += (fixes.empty() ? "" : " or ") + std::to_string(*hints.extra_nodes) + " more node" +
+             (*hints.extra_nodes == 1 ? "" : "s") + " of (1m,1r,1.0)";
   std::string hint = fixes.empty() ? "" : "feasible with " + fixes;
   if (!v.best_effort)
     hint += (hint.empty() ? "" : "; ") +

@@ -18,6 +18,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/runtime/app_registry.h"
+#include "tools/runtime/calibration_file.h"
 
 namespace mrlocal {
 namespace {
@@ -36,8 +37,8 @@ void PrintModel(std::ostream& out, const std::string& app, const CalibrationResu
   std::snprintf(line, sizeof line,
                 "  %-11s map %.4g s + %.4g s/unit (%zu tasks), output %.4g units/unit, "
                 "reduce %.4g s + %.4g s/unit (%zu tasks)\n",
-                app.c_str(), m.map_task_s, m.map_s_per_unit, r.map_tasks, m.output_per_unit,
-                m.reduce_task_s, m.reduce_s_per_unit, r.reduce_tasks);
+                app.c_str(), m.map_fixed_s, m.map_s_per_unit, r.map_tasks, m.alpha,
+                m.reduce_fixed_s, m.reduce_s_per_unit, r.reduce_tasks);
   out << line;
 }
 
@@ -54,7 +55,7 @@ class CalibrateCommand final : public Command {
                     "Slots to measure on (default: one node per CPU, each (1m,1r,1.0), so "
                     "that tasks run side by side as in a busy workload)");
     app->add_option("-o,--output", file_,
-                    "Calibration file (default: " + Calibration::DefaultPath().string() + ")");
+                    "Calibration file (default: " + DefaultCalibrationPath().string() + ")");
   }
 
   int Run() override {
@@ -64,7 +65,7 @@ class CalibrateCommand final : public Command {
     if (*size < (1u << 20))
       return ReportError(Status::InvalidArgument("--size must be at least 1MiB"));
     Calibration c = Calibration::BuiltIn();
-    if (auto existing = Calibration::LoadDefault(); existing.ok() && file_.empty()) c = *existing;
+    if (auto existing = LoadDefaultCalibration(); existing.ok() && file_.empty()) c = *existing;
     const std::vector<std::string> known = CalibratedApps();
     for (const std::string& a : apps_) {
       if (std::find(known.begin(), known.end(), a) != known.end()) continue;
@@ -90,8 +91,8 @@ class CalibrateCommand final : public Command {
       c.apps[a] = measured->model;
     }
     std::filesystem::path path =
-        file_.empty() ? Calibration::DefaultPath() : std::filesystem::path(file_);
-    Status st = c.Save(path);
+        file_.empty() ? DefaultCalibrationPath() : std::filesystem::path(file_);
+    Status st = SaveCalibration(c, path);
     if (!st.ok()) return ReportError(st);
     std::cout << "wrote " << path.string() << "\n";
     return kExitOk;

@@ -30,6 +30,7 @@ class CompareCommand final : public Command {
     app->add_option("--policies", policies_, "Comma-separated policies (known: " + names + ")")
         ->delimiter(',')
         ->required();
+    app->footer(PolicyHelp());
     app->add_option("--seeds", seeds_, "Runs per policy, with seeds --seed, --seed+1, ...")
         ->capture_default_str();
   }

@@ -82,7 +82,8 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   if (!bs.ok()) return Status::InvalidArgument("--block-size: " + bs.status().message());
   if (*bs == 0) return Status::InvalidArgument("--block-size must be positive");
   r.block_size = *bs;
-  if (auto policy = MakePolicy(r.policy); !policy.ok()) return policy.status();
+  auto policy = FindPolicy(r.policy);
+  if (!policy.ok()) return policy.status();
   if (auto part = MakePartitioner(o.partitioner); !part.ok()) return part.status();
   if (o.partitioner == "hash" && r.partitions != r.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
@@ -94,9 +95,9 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   if (app.index_maps == 0 && !o.store.empty() && o.inputs.empty())
     return Status::InvalidArgument("--store needs at least one PATH");
   // Last, so that its warning (a corrupt file) never comes with another error.
-  if (PolicyUsesHistory(r.policy) || o.history) {
+  if ((*policy)->traits.needs_estimator || o.history) {
     const fs::path path =
-        o.history && !o.history->empty() ? fs::path(*o.history) : JobHistory::DefaultPath();
+        o.history && !o.history->empty() ? fs::path(*o.history) : DefaultHistoryPath();
     auto h = HistoryFile::Open(path, std::cerr);
     if (!h.ok()) return h.status().WithContext("--history: ");
     p.history = std::move(h).value();
@@ -159,7 +160,8 @@ int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
   }
   if (!o.best_effort) return kExitRejected;
   // The deadline is kept, so the report still says whether it was met.
-  std::cerr << "mrlocal: --best-effort: running it anyway under fifo, with no guarantee\n";
+  std::cerr << "mrlocal: --best-effort: running it anyway under " << BestEffortPolicy().name
+            << ", with no guarantee\n";
   return ReportIfError(run.RunAnyway()).ok() ? kExitOk : kExitInternal;
 }
 
@@ -214,11 +216,13 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   cmd->add_option("--policy", o.policy,
                   "Scheduling policy: " + join(PolicyNames()) +
                       " (default: rtmr with --deadline, fifo without)");
+  cmd->footer(PolicyHelp());
   cmd->add_option("--history", o.history,
                   "Task-time history of the deadline policies (default: " +
-                      JobHistory::DefaultPath().string() + ")");
+                      DefaultHistoryPath().string() + ")");
   cmd->add_flag("--best-effort", o.best_effort,
-                "Run a job the admission rejects anyway, under fifo, with no guarantee");
+                "Run a job the admission rejects anyway, under " + BestEffortPolicy().name +
+                    ", with no guarantee");
   cmd->add_option("--cluster", o.cluster,
                   "Cluster: groups of N x (map slots, reduce slots, speed), e.g. "
                   "'2x(4m,1r,1.0)+1x(2m,1r,0.5)' (default: one node per CPU, each (1m,1r,1.0))");

@@ -20,8 +20,8 @@ struct JobOptions {
   // None: rtmr with a deadline, fifo without.
   std::optional<std::string> policy;
   // Task-time estimates per app, read by the deadline policies and updated after each
-  // successful job (sched/estimate/job_history.h). None: JobHistory::DefaultPath(), and
-  // only for a deadline policy.
+  // successful job (sched/estimate/job_history.h). None: DefaultHistoryPath(), and only
+  // for a policy that needs an estimator.
   std::optional<std::string> history;
   bool best_effort = false;       // run a job the admission rejected anyway, under fifo
   std::string cluster;            // empty: one node per allowed CPU, (1m,1r,1.0) each

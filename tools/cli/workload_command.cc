@@ -98,6 +98,7 @@ class WorkloadCommand final : public Command {
     std::string names;
     for (auto& n : PolicyNames()) names += (names.empty() ? "" : " | ") + n;
     app->add_option("--policy", policy_, "Scheduling policy: " + names)->capture_default_str();
+    app->footer(PolicyHelp());
     app->add_flag("--no-feedback", no_feedback_,
                   "rtmr without its feedback controller (the same as --policy rtmr-nofb)");
   }

@@ -4,6 +4,8 @@
 #include "datasets/workload_presets.h"
 #include "engine/slot_worker.h"
 #include "sched/core/units.h"
+#include "tools/runtime/calibration_file.h"
+#include "tools/runtime/history_file.h"
 
 namespace mrlocal {
 
@@ -32,7 +34,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_option("--limit", o.limit, "Traces: only the first N jobs");
   cmd->add_option("--jobs", o.preset_jobs, "Presets with a job count (mars-random): how many");
   cmd->add_option("--calibration", o.calibration,
-                  "Task-time model (default: " + Calibration::DefaultPath().string() +
+                  "Task-time model (default: " + DefaultCalibrationPath().string() +
                       " if it exists, else the built-in one)");
   cmd->add_option("--noise", o.noise,
                   "Presets: sigma of the log-normal factor on each task's time (default 0)");
@@ -96,30 +98,30 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   }
 
   if (!o.calibration.empty()) {
-    auto c = Calibration::Load(o.calibration);
+    auto c = LoadCalibration(o.calibration);
     if (!c.ok()) return c.status();
     w.run.calibration = std::move(c).value();
   } else {
-    auto c = Calibration::LoadDefault();
+    auto c = LoadDefaultCalibration();
     if (!c.ok()) return c.status();
     w.run.calibration = std::move(c).value();
   }
   if (o.noise >= 0 && o.preset.empty())
     return Status::InvalidArgument("--noise applies to presets (a spec file sets model.noise)");
   if (!o.history.empty()) {
-    auto h = JobHistory::Load(o.history);
+    auto h = LoadHistory(o.history);
     if (!h.ok()) return h.status().WithContext("--history: ");
     w.run.history = std::move(h).value();
   }
   if (!o.feedback_threshold.empty()) {
     auto d = ParseDuration(o.feedback_threshold);
     if (!d.ok()) return Status::InvalidArgument("--feedback-threshold: " + d.status().message());
-    w.run.feedback_threshold = *d;
+    w.run.policy_args.Set(kFeedbackThreshold, *d);
   }
   if (o.estimate_margin != 0) {
     if (!(o.estimate_margin >= 1 && o.estimate_margin <= 100))
       return Status::InvalidArgument("--estimate-margin must be between 1 and 100");
-    w.run.estimate_margin = o.estimate_margin;
+    w.run.policy_args.Set(kEstimateMargin, o.estimate_margin);
   }
   if (o.reduce_slowstart != 0) {
     if (!(o.reduce_slowstart > 0 && o.reduce_slowstart <= 1))

@@ -28,11 +28,11 @@ std::function<std::optional<AppEstimate>(const Calibration&, double)> Calibrated
     auto model = calibration.Find(app);
     if (!model.ok()) return std::nullopt;
     AppEstimate e;
-    e.map_fixed_s = model->map_task_s * worst;
-    e.map_s_per_unit = model->map_s_per_unit * worst;
-    e.reduce_fixed_s = model->reduce_task_s * worst;
-    e.reduce_s_per_unit = model->reduce_s_per_unit * worst;
-    e.alpha = model->output_per_unit;
+    e.model.map_fixed_s = model->map_fixed_s * worst;
+    e.model.map_s_per_unit = model->map_s_per_unit * worst;
+    e.model.reduce_fixed_s = model->reduce_fixed_s * worst;
+    e.model.reduce_s_per_unit = model->reduce_s_per_unit * worst;
+    e.model.alpha = model->alpha;
     return e;
   };
 }
@@ -54,7 +54,7 @@ Status ModelInputJob(const WorkloadJob& job, const SimModelContext& c, SimJobPar
     spec.maps.push_back({b, {}});
     spec.input_bytes += b;
     sim.map_work_s.push_back(model->MapSeconds(double(b)));
-    sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->output_per_unit));
+    sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
     shuffle_units += sim.map_output.back();
   }
   // A trace knows its shuffle: it overrides the model's output ratio, and the job declares it.
@@ -197,8 +197,8 @@ AppDescriptor Synthetic() {
   };
   d.model_estimate = [](const Calibration&, double worst) -> std::optional<AppEstimate> {
     AppEstimate e;
-    e.map_s_per_unit = e.reduce_s_per_unit = 1e-6 * worst;  // SyntheticUnits
-    e.alpha = 0;  // synthetic jobs declare their reduce input
+    e.model.map_s_per_unit = e.model.reduce_s_per_unit = 1e-6 * worst;  // SyntheticUnits
+    e.model.alpha = 0;  // synthetic jobs declare their reduce input
     return e;
   };
   d.probe = [](const ProbeRequest& q, const ProbeNote& note) {
@@ -207,8 +207,8 @@ AppDescriptor Synthetic() {
   // Their work is declared, which a spinning task follows closely: plus a fixed allowance
   // for starting a task on a loaded machine.
   AppEstimate declared;
-  declared.map_fixed_s = declared.reduce_fixed_s = 0.05;
-  declared.map_s_per_unit = declared.reduce_s_per_unit = 1e-6;
+  declared.model.map_fixed_s = declared.model.reduce_fixed_s = 0.05;
+  declared.model.map_s_per_unit = declared.model.reduce_s_per_unit = 1e-6;
   declared.source = "declared";
   d.declared_estimate = declared;
   return d;

@@ -72,7 +72,7 @@ Result<MeasuredJob> MeasureJob(const ClusterSpec& cluster, const JobApp& app,
   auto parts = PrepareRealJob(q);
   if (!parts.ok()) return parts.status();
   RuntimeOptions ro;
-  ro.cluster = cluster;
+  ro.cluster = cluster;  // under the best-effort policy: the job needs no admission
   auto runtime = Runtime::Real(std::move(ro));
   if (!runtime.ok()) return runtime.status();
   TaskLog log;
@@ -88,9 +88,9 @@ Result<MeasuredJob> MeasureJob(const ClusterSpec& cluster, const JobApp& app,
 CalibrationResult FitModel(const CalibrationSamples& s) {
   CalibrationResult r;
   AppModel& m = r.model;
-  std::tie(m.map_task_s, m.map_s_per_unit) = FitLine(s.maps);
-  if (!s.reduces.empty()) std::tie(m.reduce_task_s, m.reduce_s_per_unit) = FitLine(s.reduces);
-  m.output_per_unit = s.map_input > 0 ? double(s.map_output) / double(s.map_input) : 0;
+  std::tie(m.map_fixed_s, m.map_s_per_unit) = FitLine(s.maps);
+  if (!s.reduces.empty()) std::tie(m.reduce_fixed_s, m.reduce_s_per_unit) = FitLine(s.reduces);
+  m.alpha = s.map_input > 0 ? double(s.map_output) / double(s.map_input) : 0;
   r.map_tasks = s.maps.size();
   r.reduce_tasks = s.reduces.size();
   return r;

@@ -1,14 +1,136 @@
 #include "tools/runtime/history_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 #include <system_error>
+
+#include "engine/atomic_file.h"
+#include "tools/runtime/user_data_path.h"
 
 namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
 
-// "history file 'F' is corrupt (WHAT): ignored", from Load's "... is corrupt: WHAT".
+constexpr int kVersion = 1;
+
+// The model's doubles by their names in the file, in the order they are written.
+struct Field {
+  const char* name;
+  double AppModel::*member;
+};
+constexpr Field kFields[] = {
+    {"alpha", &AppModel::alpha},
+    {"map_fixed_s", &AppModel::map_fixed_s},
+    {"map_s_per_unit", &AppModel::map_s_per_unit},
+    {"reduce_fixed_s", &AppModel::reduce_fixed_s},
+    {"reduce_s_per_unit", &AppModel::reduce_s_per_unit},
+    {"reduce_skew", &AppModel::reduce_skew},
+};
+constexpr const char* kSources[] = {"history", "probe", "model", "declared"};
+
+// What is wrong with one of e's doubles ("reduce_skew: 0.5 is below 1"), or "".
+std::string CheckDouble(const char* name, double v) {
+  std::ostringstream what;
+  if (!std::isfinite(v) || v < 0) {
+    what << name << ": " << v << " is not a finite non-negative number";
+  } else if (std::string_view(name) == "reduce_skew" && v < 1) {
+    what << name << ": " << v << " is below 1";
+  }
+  return what.str();
+}
+
+std::string CheckSource(const std::string& source) {
+  for (const char* s : kSources)
+    if (source == s) return "";
+  return "source: '" + source + "' is not one of history, probe, model";
+}
+
+// The whole file, or IoError naming it with the OS's reason.
+Result<std::string> ReadHistoryFile(const fs::path& path) {
+  auto fail = [&](int err) {
+    return Status::IoError("cannot read history file '" + path.string() +
+                           "': " + std::strerror(err));
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::NotFound("no history file '" + path.string() + "'");
+    return fail(errno);
+  }
+  struct stat st;
+  std::string text;
+  int err = 0;
+  if (::fstat(fd, &st) != 0) {
+    err = errno;
+  } else if (S_ISDIR(st.st_mode)) {
+    err = EISDIR;  // open(O_RDONLY) succeeds on a directory; say why before read() does
+  } else {
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) err = errno;
+      if (n <= 0) break;
+      text.append(buf, static_cast<size_t>(n));
+    }
+  }
+  ::close(fd);
+  if (err != 0) return fail(err);
+  return text;
+}
+
+// One line: nlohmann's message without its "[json.exception....] " tag.
+std::string ParseErrorText(const nlohmann::json::exception& e) {
+  std::string what = e.what();
+  if (const size_t tag = what.find("] ");
+      what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
+    what.erase(0, tag + 2);
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  std::replace(what.begin(), what.end(), '\r', ' ');
+  return what;
+}
+
+// The estimate of one app from its JSON object; the error is "<field>: <what>" with the
+// field relative to the app.
+Result<AppEstimate> ParseApp(const nlohmann::json& obj) {
+  for (auto& [key, value] : obj.items()) {
+    const bool known = key == "jobs" || key == "source" ||
+                       std::any_of(std::begin(kFields), std::end(kFields),
+                                   [&](const Field& f) { return key == f.name; });
+    if (!known) return Status::InvalidArgument(key + ": unknown key");
+  }
+  AppEstimate e;
+  for (const Field& f : kFields) {
+    auto v = obj.find(f.name);
+    if (v == obj.end()) return Status::InvalidArgument(std::string(f.name) + ": missing");
+    if (!v->is_number()) return Status::InvalidArgument(std::string(f.name) + ": not a number");
+    e.model.*f.member = v->get<double>();
+    if (std::string bad = CheckDouble(f.name, e.model.*f.member); !bad.empty())
+      return Status::InvalidArgument(bad);
+  }
+  auto jobs = obj.find("jobs");
+  if (jobs == obj.end()) return Status::InvalidArgument("jobs: missing");
+  if (!jobs->is_number_unsigned())
+    return Status::InvalidArgument("jobs: not a non-negative integer");
+  e.jobs = jobs->get<uint64_t>();
+  auto source = obj.find("source");
+  if (source == obj.end()) return Status::InvalidArgument("source: missing");
+  if (!source->is_string()) return Status::InvalidArgument("source: not a string");
+  e.source = source->get<std::string>();
+  if (std::string bad = CheckSource(e.source); !bad.empty()) return Status::InvalidArgument(bad);
+  return e;
+}
+
+// "history file 'F' is corrupt (WHAT): ignored", from LoadHistory's "... is corrupt: WHAT".
 std::string CorruptWarning(const Status& s) {
   std::string m = s.message();
   const std::string tag = " is corrupt: ";
@@ -19,10 +141,73 @@ std::string CorruptWarning(const Status& s) {
 
 }  // namespace
 
+fs::path DefaultHistoryPath() { return UserDataPath("MRLOCAL_HISTORY", "history.json"); }
+
+Result<JobHistory> LoadHistory(const fs::path& path) {
+  Result<std::string> text = ReadHistoryFile(path);
+  if (!text.ok()) return text.status();
+  auto corrupt = [&](const std::string& what) {
+    return Status::InvalidArgument("history file '" + path.string() + "' is corrupt: " + what);
+  };
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(*text);
+  } catch (const nlohmann::json::exception& e) {
+    return corrupt(ParseErrorText(e));
+  }
+  if (!doc.is_object()) return corrupt("not a JSON object");
+  for (auto& [key, value] : doc.items())
+    if (key != "version" && key != "apps") return corrupt(key + ": unknown key");
+  auto version = doc.find("version");
+  if (version == doc.end()) return corrupt("version: missing");
+  if (!version->is_number_integer() || version->get<int64_t>() != kVersion)
+    return corrupt("version: " + version->dump() + " is not " + std::to_string(kVersion));
+  auto apps = doc.find("apps");
+  if (apps == doc.end()) return corrupt("apps: missing");
+  if (!apps->is_object()) return corrupt("apps: not an object");
+  JobHistory h;
+  for (auto& [app, fields] : apps->items()) {
+    if (app.empty()) return corrupt("apps: an app with an empty name");
+    if (!fields.is_object()) return corrupt("apps." + app + ": not an object");
+    Result<AppEstimate> e = ParseApp(fields);
+    if (!e.ok()) return corrupt("apps." + app + "." + e.status().message());
+    h.Set(app, std::move(*e));
+  }
+  return h;
+}
+
+Status SaveHistory(const JobHistory& history, const fs::path& path) {
+  // Never write what LoadHistory would refuse (a NaN given to Set would come back as null).
+  for (auto& [app, e] : history.apps()) {
+    std::string bad = CheckSource(e.source);
+    for (const Field& f : kFields)
+      if (bad.empty()) bad = CheckDouble(f.name, e.model.*f.member);
+    if (app.empty()) bad = "an app with an empty name";
+    if (!bad.empty())
+      return Status::InvalidArgument("cannot write history file '" + path.string() + "': apps." +
+                                     app + "." + bad);
+  }
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (ec)
+    return Status::IoError("cannot create directory '" + path.parent_path().string() +
+                           "' for history file '" + path.string() + "': " + ec.message());
+  nlohmann::ordered_json apps = nlohmann::ordered_json::object();
+  for (auto& [app, e] : history.apps()) {
+    nlohmann::ordered_json& a = apps[app];
+    for (const Field& f : kFields) a[f.name] = e.model.*f.member;
+    a["jobs"] = e.jobs;
+    a["source"] = e.source;
+  }
+  const nlohmann::ordered_json doc = {{"version", kVersion}, {"apps", std::move(apps)}};
+  // nlohmann writes doubles in their shortest round-trip form.
+  return WriteFileAtomically(path.string(), doc.dump(2) + "\n").WithContext("history file: ");
+}
+
 Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err) {
   HistoryFile f;
   f.path_ = path;
-  Result<JobHistory> loaded = JobHistory::Load(path);
+  Result<JobHistory> loaded = LoadHistory(path);
   if (loaded.ok()) {
     f.history_ = std::move(loaded).value();
   } else if (loaded.status().code() == Status::Code::kInvalidArgument) {
@@ -36,7 +221,7 @@ Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err) {
 Status HistoryFile::Record(const JobObservation& job, std::ostream& out, std::ostream& err,
                            bool quiet) {
   JobHistory current;
-  Result<JobHistory> loaded = JobHistory::Load(path_);
+  Result<JobHistory> loaded = LoadHistory(path_);
   if (loaded.ok()) {
     current = std::move(loaded).value();
   } else if (loaded.status().code() == Status::Code::kInvalidArgument) {
@@ -53,7 +238,7 @@ Status HistoryFile::Record(const JobObservation& job, std::ostream& out, std::os
     return loaded.status();
   }
   current.Record(job);
-  Status saved = current.Save(path_);
+  Status saved = SaveHistory(current, path_);
   if (!saved.ok()) return saved;
   history_ = std::move(current);
   if (!quiet) out << "mrlocal: history: " << job.app << " updated in " << path_.string() << "\n";

@@ -1,6 +1,11 @@
-// The job history as the job commands use it (README, "Deadlines"): read before the job,
-// a corrupt file reported and set aside rather than trusted or fatal, and a finished job
-// recorded into the file atomically.
+// The job history on disk (README, "Deadlines"): the JobHistory model
+// (sched/estimate/job_history.h) kept in a JSON file under the user's data directory,
+// written crash-safely (a temporary file, then rename). A file that cannot be parsed is
+// reported and never trusted.
+//   {"version": 1, "apps": {"wordcount": {"alpha": ..., "map_fixed_s": ...,
+//    "map_s_per_unit": ..., "reduce_fixed_s": ..., "reduce_s_per_unit": ...,
+//    "reduce_skew": ..., "jobs": N, "source": "history"}}}
+// Doubles are written in their shortest round-trip form, so a loaded history is bit-exact.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +16,21 @@
 
 namespace mrlocal {
 
+// $MRLOCAL_HISTORY, else $XDG_DATA_HOME/mrlocal/history.json, else
+// ~/.local/share/mrlocal/history.json.
+std::filesystem::path DefaultHistoryPath();
+
+// NotFound when the file does not exist; IoError when it cannot be read (a directory,
+// permissions); InvalidArgument "history file 'F' is corrupt: <what>" when it cannot be
+// parsed or a field is out of range (negative, not finite, skew < 1...).
+Result<JobHistory> LoadHistory(const std::filesystem::path& path);
+// Atomically (temporary file + rename); creates the directory. InvalidArgument, writing
+// nothing, for what LoadHistory would refuse.
+Status SaveHistory(const JobHistory& history, const std::filesystem::path& path);
+
+// The history as the job commands use it: read before the job, a corrupt file reported
+// and set aside rather than trusted or fatal, and a finished job recorded into the file
+// atomically.
 class HistoryFile {
  public:
   // A missing file is an empty history (a first run). A corrupt one is an empty history

@@ -54,7 +54,10 @@ Duration Since(std::chrono::steady_clock::time_point t) {
 
 Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
                                                 const JobRunNotes& notes) {
+  auto policy = FindPolicy(request.policy);
+  if (!policy.ok()) return policy.status();
   std::unique_ptr<JobRun> run(new JobRun(request));
+  run->needs_estimator_ = (*policy)->traits.needs_estimator;
   MRLOCAL_RETURN_IF_ERROR(run->SetUpStore(notes));
   RealJobRequest q;
   q.app = request.app;
@@ -110,11 +113,10 @@ Status JobRun::SetUpStore(const JobRunNotes& notes) {
 // A deadline policy with no history for the app: a first-run probe, whose estimate is for
 // this run only (the file gets real jobs).
 Status JobRun::Probe(const JobRunNotes& notes) {
-  policy_options_.history = request_.history ? &request_.history->history() : nullptr;
   if (!request_.history) return Status::OK();
   JobHistory& history = request_.history->history();
   const JobApp& app = *request_.app;
-  if (PolicyUsesHistory(request_.policy) && !history.Find(app.name)) {
+  if (needs_estimator_ && !history.Find(app.name)) {
     auto descriptor = request_.apps->Find(app.name);
     if (!descriptor.ok()) return descriptor.status();
     ProbeRequest q;
@@ -133,8 +135,7 @@ Status JobRun::Probe(const JobRunNotes& notes) {
   if (const AppEstimate* e = history.Find(app.name)) estimate_ = *e;
   // As real workloads do: history's worst case was seen on a machine that may be busier
   // now. A probe's widening already allows for that.
-  if (estimate_ && estimate_->source != "probe")
-    policy_options_.estimate_margin = kRealEstimateMargin;
+  if (estimate_ && estimate_->source != "probe") estimate_margin_ = kRealEstimateMargin;
   return Status::OK();
 }
 
@@ -143,7 +144,8 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   RuntimeOptions ro;
   ro.cluster = request_.cluster;
   ro.policy = policy;
-  ro.policy_options = policy_options_;
+  ro.estimator = request_.history ? &request_.history->history() : nullptr;
+  ro.policy_args.Set(kEstimateMargin, estimate_margin_);
   ro.partitioner = request_.partitioner;
   ro.pin = request_.pin;
   auto runtime = Runtime::Real(std::move(ro));
@@ -176,14 +178,14 @@ Submission JobRun::Submit() {
   SubmitTo(*runtime_);
   const Admission& admission = outcome().admission;
   s.admitted = admission.admitted;
-  if (!admission.admitted && admission.estimated_finish)
-    rejected_estimate_ = *admission.estimated_finish - job().arrival;
+  if (!admission.admitted && admission.estimated_finish())
+    rejected_estimate_ = *admission.estimated_finish() - job().arrival;
   return s;
 }
 
 Status JobRun::RunAnyway() {
   auto recorder = std::make_unique<RunRecorder>();
-  auto runtime = MakeRuntime("fifo", recorder.get());
+  auto runtime = MakeRuntime(BestEffortPolicy().name, recorder.get());
   if (!runtime.ok()) return runtime.status();
   runtime_ = std::move(runtime).value();  // the rejected run's goes, then its recorder
   recorder_ = std::move(recorder);
@@ -204,7 +206,7 @@ const JobOutcome& JobRun::outcome() const { return runtime_->controller().outcom
 
 JobReport JobRun::Report() const {
   MetricsContext context;
-  context.policy = best_effort_ ? "fifo" : request_.policy;
+  context.policy = best_effort_ ? BestEffortPolicy().name : request_.policy;
   context.admission_policy = request_.policy;
   context.best_effort = best_effort_;
   context.cluster = request_.cluster.ToString();
@@ -220,7 +222,7 @@ JobReport JobRun::Report() const {
     job.estimated_finish_s.reset();
     if (rejected_estimate_) job.estimated_finish_s = Seconds(*rejected_estimate_);
   }
-  if (estimate_ && PolicyUsesHistory(request_.policy)) {
+  if (estimate_ && needs_estimator_) {
     job.estimate_source = estimate_->source;
     job.estimate_jobs = estimate_->jobs;
   }

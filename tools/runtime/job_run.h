@@ -43,7 +43,7 @@ struct JobRequest {
   // The deadline runs from `start`: reading inputs and probing count against it.
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::optional<Duration> deadline;
-  std::string policy = "fifo";
+  std::string policy = BestEffortPolicy().name;
   std::string partitioner = "dp-sketch";
   uint32_t reduces = 1;
   uint32_t partitions = 1;
@@ -95,7 +95,8 @@ class JobRun {
   // Submits the job with what is left of its deadline.
   Submission Submit();
   // Runs a job that was not admitted anyway, under the policy registry's best-effort
-  // policy, keeping its deadline so that the report still says whether it was met.
+  // fallback (BestEffortPolicy()), keeping its deadline so that the report still says whether it
+  // was met.
   Status RunAnyway();
   bool best_effort() const { return best_effort_; }
   // Runs the job to its end. A signal that `interrupt` catches aborts it.
@@ -106,7 +107,7 @@ class JobRun {
   const JobOutcome& outcome() const;
   // The estimate the deadline policy went by, if any, and the margin it applied.
   const std::optional<AppEstimate>& estimate() const { return estimate_; }
-  double estimate_margin() const { return policy_options_.estimate_margin; }
+  double estimate_margin() const { return estimate_margin_; }
   const std::string& policy() const { return request_.policy; }
   // The figures, with what the recorder does not know: a --best-effort run's rejection
   // and where the estimate came from.
@@ -132,7 +133,8 @@ class JobRun {
   std::vector<std::string> paths_;  // in store_
   RealJobParts prepared_;           // copied into each submission
   std::optional<AppEstimate> estimate_;
-  PolicyOptions policy_options_;
+  bool needs_estimator_ = false;  // the policy's trait
+  double estimate_margin_ = 1.0;
   std::vector<ControllerObserver*> observers_;
   // The run's, and what it recorded; a --best-effort run's once RunAnyway.
   std::unique_ptr<RunRecorder> recorder_;  // declared first: it outlives the runtime

@@ -68,8 +68,8 @@ Result<std::string> Gzip(std::string_view text) {
   return out;
 }
 
-// Runs `app` on `store`'s `paths` once, under fifo with no output, and returns what
-// JobHistory::Record makes of it.
+// Runs `app` on `store`'s `paths` once, under the best-effort policy (fifo) with no
+// output, and returns what JobHistory::Record makes of it.
 Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
                               const std::vector<std::string>& paths, const ProbeRequest& q) {
   RealJobRequest r;
@@ -85,7 +85,7 @@ Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
   if (!parts.ok()) return parts.status();
   RuntimeOptions ro;
   ro.cluster = q.cluster;
-  ro.policy = "fifo";
+  ro.policy = BestEffortPolicy().name;
   ro.partitioner = "hash";
   ro.controller.observer_tick = Duration::zero();  // no progress lines for the probe
   ro.pin = q.pin;
@@ -174,12 +174,13 @@ Result<AppEstimate> ProbeApp(const AppDescriptor& app, const ProbeRequest& q,
   // input); alpha and the skew x1.5 cover an input whose later part has more distinct keys
   // than its head, and reduce skew the one-reduce probe cannot see.
   AppEstimate e = *measured;
-  e.map_fixed_s *= kProbeCostFactor;
-  e.map_s_per_unit *= kProbeCostFactor;
-  e.reduce_fixed_s *= kProbeCostFactor;
-  e.reduce_s_per_unit *= kProbeCostFactor;
-  e.alpha *= kProbeShapeFactor;
-  e.reduce_skew = std::max(1.0, e.reduce_skew) * kProbeShapeFactor;
+  AppModel& m = e.model;
+  m.map_fixed_s *= kProbeCostFactor;
+  m.map_s_per_unit *= kProbeCostFactor;
+  m.reduce_fixed_s *= kProbeCostFactor;
+  m.reduce_s_per_unit *= kProbeCostFactor;
+  m.alpha *= kProbeShapeFactor;
+  m.reduce_skew = std::max(1.0, m.reduce_skew) * kProbeShapeFactor;
   e.jobs = 1;
   e.source = "probe";
   return e;

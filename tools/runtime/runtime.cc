@@ -17,7 +17,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Simulated(RuntimeOptions options) {
 }
 
 Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated) {
-  auto policy = MakePolicy(o.policy, o.policy_options);
+  auto policy = MakePolicy(o.policy, o.estimator, o.policy_args);
   if (!policy.ok()) return policy.status();
   auto partitioner = MakePartitioner(o.partitioner);
   if (!partitioner.ok()) return partitioner.status();
@@ -43,26 +43,28 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     auto executor = std::make_unique<RealExecutor>(*r->loop_, r->slots_, o.pin);
     r->real_executor_ = executor.get();
     r->executor_ = std::move(executor);
-    r->ScheduleAvailability(o.availability);
   }
   r->policy_ = std::move(policy).value();
   r->controller_ =
       std::make_unique<Controller>(*r->loop_, *r->executor_, *r->policy_, r->slots_,
                                    o.cluster.nodes(), std::move(partitioner).value(), o.controller);
+  r->controller_->AddObserver(r.get());
+  r->ScheduleAvailability(o.availability);
   r->options_ = std::move(o);
   return r;
 }
 
 Runtime::~Runtime() = default;
 
-// At each step the throttle of the node's slots changes; a task running then slows down or
-// speeds up from its next chunk on.
+// At each step the node's slots run at their base speed times the step's factor, in the
+// state the policy sees and on a real executor's throttles (a task running then slows down
+// or speeds up from its next chunk on).
 void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability) {
   for (const auto& [node, profile] : availability) {
     for (size_t i = 0; i < profile.at.size(); ++i) {
       loop_->At(profile.at[i], [this, node, factor = profile.factor[i]] {
         for (const SlotInfo& s : slots_)
-          if (s.node == node) real_executor_->SetSpeed(s.id, s.speed * factor);
+          if (s.node == node) (void)controller_->SetSlotSpeed(s.id, s.speed * factor);
       });
     }
   }
@@ -88,14 +90,34 @@ void Runtime::SubmitAt(Time arrival, std::function<RuntimeJob(JobId)> make) {
   controller_->SubmitAt(arrival, [this, make = std::move(make)](JobId id) {
     RuntimeJob job = make(id);
     AddWork(id, std::move(job.work));
+    if (shut_down_) loop_->Post([this, id] { (void)controller_->Cancel(id); });
     return std::move(job.spec);
   });
 }
 
+Status Runtime::Cancel(JobId id) { return controller_->Cancel(id); }
+
 void Runtime::Run() { controller_->RunUntilIdle(); }
 
 void Runtime::Shutdown(Status why) {
-  loop_->Post([this, why = std::move(why)] { controller_->AbortAll(why); });
+  loop_->Post([this, why = std::move(why)] {
+    shut_down_ = true;
+    controller_->AbortAll(why);
+    StopIfDrained();
+  });
+}
+
+void Runtime::OnJobFinished(const JobState&, const JobOutcome&, Time) {
+  if (shut_down_) StopIfDrained();
+}
+
+// Jobs still to arrive would keep RunUntilIdle going: the run ends here instead.
+void Runtime::StopIfDrained() {
+  const ClusterState& state = controller_->state();
+  if (!state.active.empty()) return;
+  for (const SlotState& slot : state.slots)
+    if (slot.task) return;
+  controller_->Shutdown();
 }
 
 uint64_t Runtime::task_events() const { return sim_executor_ ? sim_executor_->task_events() : 0; }

@@ -7,7 +7,8 @@
 //              virtual time.
 //
 // Thread model: everything runs on the thread that calls Run (the loop thread), before or
-// during the run, except Shutdown, which any thread may call on a real runtime.
+// during the run (an observer's callbacks are on it), except Shutdown, which any thread
+// may call on a real runtime.
 #pragma once
 
 #include <functional>
@@ -29,12 +30,15 @@ namespace mrlocal {
 
 struct RuntimeOptions {
   ClusterSpec cluster;
-  std::string policy = "fifo";
-  PolicyOptions policy_options;  // its history must outlive the runtime
+  std::string policy = BestEffortPolicy().name;
+  // For a policy that needs one (PolicyTraits::needs_estimator); must outlive the runtime.
+  const Estimator* estimator = nullptr;
+  PolicyArgs policy_args;
   std::string partitioner = "dp-sketch";
   ControllerOptions controller;
   // Per node: a step function of time multiplying its slots' speeds (1.0 before the first
-  // step). Real runtimes change the slots' throttles at each step.
+  // step). At each step the controller's view and a real executor's throttles change; a
+  // simulated executor integrates the profile itself.
   std::map<NodeId, SpeedProfile> availability;
   bool pin = true;  // real: pin the slot threads to CPUs
   // Simulated: the log-normal noise on task times, and the seed of its draws.
@@ -49,7 +53,7 @@ struct RuntimeJob {
   std::variant<RealJob, SimJob> work;
 };
 
-class Runtime {
+class Runtime final : private ControllerObserver {
  public:
   // InvalidArgument for an unknown policy or partitioner, or availability of a node the
   // cluster does not have.
@@ -62,11 +66,15 @@ class Runtime {
   JobId Submit(RuntimeJob job);
   // The job arrives at `arrival` (>= now); `make` builds it then, given its id.
   void SubmitAt(Time arrival, std::function<RuntimeJob(JobId)> make);
-  // Runs until every submitted job has arrived and ended.
+  // Ends job `id`: its running attempts are cancelled, its output discarded, and it fails
+  // ("cancelled"). A job that has ended already stays as it is. NotFound: no such job.
+  Status Cancel(JobId id);
+  // Runs until every submitted job has arrived and ended, or until a Shutdown.
   void Run();
-  // Ends the run: every unfinished job is aborted with `why` (its running attempts
-  // cancelled, its output discarded) and Run returns once their attempts have stopped.
-  // Thread-safe on a real runtime; a simulated one runs on one thread only.
+  // Ends the run: every unfinished job fails with `why` (its running attempts cancelled,
+  // its output discarded), jobs that arrive from then on are cancelled, and Run returns
+  // once no attempt runs any more. Thread-safe on a real runtime; a simulated one runs on
+  // one thread only.
   void Shutdown(Status why);
 
   void AddObserver(ControllerObserver* observer) { controller_->AddObserver(observer); }
@@ -85,6 +93,9 @@ class Runtime {
   static Result<std::unique_ptr<Runtime>> Make(RuntimeOptions options, bool simulated);
   void AddWork(JobId id, std::variant<RealJob, SimJob> work);
   void ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability);
+  // Once shut down: Run returns when no job is active and no attempt runs.
+  void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+  void StopIfDrained();
 
   RuntimeOptions options_;
   std::vector<SlotInfo> slots_;
@@ -94,6 +105,7 @@ class Runtime {
   SimExecutor* sim_executor_ = nullptr;
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<Controller> controller_;
+  bool shut_down_ = false;  // loop thread
 };
 
 }  // namespace mrlocal

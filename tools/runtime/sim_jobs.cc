@@ -29,7 +29,7 @@ JobHistory ModelHistory(const AppRegistry& apps, const WorkloadSpec& workload,
     std::optional<AppEstimate> e = (*app)->model_estimate(calibration, worst);
     if (!e) continue;  // likewise
     e->source = "model";
-    e->reduce_skew = 1;  // the model splits a shuffle evenly
+    e->model.reduce_skew = 1;  // the model splits a shuffle evenly
     history.Set(job.app, *e);
   }
   return history;

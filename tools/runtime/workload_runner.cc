@@ -7,6 +7,7 @@
 #include "engine/block_store.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
+#include "tools/runtime/history_file.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/runtime.h"
 #include "tools/runtime/sim_jobs.h"
@@ -22,8 +23,10 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   RuntimeOptions ro;
   ro.cluster = o.cluster;
   ro.policy = o.policy;
-  ro.policy_options = PolicyOptions{history, o.feedback_threshold,
-                                    o.estimate_margin.value_or(sim ? 1.0 : kRealEstimateMargin)};
+  ro.estimator = history;
+  ro.policy_args = o.policy_args;
+  if (!sim && !ro.policy_args.Has(kEstimateMargin))
+    ro.policy_args.Set(kEstimateMargin, kRealEstimateMargin);
   // hash in simulation (no keys to sketch), dp-sketch for real
   ro.partitioner = !o.partitioner.empty() ? o.partitioner : sim ? "hash" : "dp-sketch";
   ro.controller.reduce_slowstart = spec.reduce_slowstart;
@@ -77,14 +80,17 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   run.metrics = ComputeMetrics(*run.recorder, mc);
 }
 
-}  // namespace
-
-size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots) {
+// Leaves out of `spec` the jobs a policy that runs all reduces of a job at once can never
+// admit (R > reduce slots), as RTMR section V does for its dc runs; their count.
+size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int reduce_slots) {
+  if (!policy.traits.all_reduces_at_once) return 0;
   const size_t before = spec.jobs.size();
   std::erase_if(spec.jobs,
                 [&](const WorkloadJob& j) { return j.reduces > uint32_t(reduce_slots); });
   return before - spec.jobs.size();
 }
+
+}  // namespace
 
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
   if (scale == 1.0) return spec;
@@ -99,11 +105,14 @@ WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
 
 Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunOptions& o) {
   WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto descriptor = FindPolicy(o.policy);
+  if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
-  if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
   const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
   RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/true);
-  if (auto policy = MakePolicy(ro.policy, ro.policy_options); !policy.ok()) return policy.status();
+  auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
+  if (!policy.ok()) return policy.status();
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
   // Every job is checked before the clock starts: a bad job is an error, not a surprise
   // an hour into a simulated day. A model fails only for an unknown app, a missing input
@@ -197,8 +206,7 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   if (o.history) {
     history = *o.history;
   } else {
-    const auto path = JobHistory::DefaultPath();
-    auto loaded = JobHistory::Load(path);
+    auto loaded = LoadHistory(DefaultHistoryPath());
     if (loaded.ok())
       history = std::move(loaded).value();
     else if (loaded.status().code() != Status::Code::kNotFound)
@@ -255,10 +263,12 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
                                     Interrupt* interrupt) {
   WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto descriptor = FindPolicy(o.policy);
+  if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
-  if (o.policy == "dc") run.left_out = LeaveOutForDc(spec, o.cluster.reduce_slots());
+  run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
   JobHistory history;
-  if (PolicyUsesHistory(o.policy)) {
+  if ((*descriptor)->traits.needs_estimator) {
     auto h = RealRunHistory(spec, o);
     if (!h.ok()) return h.status();
     history = std::move(h).value();
@@ -266,7 +276,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/false);
   if (o.observer_tick <= Duration::zero())
     ro.controller.observer_tick = std::chrono::milliseconds(250);
-  if (auto policy = MakePolicy(ro.policy, ro.policy_options); !policy.ok()) return policy.status();
+  auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
+  if (!policy.ok()) return policy.status();
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
 
   BlockStoreOptions so;

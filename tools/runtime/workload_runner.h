@@ -16,6 +16,7 @@
 #include "sched/core/scheduler_stats.h"
 #include "sched/estimate/job_history.h"
 #include "sched/estimate/task_model.h"
+#include "sched/policy/policy_args.h"
 #include "sched/report/run_recorder.h"
 #include "sched/report/workload_metrics.h"
 #include "tools/runtime/app_registry.h"
@@ -32,13 +33,12 @@ struct WorkloadRunOptions {
   double time_scale = 1.0;  // arrival times, deadlines and availability steps are scaled
   Calibration calibration = Calibration::BuiltIn();
   bool keep_attempts = true;  // tasks.csv, trace.json, gantt.svg need them
-  // rtmr, rtmr-nofb, dc: the task-time estimates. None: in simulation the model's own
-  // worst case (ModelHistory); for real, the history file (JobHistory::DefaultPath()).
+  // The policy's settings (feedback-threshold...). estimate-margin not set: 1 in
+  // simulation (the model's worst case is exact), kRealEstimateMargin for real runs.
+  PolicyArgs policy_args;
+  // For a policy that needs an estimator: the task-time estimates. None: in simulation the
+  // model's own worst case (ModelHistory); for real, the history file (DefaultHistoryPath()).
   std::optional<JobHistory> history;
-  std::optional<Duration> feedback_threshold;  // rtmr's ε; none: the policy's default
-  // rtmr, dc: every estimated task time × this; none: 1 in simulation (the model's worst
-  // case is exact), kRealEstimateMargin for real runs.
-  std::optional<double> estimate_margin;
   ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
   Duration observer_tick{0};
 };
@@ -50,8 +50,8 @@ struct WorkloadRun {
   std::vector<SlotInfo> slots;
   uint64_t task_events = 0;  // attempt starts + ends (simulation)
   double wall_s = 0;         // what the run took on this machine
-  // dc only: jobs left out because they have more reduces than the cluster has reduce
-  // slots (dc can never admit them; RTMR section V leaves them out of its dc runs too).
+  // Under a policy that runs all of a job's reduces at once (dc): jobs left out because
+  // they have more reduces than the cluster has reduce slots (PolicyTraits).
   size_t left_out = 0;
   // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
   std::optional<double> reduce_slowstart;
@@ -67,9 +67,6 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // discarded. A signal `interrupt` catches during the run aborts every unfinished job.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     Interrupt* interrupt = nullptr);
-
-// For dc: the spec without the jobs it can never admit (R > reduce slots); their count.
-size_t LeaveOutForDc(WorkloadSpec& spec, int reduce_slots);
 
 // The spec with arrival times, deadlines and availability steps multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);

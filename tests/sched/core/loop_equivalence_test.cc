@@ -12,6 +12,7 @@
 
 #include "sched/core/asio_loop.h"
 #include "sched/core/controller.h"
+#include "sched/estimate/job_history.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_executor.h"
@@ -92,7 +93,7 @@ const JobHistory& History() {
 std::vector<Launched> RunSimulated(const Scenario& sc, const std::string& policy_name) {
   SimLoop loop;
   SimExecutor executor(loop, sc.slots);
-  auto policy = MakePolicy(policy_name, {&History(), {}});
+  auto policy = MakePolicy(policy_name, &History());
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;
   c.AddObserver(&log);
@@ -113,7 +114,7 @@ std::vector<Launched> RunReal(const Scenario& sc, const std::string& policy_name
   testing::FakeExecutor executor(
       loop, sc.slots, [](const TaskRef& t) { return FromSeconds(Work(t.job, t.kind, t.index)); },
       replay);
-  auto policy = MakePolicy(policy_name, {&History(), {}});
+  auto policy = MakePolicy(policy_name, &History());
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;
   c.AddObserver(&log);
@@ -129,7 +130,7 @@ TEST(LoopEquivalence, EveryPolicyDecidesAlikeOnTheRealAndTheSimulatedLoop) {
     std::vector<Launched> sim = RunSimulated(sc, policy);
     std::vector<Launched> real = RunReal(sc, policy);
     // Every task of every admitted job ran once, and in the same order on the same slots.
-    if (!PolicyUsesHistory(policy))
+    if (!(*FindPolicy(policy))->traits.needs_estimator)
       EXPECT_EQ(sim.size(), 5u + 2 + 3 + 1 + 4 + 2 + 2 + 1);
     else
       EXPECT_GE(sim.size(), 5u + 2);  // at least the first job, admitted on an empty cluster

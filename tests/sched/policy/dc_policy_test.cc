@@ -85,7 +85,7 @@ TEST(DcPolicy, AdmitsAJobWithoutDeadlineBestEffortAfterTheDeadlineJobs) {
   best_effort.spec.app = "unknown";  // needs no history
   Admission a = Submit(dc, s, best_effort);
   EXPECT_TRUE(a.admitted);
-  EXPECT_FALSE(a.estimated_finish);
+  EXPECT_FALSE(a.estimated_finish());
   // It holds no map slot: a job needing all three is still admitted (n_min = 3).
   ASSERT_TRUE(Submit(dc, s, MakeSyntheticJob(2, 0, 11, {10, 10, 10}, 1, 1)).admitted);
   for (uint32_t expected : {2u, 2u, 2u, 1u}) {
@@ -104,8 +104,8 @@ TEST(DcPolicy, RejectsADeadlineShorterThanItsReduceStageAndSaysWhatWouldDo) {
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "deadline too short: the reduce stage alone needs 10.00 s");
   // Two maps of 4 s on two free slots end after 4 s, then 10 s of reduce.
-  ASSERT_TRUE(a.min_deadline);
-  EXPECT_EQ(*a.min_deadline, seconds(14));
+  ASSERT_TRUE(a.estimate && a.estimate->min_deadline);
+  EXPECT_EQ(*a.estimate->min_deadline, seconds(14));
   EXPECT_TRUE(Submit(dc, s, MakeSyntheticJob(2, 5, 14, {4, 4}, 1, 10)).admitted);
 }
 
@@ -116,7 +116,7 @@ TEST(DcPolicy, RejectsMoreReducesThanTheClusterHasReduceSlots) {
   Admission a = Submit(dc, s, MakeSyntheticJob(1, 0, 1000, {1}, 3, 1));
   EXPECT_FALSE(a.admitted);
   EXPECT_EQ(a.reason, "R=3 reduce tasks exceed the cluster's 2 reduce slots");
-  EXPECT_FALSE(a.min_deadline) << "no deadline fixes it";
+  EXPECT_FALSE(a.estimate && a.estimate->min_deadline) << "no deadline fixes it";
 }
 
 TEST(DcPolicy, AdmitsWithItsMinimumMapSlotsAndItsDeadlineAsEstimatedFinish) {
@@ -127,8 +127,8 @@ TEST(DcPolicy, AdmitsWithItsMinimumMapSlotsAndItsDeadlineAsEstimatedFinish) {
   Admission a = Submit(dc, s, MakeSyntheticJob(1, 10, 12, {3, 3, 3, 3, 3}, 2, 4));
   EXPECT_TRUE(a.admitted);
   EXPECT_EQ(a.reason, "admitted: 2 map slots from now, 2 reduce slots at t=18.0 s");
-  ASSERT_TRUE(a.estimated_finish);
-  EXPECT_EQ(*a.estimated_finish, seconds(22));
+  ASSERT_TRUE(a.estimated_finish());
+  EXPECT_EQ(*a.estimated_finish(), seconds(22));
 }
 
 TEST(DcPolicy, RejectsWhenItsMinimumMapSlotsAreNotAvailableNowUntilTheyAre) {
@@ -225,13 +225,11 @@ TEST(DcPolicy, SkipsAFailedJobBeforeItIsForgotten) {
 
 TEST(DcPolicy, IsRegisteredAsDc) {
   JobHistory h = ExactHistory();
-  PolicyOptions options;
-  options.history = &h;
-  auto p = MakePolicy("dc", options);
+  auto p = MakePolicy("dc", &h);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ((*p)->name(), "dc");
   EXPECT_TRUE((*p)->admission_control());
-  EXPECT_TRUE(PolicyUsesHistory("dc"));
+  EXPECT_TRUE((*FindPolicy("dc"))->traits.needs_estimator);
 }
 
 // RTMR section III: DC checks that R reduce slots are free at the single point max_rs,

@@ -90,24 +90,24 @@ TEST(RtmrPolicy, EstimatesTheFinishWithAlgorithmsTwoAndThree) {
   RtmrPolicy rtmr(&h);
   Admission a = Submit(rtmr, s, MakeJob(1, 0, 30, 3, 10, 2, 5));
   ASSERT_TRUE(a.admitted) << a.reason;
-  ASSERT_TRUE(a.estimated_finish);
-  EXPECT_EQ(*a.estimated_finish, seconds(30));
+  ASSERT_TRUE(a.estimated_finish());
+  EXPECT_EQ(*a.estimated_finish(), seconds(30));
   EXPECT_EQ(a.reason,
             "estimated finish 30.00 s after arrival, slack 0 us (worst-case history estimates)");
-  EXPECT_FALSE(a.min_deadline);
-  EXPECT_FALSE(a.extra_nodes);
+  EXPECT_FALSE(a.estimate && a.estimate->min_deadline);
+  EXPECT_FALSE(a.estimate && a.estimate->extra_nodes);
   EXPECT_EQ(rtmr.EstimatedFinish(1), seconds(30));
 
   // A later job starts from job 1's vectors T^m = [10, 20], T^r = [30]: its map on the
   // slot free at 10 ends at 20 (e_m = 20), its reduce waits for the slot until 30: 35.
   a = Submit(rtmr, s, MakeJob(2, 0, 100, 1, 10, 1, 5));
   ASSERT_TRUE(a.admitted) << a.reason;
-  EXPECT_EQ(*a.estimated_finish, seconds(35));
+  EXPECT_EQ(*a.estimated_finish(), seconds(35));
   // One arriving at 50, after every slot is free in the estimates: from now (line 4 of
   // Algorithm II), map [50, 60], reduce [60, 65].
   a = Submit(rtmr, s, MakeJob(3, 50, 100, 1, 10, 1, 5));
   ASSERT_TRUE(a.admitted) << a.reason;
-  EXPECT_EQ(*a.estimated_finish, seconds(65));
+  EXPECT_EQ(*a.estimated_finish(), seconds(65));
   EXPECT_EQ(rtmr.queue(), (std::vector<JobId>{1, 2, 3}));
 }
 
@@ -119,15 +119,15 @@ TEST(RtmrPolicy, RejectsAJobPastItsDeadlineWithTheLeastDeadlineAndNodesThatWould
   // maps at 10, 2 reduce slots end the reduces at 15.
   Admission a = Submit(rtmr, s, MakeJob(1, 0, 29, 3, 10, 2, 5));
   EXPECT_FALSE(a.admitted);
-  ASSERT_TRUE(a.estimated_finish);
-  EXPECT_EQ(*a.estimated_finish, seconds(30));
+  ASSERT_TRUE(a.estimated_finish());
+  EXPECT_EQ(*a.estimated_finish(), seconds(30));
   EXPECT_EQ(a.reason,
             "estimated finish 30.00 s after arrival is past its deadline of 29.00 s "
             "(worst-case task times: map 10.00 s, reduce 5.00 s)");
-  ASSERT_TRUE(a.min_deadline);
-  EXPECT_EQ(*a.min_deadline, seconds(30));
-  ASSERT_TRUE(a.extra_nodes);
-  EXPECT_EQ(*a.extra_nodes, 1);
+  ASSERT_TRUE(a.estimate && a.estimate->min_deadline);
+  EXPECT_EQ(*a.estimate->min_deadline, seconds(30));
+  ASSERT_TRUE(a.estimate && a.estimate->extra_nodes);
+  EXPECT_EQ(*a.estimate->extra_nodes, 1);
   EXPECT_TRUE(rtmr.queue().empty());
   EXPECT_FALSE(rtmr.EstimatedFinish(1));
 
@@ -136,19 +136,19 @@ TEST(RtmrPolicy, RejectsAJobPastItsDeadlineWithTheLeastDeadlineAndNodesThatWould
   // +2 (4 slots): 12 x4, 22, e = 27; +3 (5 slots): 12, e = 17 <= 24. So 3.
   a = Submit(rtmr, s, MakeJob(2, 2, 22, 5, 10, 1, 5));
   EXPECT_FALSE(a.admitted);
-  EXPECT_EQ(*a.estimated_finish, seconds(37));
-  EXPECT_EQ(*a.min_deadline, seconds(35));
-  ASSERT_TRUE(a.extra_nodes);
-  EXPECT_EQ(*a.extra_nodes, 3);
+  EXPECT_EQ(*a.estimated_finish(), seconds(37));
+  EXPECT_EQ(*a.estimate->min_deadline, seconds(35));
+  ASSERT_TRUE(a.estimate && a.estimate->extra_nodes);
+  EXPECT_EQ(*a.estimate->extra_nodes, 3);
   // With D = 25 (by 27) +1 node is enough.
   a = Submit(rtmr, s, MakeJob(3, 2, 25, 5, 10, 1, 5));
   EXPECT_FALSE(a.admitted);
-  EXPECT_EQ(*a.extra_nodes, 1);
+  EXPECT_EQ(*a.estimate->extra_nodes, 1);
   // D = 14 < φ_m + φ_r = 15: no number of nodes helps.
   a = Submit(rtmr, s, MakeJob(4, 2, 14, 5, 10, 1, 5));
   EXPECT_FALSE(a.admitted);
-  EXPECT_EQ(*a.min_deadline, seconds(35));
-  EXPECT_FALSE(a.extra_nodes);
+  EXPECT_EQ(*a.estimate->min_deadline, seconds(35));
+  EXPECT_FALSE(a.estimate && a.estimate->extra_nodes);
 }
 
 TEST(RtmrPolicy, RejectsAJobWithReducesOnAClusterWithoutReduceSlots) {
@@ -171,7 +171,7 @@ TEST(RtmrPolicy, RejectsAJobThatWouldMakeALaterDeadlineJobMiss) {
   // Earlier deadline: goes first (EDF), job 1 is re-estimated to 20 <= 25.
   Admission a = Submit(rtmr, s, MakeJob(2, 0, 15, 1, 10));
   ASSERT_TRUE(a.admitted) << a.reason;
-  EXPECT_EQ(*a.estimated_finish, seconds(10));
+  EXPECT_EQ(*a.estimated_finish(), seconds(10));
   EXPECT_EQ(rtmr.queue(), (std::vector<JobId>{2, 1}));
   EXPECT_EQ(rtmr.EstimatedFinish(1), seconds(20));
   // Between them: 15 <= 18 for itself, job 1 now 25 <= 25.
@@ -181,7 +181,7 @@ TEST(RtmrPolicy, RejectsAJobThatWouldMakeALaterDeadlineJobMiss) {
   // Job 4 would end at 16 <= 19 itself, but push job 1 to 26 > 25.
   a = Submit(rtmr, s, MakeJob(4, 0, 19, 1, 1));
   EXPECT_FALSE(a.admitted);
-  EXPECT_EQ(*a.estimated_finish, seconds(16));
+  EXPECT_EQ(*a.estimated_finish(), seconds(16));
   EXPECT_EQ(a.reason, "admitting it would make job 1 (j1) miss its deadline by 1.00 s");
   // Nothing changed: the queue and job 1's estimate.
   EXPECT_EQ(rtmr.queue(), (std::vector<JobId>{2, 3, 1}));
@@ -189,12 +189,12 @@ TEST(RtmrPolicy, RejectsAJobThatWouldMakeALaterDeadlineJobMiss) {
   // The same job with the latest deadline delays nobody: admitted at the tail.
   a = Submit(rtmr, s, MakeJob(5, 0, 40, 1, 1));
   ASSERT_TRUE(a.admitted) << a.reason;
-  EXPECT_EQ(*a.estimated_finish, seconds(26));
+  EXPECT_EQ(*a.estimated_finish(), seconds(26));
   // An equal deadline goes after the jobs already there; no deadline, last of all.
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(6, 0, 15, 0, 0)).admitted);
   Admission best_effort = Submit(rtmr, s, MakeJob(7, 0, std::nullopt, 1, 100));
   ASSERT_TRUE(best_effort.admitted);
-  EXPECT_FALSE(best_effort.estimated_finish);
+  EXPECT_FALSE(best_effort.estimated_finish());
   ASSERT_TRUE(Submit(rtmr, s, MakeJob(8, 0, 100, 1, 1)).admitted);
   EXPECT_EQ(rtmr.queue(), (std::vector<JobId>{2, 6, 3, 1, 5, 8, 7}));
 }
@@ -214,13 +214,13 @@ TEST(RtmrPolicy, DoesNotPreemptAStartedJob) {
   // job 1's T^m = [10, 20] its two maps end at 20 and 30.
   Admission a = Submit(rtmr, s, MakeJob(2, 1, 30, 2, 10));
   ASSERT_TRUE(a.admitted) << a.reason;
-  EXPECT_EQ(*a.estimated_finish, seconds(30));
+  EXPECT_EQ(*a.estimated_finish(), seconds(30));
   EXPECT_EQ(rtmr.queue(), (std::vector<JobId>{1, 2}));
   // Job 3 (by 1 + 15 = 16) would end at 11 on the free slot if it could go first; behind
   // the started job 1 it ends at 20.
   a = Submit(rtmr, s, MakeJob(3, 1, 15, 1, 10));
   EXPECT_FALSE(a.admitted);
-  EXPECT_EQ(*a.estimated_finish, seconds(20));
+  EXPECT_EQ(*a.estimated_finish(), seconds(20));
   // The free slot, then the first again once its map ends, go to job 1; then job 2.
   for (auto [slot, job] : {std::pair<SlotId, JobId>{1, 1}, {0, 1}, {1, 2}, {0, 2}}) {
     if (s.slots[slot].task) {  // that slot's task ends
@@ -374,7 +374,7 @@ TEST(RtmrPolicy, AHigherJobsReduceWaitingForItsPlannedSlotStillMeetsItsDeadline)
     const Admission& a = run.controller.outcome(id).admission;
     ASSERT_TRUE(a.admitted) << "job " << id << ": " << a.reason;
     ASSERT_EQ(j.phase, JobPhase::kDone);
-    EXPECT_LE(j.finish, *a.estimated_finish) << "job " << id;
+    EXPECT_LE(j.finish, *a.estimated_finish()) << "job " << id;
     EXPECT_LE(j.finish, *j.absolute_deadline()) << "job " << id;
   }
 }
@@ -450,7 +450,7 @@ TEST_F(RtmrFeedback, AnEarlyFinishRaisesTheAcceptRatio) {
   FeedbackRun r = Run(RtmrOptions{}, /*actual1_s=*/2, /*arrive2_s=*/3, /*deadline2_s=*/10);
   EXPECT_EQ(r.feedback_updates, 1u);
   ASSERT_TRUE(r.second.admitted) << r.second.reason;
-  EXPECT_EQ(*r.second.estimated_finish, seconds(13));
+  EXPECT_EQ(*r.second.estimated_finish(), seconds(13));
   ASSERT_EQ(r.job2->phase, JobPhase::kDone);
   EXPECT_LE(r.job2->finish, *r.job2->absolute_deadline());
 }
@@ -460,7 +460,7 @@ TEST_F(RtmrFeedback, WithoutFeedbackTheSameJobIsRejected) {
   EXPECT_EQ(policy_->name(), "rtmr-nofb");
   EXPECT_EQ(r.feedback_updates, 0u);
   EXPECT_FALSE(r.second.admitted);
-  EXPECT_EQ(*r.second.estimated_finish, seconds(20));
+  EXPECT_EQ(*r.second.estimated_finish(), seconds(20));
   EXPECT_EQ(r.job2->phase, JobPhase::kRejected);
 }
 
@@ -471,7 +471,7 @@ TEST_F(RtmrFeedback, AFinishWithinEpsilonOfTheEstimateChangesNothing) {
   FeedbackRun r = Run(RtmrOptions{}, 9.5, 9.6, 100);
   EXPECT_EQ(r.feedback_updates, 0u);
   ASSERT_TRUE(r.second.admitted) << r.second.reason;
-  EXPECT_EQ(*r.second.estimated_finish, seconds(20));
+  EXPECT_EQ(*r.second.estimated_finish(), seconds(20));
 }
 
 // An explicit ε larger than the gap keeps even the early finish from feeding back.
@@ -483,15 +483,48 @@ TEST_F(RtmrFeedback, AnExplicitThresholdAboveTheGapChangesNothing) {
 
 TEST(RtmrPolicy, IsRegisteredWithAndWithoutFeedback) {
   JobHistory h = ExactHistory();
-  PolicyOptions options;
-  options.history = &h;
   for (const char* name : {"rtmr", "rtmr-nofb"}) {
-    auto p = MakePolicy(name, options);
+    auto p = MakePolicy(name, &h);
     ASSERT_TRUE(p.ok()) << name;
     EXPECT_EQ((*p)->name(), name);
     EXPECT_TRUE((*p)->admission_control());
-    EXPECT_TRUE(PolicyUsesHistory(name));
+    EXPECT_TRUE((*FindPolicy(name))->traits.needs_estimator);
   }
+}
+
+// Any Estimator will do: one that says every map takes 10 s and every reduce 5 s on a
+// slot of speed 1.0, whatever the app, whatever the size.
+class FixedEstimator final : public Estimator {
+ public:
+  std::optional<double> TaskSeconds(const JobState&, const TaskFeatures& t) const override {
+    return (t.kind == TaskKind::kMap ? 10.0 : 5.0) / t.slot_speed;
+  }
+  std::optional<ShuffleEstimate> Shuffle(const JobState&) const override {
+    return ShuffleEstimate{};
+  }
+  std::string Source(const JobState&) const override { return "fixed"; }
+};
+
+// 2 map slots, 1 reduce slot; 3 maps and 2 reduces of an app no history knows: maps end
+// at 20, reduces at 30 (as in EstimatesTheFinishWithAlgorithmsTwoAndThree).
+TEST(RtmrPolicy, AdmitsAndRejectsByTheEstimatorItIsGiven) {
+  FixedEstimator fixed;
+  ClusterState s = MakeCluster(OneNode(2, 1));
+  RtmrPolicy rtmr(&fixed);
+  JobState late = MakeJob(1, 0, 29, 3, 0.001, 2, 0.001);
+  late.spec.app = "wordcount";
+  late.spec.shuffle_units = late.spec.max_reduce_units = 0;
+  Admission a = Submit(rtmr, s, late);
+  EXPECT_FALSE(a.admitted);
+  EXPECT_EQ(*a.estimated_finish(), seconds(30));
+  JobState in_time = late;
+  in_time.id = 2;
+  in_time.spec.deadline = seconds(30);
+  a = Submit(rtmr, s, in_time);
+  ASSERT_TRUE(a.admitted) << a.reason;
+  EXPECT_EQ(*a.estimated_finish(), seconds(30));
+  EXPECT_EQ(a.reason,
+            "estimated finish 30.00 s after arrival, slack 0 us (worst-case fixed estimates)");
 }
 
 }  // namespace

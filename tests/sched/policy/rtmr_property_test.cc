@@ -32,6 +32,7 @@
 
 #include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
+#include "sched/estimate/job_history.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/rtmr_policy.h"
 #include "sched/sim/sim_executor.h"
@@ -240,7 +241,7 @@ void RunWorkload(uint64_t seed, bool feedback, Tally& tally) {
                                           << Describe(seed, w);
     EXPECT_LE(job.finish, *job.absolute_deadline())
         << (feedback ? "rtmr" : "rtmr-nofb") << ": job " << id << " admitted (" << a.reason
-        << ", estimated finish " << Seconds(*a.estimated_finish) << " s) ended at "
+        << ", estimated finish " << Seconds(*a.estimated_finish()) << " s) ended at "
         << Seconds(job.finish) << " s, past its deadline " << Seconds(*job.absolute_deadline())
         << " s\n"
         << Describe(seed, w);

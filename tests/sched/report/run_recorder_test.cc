@@ -164,7 +164,7 @@ TEST(RunRecorder, RecordsTheOutcomeThatTheClosingReportShows) {
   j.spec.input_bytes = 4096;
   j.spec.partition_hashes = MakePartitionHashes(2, 8, 1);
   Admission a = Admission::Yes("fits");
-  a.estimated_finish = seconds(9);
+  a.estimate.emplace().finish = seconds(9);
   rec.OnAdmission(j, a, seconds(1));
   PartitionPlan plan;
   plan.row = 1;

@@ -249,7 +249,7 @@ TEST(JobMetrics, OneJobsFiguresCountItsSetUp) {
   j.maps.resize(2);
   j.reduces.resize(1);
   Admission a = Admission::Yes("fits");
-  a.estimated_finish = seconds(7);
+  a.estimate.emplace().finish = seconds(7);
   rec.OnAdmission(j, a, seconds(2));
   j.phase = JobPhase::kDone;
   j.maps_done = 2;

@@ -1,0 +1,49 @@
+// The settings of a run's policy by name, as a front end collects them from its flags
+// ("estimate-margin" = 1.5): one set for a run, whatever the policy, so that `compare` can
+// give the same set to several. Each policy's descriptor (sched/policy/policy_registry.h)
+// declares the settings it reads and their types; it turns them into its own options
+// struct (RtmrOptions...) and ignores the others.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "sched/core/clock.h"
+
+namespace mrlocal {
+
+// The names the built-in policies read.
+inline constexpr std::string_view kEstimateMargin = "estimate-margin";        // double >= 1
+inline constexpr std::string_view kFeedbackThreshold = "feedback-threshold";  // Duration
+
+class PolicyArgs {
+ public:
+  using Value = std::variant<double, Duration>;
+
+  PolicyArgs& Set(std::string_view name, Value value) {
+    values_.insert_or_assign(std::string(name), value);
+    return *this;
+  }
+  bool Has(std::string_view name) const { return values_.find(name) != values_.end(); }
+  // Null when not set.
+  const Value* Find(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+  // None when not set or of another type (MakePolicy has refused the latter).
+  template <class T>
+  std::optional<T> Get(std::string_view name) const {
+    const Value* v = Find(name);
+    const T* t = v ? std::get_if<T>(v) : nullptr;
+    return t ? std::optional<T>(*t) : std::nullopt;
+  }
+
+ private:
+  std::map<std::string, Value, std::less<>> values_;
+};
+
+}  // namespace mrlocal

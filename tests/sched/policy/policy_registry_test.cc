@@ -1,0 +1,97 @@
+// The policy registry: each policy's traits, the settings it is made with, the best-effort
+// fallback, and that a name is registered once.
+#include "sched/policy/policy_registry.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "sched/policy/fifo_policy.h"
+#include "tests/util/cluster.h"
+#include "tests/util/policy_test_util.h"
+
+namespace mrlocal {
+namespace {
+
+using std::chrono::seconds;
+using ::testing::HasSubstr;
+using testing::ExactHistory;
+using testing::MakeCluster;
+using testing::MakeSyntheticJob;
+
+const PolicyDescriptor& Descriptor(std::string_view name) {
+  auto d = FindPolicy(name);
+  EXPECT_TRUE(d.ok()) << name;
+  return **d;
+}
+
+TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
+  EXPECT_EQ(PolicyNames(),
+            (std::vector<std::string>{"fifo", "fair", "edf", "rtmr", "rtmr-nofb", "dc"}));
+  for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
+}
+
+TEST(PolicyRegistry, TraitsSayWhatCallersMustDoWithoutNamingThePolicy) {
+  const JobHistory h = ExactHistory();
+  for (const std::string& name : PolicyNames()) {
+    SCOPED_TRACE(name);
+    const PolicyTraits& t = Descriptor(name).traits;
+    const bool deadline = name == "rtmr" || name == "rtmr-nofb" || name == "dc";
+    EXPECT_EQ(t.needs_estimator, deadline);
+    EXPECT_EQ(t.all_reduces_at_once, name == "dc");
+    EXPECT_EQ(t.best_effort_fallback, name == "fifo");
+    auto made = MakePolicy(name, &h);
+    ASSERT_TRUE(made.ok()) << made.status().message();
+    EXPECT_EQ((*made)->name(), name);
+    EXPECT_EQ(t.admission_control, (*made)->admission_control());
+  }
+  EXPECT_EQ(BestEffortPolicy().name, "fifo");
+}
+
+TEST(PolicyRegistry, ANameIsRegisteredOnce) {
+  PolicyRegistry r;
+  auto fifo = [](const Estimator*, const PolicyArgs&) { return std::make_unique<FifoPolicy>(); };
+  ASSERT_TRUE(r.Register({"mine", "a test policy", {}, {}, fifo}).ok());
+  Status again = r.Register({"mine", "another", {}, {}, fifo});
+  EXPECT_EQ(again.code(), Status::Code::kInvalidArgument);
+  EXPECT_THAT(again.message(), HasSubstr("'mine' is already registered"));
+  EXPECT_EQ(r.Names(), std::vector<std::string>{"mine"});
+  EXPECT_EQ(r.Register({"", "no name", {}, {}, fifo}).code(), Status::Code::kInvalidArgument);
+
+  EXPECT_EQ(r.best_effort_fallback(), nullptr);
+  ASSERT_TRUE(r.Register({"first", "", {.best_effort_fallback = true}, {}, fifo}).ok());
+  EXPECT_FALSE(r.Register({"second", "", {.best_effort_fallback = true}, {}, fifo}).ok());
+  EXPECT_EQ(r.best_effort_fallback()->name, "first");
+}
+
+TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
+  auto bad = MakePolicy("nope");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "unknown policy 'nope' (known: fifo, fair, edf, rtmr, rtmr-nofb, dc)");
+  EXPECT_FALSE(FindPolicy("nope").ok());
+}
+
+// 1 map slot, 1 reduce slot; one 10 s map and one 5 s reduce, estimated exactly: 15 s.
+TEST(PolicyRegistry, SettingsReachThePolicyThatDeclaresThem) {
+  const JobHistory h = ExactHistory();
+  const JobState job = MakeSyntheticJob(1, 0, 20, {10}, 1, 5);
+  for (const char* name : {"rtmr", "dc"}) {
+    SCOPED_TRACE(name);
+    ClusterState s = MakeCluster(testing::OneNode(1, 1));
+    auto plain = MakePolicy(name, &h);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_TRUE((*plain)->Admit(job, s, Time{0}).admitted);
+    // Four times the estimates: the reduce alone takes the whole 20 s.
+    auto wide = MakePolicy(name, &h, PolicyArgs().Set(kEstimateMargin, 4.0));
+    ASSERT_TRUE(wide.ok());
+    EXPECT_FALSE((*wide)->Admit(job, s, Time{0}).admitted);
+  }
+  // A setting of the wrong type is refused; one the policy does not read is ignored.
+  auto wrong = MakePolicy("rtmr", &h, PolicyArgs().Set(kEstimateMargin, seconds(2)));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_THAT(wrong.status().message(), HasSubstr("estimate-margin"));
+  EXPECT_TRUE(MakePolicy("fifo", nullptr, PolicyArgs().Set(kEstimateMargin, seconds(2))).ok());
+}
+
+}  // namespace
+}  // namespace mrlocal
