@@ -70,6 +70,48 @@ TEST(Runtime, RunsASimulatedWorkloadInVirtualTime) {
   EXPECT_EQ((*runtime)->task_events(), 2u * 5);  // 5 attempts, each a start and an end
 }
 
+std::unique_ptr<Runtime> OneSlotOfEach() {
+  RuntimeOptions options;
+  options.cluster = Cluster("1x(1m,1r,1.0)");
+  options.partitioner = "hash";
+  options.controller.observer_tick = Duration::zero();
+  auto runtime = Runtime::Simulated(std::move(options));
+  EXPECT_TRUE(runtime.ok()) << runtime.status().message();
+  return runtime.ok() ? std::move(runtime).value() : nullptr;
+}
+
+TEST(Runtime, CancelEndsOneJobAndTheOthersRunOn) {
+  std::unique_ptr<Runtime> runtime = OneSlotOfEach();
+  RunRecorder recorder;
+  runtime->AddObserver(&recorder);
+  const JobId a = runtime->Submit(SimulatedJob("a", {2, 2}, {2}));
+  const JobId b = runtime->Submit(SimulatedJob("b", {1}, {1}));
+  runtime->loop().At(FromSeconds(1), [&] { EXPECT_TRUE(runtime->Cancel(a).ok()); });
+  runtime->Run();
+
+  // a's first map is cancelled at 1 s; b's map runs 1-2 s and its reduce 2-3 s.
+  EXPECT_EQ(recorder.job(a)->phase, JobPhase::kFailed);
+  EXPECT_EQ(recorder.job(a)->failure, "cancelled");
+  EXPECT_TRUE(recorder.job(b)->completed());
+  EXPECT_EQ(recorder.job(b)->finish, FromSeconds(3));
+  EXPECT_EQ(runtime->Cancel(42).code(), Status::Code::kNotFound);
+}
+
+TEST(Runtime, ShutdownAbortsTheRunningJobsAndDropsLaterArrivals) {
+  std::unique_ptr<Runtime> runtime = OneSlotOfEach();
+  RunRecorder recorder;
+  runtime->AddObserver(&recorder);
+  const JobId a = runtime->Submit(SimulatedJob("a", {5}, {5}));
+  runtime->SubmitAt(FromSeconds(60), [](JobId) { return SimulatedJob("late", {1}, {1}); });
+  runtime->loop().At(FromSeconds(1), [&] { runtime->Shutdown(Status::Aborted("stop")); });
+  runtime->Run();
+
+  ASSERT_EQ(recorder.jobs().size(), 1u) << "the run ended before the late job arrived";
+  EXPECT_EQ(recorder.job(a)->phase, JobPhase::kFailed);
+  EXPECT_EQ(recorder.job(a)->failure, "stop");
+  EXPECT_EQ(runtime->loop().Now(), FromSeconds(1));
+}
+
 TEST(Runtime, RefusesWhatItCannotRun) {
   RuntimeOptions bad_policy;
   bad_policy.cluster = Cluster("1x(1m,1r,1.0)");
