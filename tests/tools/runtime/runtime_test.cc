@@ -41,18 +41,24 @@ RuntimeJob SimulatedJob(std::string name, std::vector<double> maps, std::vector<
   return job;
 }
 
-TEST(Runtime, RunsASimulatedWorkloadInVirtualTime) {
+// A simulated runtime of one map and one reduce slot, under fifo.
+std::unique_ptr<Runtime> OneSlotOfEach() {
   RuntimeOptions options;
   options.cluster = Cluster("1x(1m,1r,1.0)");
   options.partitioner = "hash";
   options.controller.observer_tick = Duration::zero();
   auto runtime = Runtime::Simulated(std::move(options));
-  ASSERT_TRUE(runtime.ok()) << runtime.status().message();
+  EXPECT_TRUE(runtime.ok()) << runtime.status().message();
+  return runtime.ok() ? std::move(runtime).value() : nullptr;
+}
+
+TEST(Runtime, RunsASimulatedWorkloadInVirtualTime) {
+  std::unique_ptr<Runtime> runtime = OneSlotOfEach();
   RunRecorder recorder;
-  (*runtime)->AddObserver(&recorder);
-  const JobId a = (*runtime)->Submit(SimulatedJob("a", {1, 1}, {2}));
-  (*runtime)->SubmitAt(FromSeconds(0.5), [](JobId) { return SimulatedJob("b", {1}, {1}); });
-  (*runtime)->Run();
+  runtime->AddObserver(&recorder);
+  const JobId a = runtime->Submit(SimulatedJob("a", {1, 1}, {2}));
+  runtime->SubmitAt(FromSeconds(0.5), [](JobId) { return SimulatedJob("b", {1}, {1}); });
+  runtime->Run();
 
   ASSERT_EQ(recorder.jobs().size(), 2u);
   const JobRecord* first = recorder.job(a);
@@ -66,18 +72,8 @@ TEST(Runtime, RunsASimulatedWorkloadInVirtualTime) {
   EXPECT_TRUE(second.completed());
   EXPECT_EQ(second.arrival, FromSeconds(0.5));
   EXPECT_EQ(second.finish, FromSeconds(5));
-  EXPECT_TRUE((*runtime)->simulated());
-  EXPECT_EQ((*runtime)->task_events(), 2u * 5);  // 5 attempts, each a start and an end
-}
-
-std::unique_ptr<Runtime> OneSlotOfEach() {
-  RuntimeOptions options;
-  options.cluster = Cluster("1x(1m,1r,1.0)");
-  options.partitioner = "hash";
-  options.controller.observer_tick = Duration::zero();
-  auto runtime = Runtime::Simulated(std::move(options));
-  EXPECT_TRUE(runtime.ok()) << runtime.status().message();
-  return runtime.ok() ? std::move(runtime).value() : nullptr;
+  EXPECT_TRUE(runtime->simulated());
+  EXPECT_EQ(runtime->task_events(), 2u * 5);  // 5 attempts, each a start and an end
 }
 
 TEST(Runtime, CancelEndsOneJobAndTheOthersRunOn) {
