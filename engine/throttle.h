@@ -1,4 +1,5 @@
-// Slows a task down to a slot's speed s in (0, 1] (DESIGN.md §4).
+// Slows a task down to a slot's speed s in (0, 1] (DESIGN.md §4, in the shared design notes beside
+// the repository).
 //
 // A task runs in chunks. After a chunk that took t seconds at full speed the slot sleeps
 // until the task's total elapsed time equals sum(t_i / s_i): the sleep target is absolute,

@@ -1,6 +1,6 @@
 // The Executor of a simulation: no app code runs; each attempt's end is computed from a
 // model and scheduled as an event on the SimLoop. The Controller and the policy cannot
-// tell it from the real engine (DESIGN.md §4).
+// tell it from the real engine (DESIGN.md §4, in the shared design notes beside the repository).
 //
 // Model of one attempt on slot k (speed s_k, node n):
 //   work     W seconds at speed 1.0: the job's per-task figure (SimJob), times a log-normal
