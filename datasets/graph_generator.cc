@@ -530,4 +530,41 @@ Result<DegreeStats> MeasureDistinctDegree(std::string_view text) {
   return s;
 }
 
+namespace {
+
+constexpr uint64_t kHeaderBytes = 160;  // GraphGenerator::Header, about
+
+// Mean decimal digits of the ids 0..n-1.
+double MeanDigits(uint64_t n) {
+  if (n == 0) return 1;
+  double total = 0;
+  uint64_t lo = 0, hi = 10;  // ids of `d` digits: [lo, hi)
+  for (int d = 1; lo<n; ++d, lo = hi, hi = hi> UINT64_MAX / 10 ? UINT64_MAX : hi * 10)
+    total += static_cast<double>(d) * static_cast<double>(std::min(hi, n) - lo);
+  return total / static_cast<double>(n);
+}
+
+double LineBytes(uint64_t nodes) { return 2 * MeanDigits(nodes) + 2; }  // ids, tab, newline
+
+}  // namespace
+
+uint64_t GraphBytes(uint64_t nodes, uint64_t edges) {
+  return kHeaderBytes +
+         static_cast<uint64_t>(std::llround(LineBytes(nodes) * static_cast<double>(edges)));
+}
+
+GraphSize GraphForBytes(uint64_t bytes, uint64_t nodes) {
+  const double body = static_cast<double>(bytes > kHeaderBytes ? bytes - kHeaderBytes : 0);
+  auto edges_over = [&](uint64_t n) {
+    return std::max<uint64_t>(1, std::llround(body / LineBytes(n)));
+  };
+  if (nodes > 0) return {nodes, edges_over(nodes)};
+  GraphSize g{2, std::max<uint64_t>(1, static_cast<uint64_t>(body) / 14)};
+  for (int i = 0; i < 8; ++i) {  // the mean id length depends on nodes, nodes on edges
+    g.nodes = std::clamp<uint64_t>(g.edges / 10, 2, kMaxGraphNodes);
+    g.edges = edges_over(g.nodes);
+  }
+  return g;
+}
+
 }  // namespace mrlocal

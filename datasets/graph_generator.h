@@ -77,6 +77,23 @@ class GraphGenerator {
 // Header and every chunk, in memory, made on every core.
 Result<std::string> GenerateGraph(const GraphOptions& options);
 
+// The size of what GenerateGraph writes for `edges` edges over ids [0, nodes), within a
+// fraction of a percent: its header, then one "src<TAB>dst\n" line per edge whose ids have
+// the mean digits of the ids below `nodes` (the ids are permuted, so an endpoint is any id
+// alike). The one graph-size formula: workload readers, simulation and calibration use it.
+uint64_t GraphBytes(uint64_t nodes, uint64_t edges);
+
+struct GraphSize {
+  uint64_t nodes = 0;
+  uint64_t edges = 0;
+};
+// The graph of about `bytes` bytes (GraphBytes' inverse): over `nodes` ids when given, else
+// at the generator's default density, 10 edges per node (its 100,000 nodes and 1,000,000
+// edges). At least 2 nodes and 1 edge.
+GraphSize GraphForBytes(uint64_t bytes, uint64_t nodes = 0);
+
+inline constexpr uint64_t kMaxGraphNodes = uint64_t{1} << 32;  // GraphOptions::nodes' limit
+
 struct DegreeStats {
   uint64_t edges = 0;           // edge lines read
   uint64_t distinct_pairs = 0;  // unordered pairs {u, v}, u != v, joined by an edge

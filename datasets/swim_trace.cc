@@ -7,6 +7,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "datasets/graph_generator.h"
 #include "datasets/workload_file.h"
 
 namespace mrlocal {
@@ -19,22 +20,28 @@ constexpr const char* kFieldNames[6] = {"job_id",          "submit_time_s", "gap
 
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
-Status CheckOptions(const TraceOptions& o) {
+// The schema of the app that models the trace's jobs: one that reads input.
+Result<const AppSchema*> CheckOptions(const TraceOptions& o, const AppSchemas& apps) {
   if (o.block_size == 0) return Status::InvalidArgument("trace: block size must be positive");
   if (o.bytes_per_reduce == 0)
     return Status::InvalidArgument("trace: bytes per reduce must be positive");
   if (o.max_reduces == 0) return Status::InvalidArgument("trace: max reduces must be >= 1");
-  if (o.app != "wordcount" && o.app != "friendcount")
-    return Status::InvalidArgument("trace: app '" + o.app +
-                                   "' cannot model trace jobs (use wordcount or friendcount)");
-  return Status::OK();
+  std::string readers;
+  for (const AppSchema& a : apps) {
+    if (a.input == AppSchema::Input::kNone) continue;
+    if (a.name == o.app) return &a;
+    readers += (readers.empty() ? "" : " or ") + a.name;
+  }
+  return Status::InvalidArgument("trace: app '" + o.app + "' cannot model trace jobs (use " +
+                                 readers + ")");
 }
 
 }  // namespace
 
 Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view source,
-                                    const TraceOptions& options) {
-  MRLOCAL_RETURN_IF_ERROR(CheckOptions(options));
+                                    const AppSchemas& apps, const TraceOptions& options) {
+  Result<const AppSchema*> app = CheckOptions(options, apps);
+  if (!app.ok()) return app.status();
   const std::string src(source);
   WorkloadSpec spec;
   spec.name = std::filesystem::path(src).stem().string();
@@ -42,7 +49,7 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
   spec.block_size = options.block_size;
   spec.jobs.reserve(std::min<size_t>(std::count(text.begin(), text.end(), '\n') + 1,
                                      options.limit ? options.limit : ~size_t{0}));
-  const bool graph = options.app == "friendcount";
+  const bool graph = (*app)->input == AppSchema::Input::kGraph;
   std::unordered_set<std::string_view> ids;
   ids.reserve(spec.jobs.capacity());
   uint64_t prev_submit = 0;
@@ -111,17 +118,22 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
     in.bytes = input;
     in.seed = spec.jobs.size();  // 1, 2, ...: every job its own data
     if (n >= 7) in.dataset = fields[6];
-    if (graph && input > 0) GraphForBytes(&in);
+    if (graph && input > 0) {
+      const GraphSize g = GraphForBytes(input);
+      in.graph_nodes = g.nodes;
+      in.graph_edges = g.edges;
+    }
   }
   if (spec.jobs.empty()) return Status::InvalidArgument(src + ": empty trace (no jobs)");
   return spec;
 }
 
-Result<WorkloadSpec> LoadSwimTrace(const std::string& path, const TraceOptions& options) {
-  MRLOCAL_RETURN_IF_ERROR(CheckOptions(options));
+Result<WorkloadSpec> LoadSwimTrace(const std::string& path, const AppSchemas& apps,
+                                   const TraceOptions& options) {
+  if (auto app = CheckOptions(options, apps); !app.ok()) return app.status();
   Result<std::string> text = ReadWorkloadFile(path);
   if (!text.ok()) return text.status();
-  return ParseSwimTrace(*text, path, options);
+  return ParseSwimTrace(*text, path, apps, options);
 }
 
 }  // namespace mrlocal

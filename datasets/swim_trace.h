@@ -10,9 +10,9 @@
 //   reduces = 0 when shuffle_bytes = 0                               (a map-only job)
 //           = min(max_reduces, ceil(shuffle_bytes / bytes_per_reduce)) otherwise
 //             (hive.exec.reducers.bytes.per.reducer = 1 GB, hive.exec.reducers.max = 999)
-// Each job: app = options.app, a generated input (text; a graph for friendcount) of
-// map_input_bytes, shuffle and output bytes from the trace, arrival = submit time, name =
-// the job id, no deadline, weight 1.
+// Each job: app = options.app, a generated input (a graph for an app that reads edge lists,
+// else text) of map_input_bytes, shuffle and output bytes from the trace, arrival = submit time,
+// name = the job id, no deadline, weight 1.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +28,7 @@ struct TraceOptions {
   uint64_t block_size = 64ull << 20;          // bytes of input per map, > 0
   uint64_t bytes_per_reduce = 1'000'000'000;  // shuffle bytes per reduce, > 0
   uint32_t max_reduces = 999;                 // >= 1
-  std::string app = "wordcount";              // wordcount or friendcount
+  std::string app = "wordcount";              // an app of `apps` that reads input
   size_t limit = 0;                           // only the first N jobs; 0 = all
 };
 
@@ -36,12 +36,14 @@ struct TraceOptions {
 // InvalidArgument with one line naming the file and line, e.g. "trace.tsv:17: field 4
 // (map_input_bytes): not a non-negative integer: 'abc'"; a wrong column count, a submit time
 // that goes backwards, a repeated job id and an empty file are errors too. The workload's
-// block_size is options.block_size; it has no cluster.
-Result<WorkloadSpec> LoadSwimTrace(const std::string& path, const TraceOptions& options = {});
+// block_size is options.block_size; it has no cluster. `apps` are the apps options.app may
+// name (the app registry's schemas, tools/runtime/app_registry.h).
+Result<WorkloadSpec> LoadSwimTrace(const std::string& path, const AppSchemas& apps,
+                                   const TraceOptions& options = {});
 
 // As LoadSwimTrace, on the text of a trace; `source` names it in messages and gives the
 // workload's name (its stem).
 Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view source,
-                                    const TraceOptions& options = {});
+                                    const AppSchemas& apps, const TraceOptions& options = {});
 
 }  // namespace mrlocal

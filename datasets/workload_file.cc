@@ -24,9 +24,10 @@ Status ReadError(const std::string& path, int err) {
 
 }  // namespace
 
-Result<WorkloadSpec> LoadWorkload(const std::string& path, const TraceOptions& trace) {
-  if (EndsWith(path, ".tsv")) return LoadSwimTrace(path, trace);
-  return LoadWorkloadJson(path);
+Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,
+                                  const TraceOptions& trace) {
+  if (EndsWith(path, ".tsv")) return LoadSwimTrace(path, apps, trace);
+  return LoadWorkloadJson(path, apps);
 }
 
 Result<std::string> ReadWorkloadFile(const std::string& path) {

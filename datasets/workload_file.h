@@ -10,8 +10,9 @@
 namespace mrlocal {
 
 // A name ending in ".tsv" is a SWIM trace (LoadSwimTrace with `trace`); anything else is a
-// JSON spec (LoadWorkloadJson; `trace` is unused).
-Result<WorkloadSpec> LoadWorkload(const std::string& path, const TraceOptions& trace = {});
+// JSON spec (LoadWorkloadJson; `trace` is unused). Its jobs are of `apps`.
+Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,
+                                  const TraceOptions& trace = {});
 
 // The whole file, for the workload readers. Errors are one line with the OS's reason:
 // "cannot read 'x': No such file or directory" (NotFound), "...: Is a directory"

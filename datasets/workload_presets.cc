@@ -158,8 +158,8 @@ Result<WorkloadSpec> Rtmr(std::string_view name, const std::array<Bin, N>& bins,
     job.maps = drawn[i].maps;
     job.reduces = drawn[i].reduces;
     job.deadline_s = drawn[i].deadline;
-    job.map_s = {o.map_task_s};
-    job.reduce_s = {o.reduce_task_s};
+    job.params.SetSeconds("map_s", {o.map_task_s});
+    job.params.SetSeconds("reduce_s", {o.reduce_task_s});
   }
   return spec;
 }
@@ -188,15 +188,17 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
       job.maps = static_cast<uint32_t>(maps);
       job.reduces = static_cast<uint32_t>(rng.Between(1, maps));
       // Truncated to >= 0.1 s by drawing again: the mean map time is then 10.3 s, not 10.
-      for (uint32_t k = 0; k < job.maps; ++k)
-        job.map_s.push_back(Ms(rng.NormalAtLeast(10, 5, 0.1)));
+      std::vector<double> map_s, reduce_s;
+      for (uint32_t k = 0; k < job.maps; ++k) map_s.push_back(Ms(rng.NormalAtLeast(10, 5, 0.1)));
       for (uint32_t k = 0; k < job.reduces; ++k)
-        job.reduce_s.push_back(Ms(rng.NormalAtLeast(15, 5, 0.1)));
+        reduce_s.push_back(Ms(rng.NormalAtLeast(15, 5, 0.1)));
+      job.params.SetSeconds("map_s", std::move(map_s));
+      job.params.SetSeconds("reduce_s", std::move(reduce_s));
     } else {
       job.maps = 30;
       job.reduces = 10;
-      job.map_s = {10};
-      job.reduce_s = {15};
+      job.params.SetSeconds("map_s", {10});
+      job.params.SetSeconds("reduce_s", {15});
     }
     // N(30, 10) conditioned on > 0 (drawn again at or below 0: 0.1% of draws).
     double w;
@@ -206,8 +208,9 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
     // "Delays ... proportional to the processing time of map tasks", with no constant: a
     // tenth of the job's mean map time, per job (our model has one delay per job).
     double sum = 0;
-    for (double s : job.map_s) sum += s;
-    job.shuffle_delay_s = Ms(0.1 * sum / static_cast<double>(job.map_s.size()));
+    const std::vector<double>& map_s = job.params.TaskSeconds("map_s");
+    for (double s : map_s) sum += s;
+    job.shuffle_delay_s = Ms(0.1 * sum / static_cast<double>(map_s.size()));
   }
   return spec;
 }

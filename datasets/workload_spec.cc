@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "datasets/graph_generator.h"
 #include "datasets/workload_file.h"
 #include "sched/core/units.h"
 
@@ -15,11 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kApps = "wordcount, friendcount, pi, synthetic";
 // Keeps a typo (1e9 maps) from allocating the simulator's memory away.
 constexpr uint64_t kMaxTasks = 1'000'000;
-constexpr uint64_t kMaxGraphNodes = uint64_t{1} << 32;  // GraphOptions' limit
-constexpr uint64_t kGraphHeaderBytes = 160;             // GraphGenerator::Header, about
 
 // "jobs[3]" + "arrival_s" -> "jobs[3].arrival_s".
 std::string Join(const std::string& path, std::string_view key) {
@@ -68,7 +66,7 @@ class Reader {
 
   // Refuses keys that are not in `known`, suggesting the nearest one.
   Status CheckKeys(const json& obj, const std::string& path,
-                   std::initializer_list<std::string_view> known) const {
+                   const std::vector<std::string_view>& known) const {
     for (const auto& [key, value] : obj.items()) {
       if (std::find(known.begin(), known.end(), key) != known.end()) continue;
       std::string_view best;
@@ -217,7 +215,7 @@ class DuplicateKeyFinder {
 };
 
 Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& path,
-                             const std::string& app, std::string_view base_dir) {
+                             const AppSchema& app, std::string_view base_dir) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
   MRLOCAL_RETURN_IF_ERROR(
       r.CheckKeys(v, path, {"files", "generate", "size", "nodes", "edges", "seed"}));
@@ -250,10 +248,10 @@ Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& 
   MRLOCAL_READ_INTO(in.generator, r.String(*generate, gpath));
   if (in.generator != "text" && in.generator != "graph")
     return r.Fail(gpath, "unknown generator '" + in.generator + "' (known: text, graph)");
-  if (app == "wordcount" && in.generator != "text")
-    return r.Fail(gpath, "wordcount reads text: use \"text\"");
-  if (app == "friendcount" && in.generator != "graph")
-    return r.Fail(gpath, "friendcount reads edge lists: use \"graph\"");
+  if (app.input == AppSchema::Input::kText && in.generator != "text")
+    return r.Fail(gpath, app.name + " reads text: use \"text\"");
+  if (app.input == AppSchema::Input::kGraph && in.generator != "graph")
+    return r.Fail(gpath, app.name + " reads edge lists: use \"graph\"");
   if (const json* s = Find(v, "seed"))
     MRLOCAL_READ_INTO(in.seed, r.Integer(*s, Join(path, "seed"), 0));
   const json* size = Find(v, "size");
@@ -269,7 +267,9 @@ Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& 
   if (size && (nodes || edges))
     return r.Fail(path, "give a graph's \"size\" or its \"nodes\" and \"edges\", not both");
   if (size) {
-    GraphForBytes(&in);
+    const GraphSize g = GraphForBytes(in.bytes);
+    in.graph_nodes = g.nodes;
+    in.graph_edges = g.edges;
     return in;
   }
   if (!nodes || !edges)
@@ -302,41 +302,121 @@ Result<std::vector<double>> ParseTaskTimes(const Reader& r, const json& v, const
   return out;
 }
 
-Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& path,
-                             std::string_view base_dir) {
-  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
-  MRLOCAL_RETURN_IF_ERROR(
-      r.CheckKeys(v, path,
-                  {"name", "arrival_s", "app", "input", "maps", "reduces", "deadline_s", "deadline",
-                   "weight", "queue", "samples", "map_s", "reduce_s", "shuffle_bytes",
-                   "output_bytes", "shuffle_delay_s"}));
-  WorkloadJob job;
+// The keys of a spec job: its own, then those of every app, in the order of `apps`.
+std::vector<std::string_view> JobKeys(const AppSchemas& apps) {
+  std::vector<std::string_view> keys = {"name",    "arrival_s",  "app",      "input",  "maps",
+                                        "reduces", "deadline_s", "deadline", "weight", "queue"};
+  for (const AppSchema& a : apps)
+    for (const AppSchema::Field& f : a.fields)
+      if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
+  for (std::string_view k : {"shuffle_bytes", "output_bytes", "shuffle_delay_s"}) keys.push_back(k);
+  return keys;
+}
+
+std::string AppNames(const AppSchemas& apps) {
+  std::string names;
+  for (const AppSchema& a : apps) names += (names.empty() ? "" : ", ") + a.name;
+  return names;
+}
+
+const AppSchema* FindApp(const AppSchemas& apps, std::string_view name) {
+  for (const AppSchema& a : apps)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+// Refuses the fields of other apps that `job` has: "only pi jobs take samples".
+Status RefuseOtherAppsFields(const Reader& r, const json& v, const std::string& path,
+                             const AppSchema& app, const AppSchemas& apps) {
+  std::vector<std::string_view> seen;
+  for (const AppSchema& other : apps) {
+    for (const AppSchema::Field& f : other.fields) {
+      if (!Find(v, f.key) || std::find(seen.begin(), seen.end(), f.key) != seen.end()) continue;
+      seen.push_back(f.key);
+      auto mine = [&](const AppSchema::Field& g) { return g.key == f.key; };
+      if (std::any_of(app.fields.begin(), app.fields.end(), mine)) continue;
+      std::string takers;
+      for (const AppSchema& a : apps)
+        if (std::any_of(a.fields.begin(), a.fields.end(), mine))
+          takers += (takers.empty() ? "" : " or ") + a.name;
+      return r.Fail(Join(path, f.key), "only " + takers + " jobs take " + f.key);
+    }
+  }
+  return Status::OK();
+}
+
+// The app's own fields of `job` into job->params.
+Status ParseAppFields(const Reader& r, const json& v, const std::string& path, const AppSchema& app,
+                      WorkloadJob* job) {
+  for (const AppSchema::Field& f : app.fields) {
+    const std::string at = Join(path, f.key);
+    const json* value = Find(v, f.key);
+    const bool per_reduce = f.kind == AppSchema::Field::Kind::kReduceSeconds;
+    if (per_reduce && job->reduces == 0) {
+      if (value) return r.Fail(at, "the job has no reduces (reduces is 0)");
+      continue;
+    }
+    if (!value) return r.Fail(at, "missing: " + f.missing);
+    switch (f.kind) {
+      case AppSchema::Field::Kind::kCount: {
+        uint64_t n = 0;
+        MRLOCAL_READ_INTO(n, r.Integer(*value, at, 1));
+        job->params.SetCount(f.key, n);
+        break;
+      }
+      case AppSchema::Field::Kind::kMapSeconds:
+      case AppSchema::Field::Kind::kReduceSeconds: {
+        std::vector<double> seconds;
+        MRLOCAL_READ_INTO(seconds,
+                          ParseTaskTimes(r, *value, at, per_reduce ? job->reduces : job->maps,
+                                         per_reduce ? "reduces" : "maps"));
+        job->params.SetSeconds(f.key, std::move(seconds));
+        break;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+// The deadline, as deadline_s or as a duration.
+Status ParseDeadline(const Reader& r, const json& v, const std::string& path, WorkloadJob* job) {
   auto at = [&](std::string_view key) { return Join(path, key); };
-  const json* app = Find(v, "app");
-  if (!app) return r.Fail(at("app"), "missing (one of " + std::string(kApps) + ")");
-  MRLOCAL_READ_INTO(job.app, r.String(*app, at("app")));
-  const bool pi = job.app == "pi", synthetic = job.app == "synthetic";
-  if (!pi && !synthetic && job.app != "wordcount" && job.app != "friendcount")
-    return r.Fail(at("app"), "unknown app '" + job.app + "' (known: " + std::string(kApps) + ")");
-
-  if (const json* n = Find(v, "name")) MRLOCAL_READ_INTO(job.name, r.String(*n, at("name")));
-  const json* arrival = Find(v, "arrival_s");
-  if (!arrival) return r.Fail(at("arrival_s"), "missing: seconds since the workload's start");
-  MRLOCAL_READ_INTO(job.arrival_s, r.Number(*arrival, at("arrival_s"), true));
-
   const json* deadline_s = Find(v, "deadline_s");
   const json* deadline = Find(v, "deadline");
   if (deadline_s && deadline)
     return r.Fail(at("deadline"), "give deadline_s or deadline, not both");
-  if (deadline_s) MRLOCAL_READ_INTO(job.deadline_s, r.Number(*deadline_s, at("deadline_s"), false));
+  if (deadline_s)
+    MRLOCAL_READ_INTO(job->deadline_s, r.Number(*deadline_s, at("deadline_s"), false));
   if (deadline) {
     if (!deadline->is_string())
       return r.Fail(at("deadline"), "must be a duration such as \"30s\" " + Got(*deadline) +
                                         " (or use deadline_s for seconds)");
     Result<Duration> d = ParseDuration(deadline->get<std::string>());
     if (!d.ok()) return r.Fail(at("deadline"), d.status().message());
-    job.deadline_s = Seconds(*d);
+    job->deadline_s = Seconds(*d);
   }
+  return Status::OK();
+}
+
+Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& path,
+                             const AppSchemas& apps, std::string_view base_dir) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, JobKeys(apps)));
+  WorkloadJob job;
+  auto at = [&](std::string_view key) { return Join(path, key); };
+  const json* app_name = Find(v, "app");
+  if (!app_name) return r.Fail(at("app"), "missing (one of " + AppNames(apps) + ")");
+  MRLOCAL_READ_INTO(job.app, r.String(*app_name, at("app")));
+  const AppSchema* app = FindApp(apps, job.app);
+  if (!app)
+    return r.Fail(at("app"), "unknown app '" + job.app + "' (known: " + AppNames(apps) + ")");
+  const bool no_input = app->input == AppSchema::Input::kNone;
+
+  if (const json* n = Find(v, "name")) MRLOCAL_READ_INTO(job.name, r.String(*n, at("name")));
+  const json* arrival = Find(v, "arrival_s");
+  if (!arrival) return r.Fail(at("arrival_s"), "missing: seconds since the workload's start");
+  MRLOCAL_READ_INTO(job.arrival_s, r.Number(*arrival, at("arrival_s"), true));
+  MRLOCAL_RETURN_IF_ERROR(ParseDeadline(r, v, path, &job));
   if (const json* w = Find(v, "weight"))
     MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
   if (const json* q = Find(v, "queue")) MRLOCAL_READ_INTO(job.queue, r.String(*q, at("queue")));
@@ -347,45 +427,24 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
   if (const json* s = Find(v, "shuffle_delay_s"))
     MRLOCAL_READ_INTO(job.shuffle_delay_s, r.Number(*s, at("shuffle_delay_s"), true));
 
-  const json* maps = Find(v, "maps");
-  if (maps)
-    MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), pi || synthetic ? 1 : 0, kMaxTasks));
-  else if (pi || synthetic)
+  if (const json* maps = Find(v, "maps"))
+    MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), no_input ? 1 : 0, kMaxTasks));
+  else if (no_input)
     return r.Fail(at("maps"), "missing: " + job.app + " jobs need maps >= 1");
   if (const json* red = Find(v, "reduces"))
     MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxTasks));
 
-  // What each app takes, and what it must not.
+  // What the app takes, and what it must not.
+  MRLOCAL_RETURN_IF_ERROR(RefuseOtherAppsFields(r, v, path, *app, apps));
   const json* input = Find(v, "input");
-  const json* samples = Find(v, "samples");
-  const json* map_s = Find(v, "map_s");
-  const json* reduce_s = Find(v, "reduce_s");
-  if (samples && !pi) return r.Fail(at("samples"), "only pi jobs take samples");
-  if (map_s && !synthetic) return r.Fail(at("map_s"), "only synthetic jobs take map_s");
-  if (reduce_s && !synthetic) return r.Fail(at("reduce_s"), "only synthetic jobs take reduce_s");
-  if (pi || synthetic) {
+  if (no_input) {
     if (input) return r.Fail(at("input"), job.app + " jobs take no input");
   } else {
     if (!input)
       return r.Fail(at("input"), "missing: " + job.app + " needs \"files\" or \"generate\"");
-    MRLOCAL_READ_INTO(job.input, ParseInput(r, *input, at("input"), job.app, base_dir));
+    MRLOCAL_READ_INTO(job.input, ParseInput(r, *input, at("input"), *app, base_dir));
   }
-  if (pi) {
-    if (!samples) return r.Fail(at("samples"), "missing: pi jobs need samples per map >= 1");
-    MRLOCAL_READ_INTO(job.pi_samples, r.Integer(*samples, at("samples"), 1));
-  }
-  if (synthetic) {
-    if (!map_s) return r.Fail(at("map_s"), "missing: synthetic jobs need map task seconds");
-    MRLOCAL_READ_INTO(job.map_s, ParseTaskTimes(r, *map_s, at("map_s"), job.maps, "maps"));
-    if (job.reduces == 0 && reduce_s)
-      return r.Fail(at("reduce_s"), "the job has no reduces (reduces is 0)");
-    if (job.reduces > 0 && !reduce_s)
-      return r.Fail(at("reduce_s"),
-                    "missing: a synthetic job with reduces needs reduce task seconds");
-    if (reduce_s)
-      MRLOCAL_READ_INTO(job.reduce_s,
-                        ParseTaskTimes(r, *reduce_s, at("reduce_s"), job.reduces, "reduces"));
-  }
+  MRLOCAL_RETURN_IF_ERROR(ParseAppFields(r, v, path, *app, &job));
   return job;
 }
 
@@ -456,7 +515,8 @@ Status NameJobs(const Reader& r, std::vector<WorkloadJob>* jobs) {
   return Status::OK();
 }
 
-Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_view base_dir) {
+Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchemas& apps,
+                              std::string_view base_dir) {
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
   MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(root, "",
                                       {"name", "description", "cluster", "block_size", "model",
@@ -523,7 +583,8 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_vie
   spec.jobs.reserve(jobs->size());
   for (size_t i = 0; i < jobs->size(); ++i) {
     WorkloadJob job;
-    MRLOCAL_READ_INTO(job, ParseJob(r, (*jobs)[i], "jobs[" + std::to_string(i) + "]", base_dir));
+    MRLOCAL_READ_INTO(job,
+                      ParseJob(r, (*jobs)[i], "jobs[" + std::to_string(i) + "]", apps, base_dir));
     spec.jobs.push_back(std::move(job));
   }
   MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &spec.jobs));
@@ -533,20 +594,10 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, std::string_vie
   return spec;
 }
 
-// Mean decimal digits of the ids 0..n-1.
-double MeanDigits(uint64_t n) {
-  if (n == 0) return 1;
-  double total = 0;
-  uint64_t lo = 0, hi = 10;  // ids of `d` digits: [lo, hi)
-  for (int d = 1; lo<n; ++d, lo = hi, hi = hi> UINT64_MAX / 10 ? UINT64_MAX : hi * 10)
-    total += static_cast<double>(d) * static_cast<double>(std::min(hi, n) - lo);
-  return total / static_cast<double>(n);
-}
-
 }  // namespace
 
 Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
-                                       std::string_view base_dir) {
+                                       const AppSchemas& apps, std::string_view base_dir) {
   const Reader r(source.empty() ? std::string("spec") : std::string(source));
   DuplicateKeyFinder dups;
   json root;
@@ -575,33 +626,16 @@ Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view s
   if (!dups.duplicate().empty())
     return r.Fail(dups.duplicate(), "repeated key (JSON keeps only the last)");
   try {
-    return ParseTop(r, root, base_dir);
+    return ParseTop(r, root, apps, base_dir);
   } catch (const json::exception& e) {  // a check above that missed a type: still one line
     return r.Fail("", e.what());
   }
 }
 
-Result<WorkloadSpec> LoadWorkloadJson(const std::string& path) {
+Result<WorkloadSpec> LoadWorkloadJson(const std::string& path, const AppSchemas& apps) {
   Result<std::string> text = ReadWorkloadFile(path);
   if (!text.ok()) return text.status();
-  return ParseWorkloadJson(*text, path, std::filesystem::path(path).parent_path().string());
-}
-
-uint64_t GraphBytes(uint64_t nodes, uint64_t edges) {
-  const double line = 2 * MeanDigits(nodes) + 2;  // two ids, a tab, a newline
-  return kGraphHeaderBytes + static_cast<uint64_t>(std::llround(line * static_cast<double>(edges)));
-}
-
-void GraphForBytes(InputSpec* input) {
-  const uint64_t body = input->bytes > kGraphHeaderBytes ? input->bytes - kGraphHeaderBytes : 0;
-  uint64_t edges = std::max<uint64_t>(1, body / 14), nodes = 2;
-  for (int i = 0; i < 8; ++i) {  // the mean id length depends on nodes, nodes on edges
-    nodes = std::clamp<uint64_t>(edges / 10, 2, kMaxGraphNodes);
-    edges = std::max<uint64_t>(
-        1, std::llround(static_cast<double>(body) / (2 * MeanDigits(nodes) + 2)));
-  }
-  input->graph_nodes = nodes;
-  input->graph_edges = edges;
+  return ParseWorkloadJson(*text, path, apps, std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace mrlocal

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/util/test_util.h"
+#include "tools/runtime/app_registry.h"
 
 namespace mrlocal {
 namespace {
@@ -13,14 +14,16 @@ using ::testing::HasSubstr;
 
 constexpr uint64_t kMiB = 1 << 20;
 
+const AppSchemas& Apps() { return AppRegistry::BuiltIn().schemas(); }
+
 WorkloadSpec Parse(std::string_view text, const TraceOptions& o = {}) {
-  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", o);
+  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", Apps(), o);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() ? std::move(*r) : WorkloadSpec{};
 }
 
 std::string Error(std::string_view text, const TraceOptions& o = {}) {
-  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", o);
+  Result<WorkloadSpec> r = ParseSwimTrace(text, "trace.tsv", Apps(), o);
   EXPECT_FALSE(r.ok()) << text;
   if (r.ok()) return "";
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
@@ -148,7 +151,7 @@ TEST(SwimTrace, ReadsTheFacebookTraces) {
         RealTrace{"FB-2010_samples_24_times_1hr_0.tsv", 24442, 0.341},
         RealTrace{"FB-2010_samples_24_times_1hr_withInputPaths_0.tsv", 25428, 0.334}}) {
     const std::string path = (testing::SharedDatasets() / "traces" / t.file).string();
-    Result<WorkloadSpec> spec = LoadSwimTrace(path);
+    Result<WorkloadSpec> spec = LoadSwimTrace(path, Apps());
     ASSERT_TRUE(spec.ok()) << spec.status().message();
     EXPECT_EQ(spec->jobs.size(), t.jobs) << t.file;
     size_t map_only = 0;
@@ -166,7 +169,7 @@ TEST(SwimTrace, FacebookTwentyTenTotals) {
   MRLOCAL_REQUIRE_DATASETS();
   const std::string path =
       (testing::SharedDatasets() / "traces" / "FB-2010_samples_24_times_1hr_0.tsv").string();
-  Result<WorkloadSpec> spec = LoadSwimTrace(path);
+  Result<WorkloadSpec> spec = LoadSwimTrace(path, Apps());
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   uint64_t maps = 0;
   for (const WorkloadJob& j : spec->jobs) maps += j.maps;
@@ -177,7 +180,7 @@ TEST(SwimTrace, FacebookTwentyTenTotals) {
 
   TraceOptions first;
   first.limit = 10;
-  Result<WorkloadSpec> head = LoadSwimTrace(path, first);
+  Result<WorkloadSpec> head = LoadSwimTrace(path, Apps(), first);
   ASSERT_TRUE(head.ok());
   EXPECT_EQ(head->jobs.size(), 10u);
 }

@@ -28,8 +28,8 @@ std::string Fingerprint(const WorkloadSpec& s) {
     std::snprintf(buf, sizeof buf, "%s %.17g %u %u %.17g %.17g %.17g;", j.name.c_str(), j.arrival_s,
                   j.maps, j.reduces, j.deadline_s.value_or(-1), j.weight, j.shuffle_delay_s);
     f += buf;
-    for (double x : j.map_s) f += std::to_string(x) + ",";
-    for (double x : j.reduce_s) f += std::to_string(x) + ",";
+    for (double x : j.params.TaskSeconds("map_s")) f += std::to_string(x) + ",";
+    for (double x : j.params.TaskSeconds("reduce_s")) f += std::to_string(x) + ",";
   }
   return f;
 }
@@ -61,8 +61,8 @@ TEST(Presets, DrawsArePinned) {
   EXPECT_EQ(m.arrival_s, 0);
   EXPECT_EQ(m.maps, 25u);
   EXPECT_EQ(m.reduces, 2u);
-  EXPECT_DOUBLE_EQ(m.map_s[0], 5.387);
-  EXPECT_DOUBLE_EQ(m.reduce_s[0], 8.938);
+  EXPECT_DOUBLE_EQ(m.params.TaskSeconds("map_s")[0], 5.387);
+  EXPECT_DOUBLE_EQ(m.params.TaskSeconds("reduce_s")[0], 8.938);
   EXPECT_DOUBLE_EQ(m.weight, 22.718);
 }
 
@@ -93,8 +93,8 @@ TEST(Presets, RtmrWorkloadOneFollowsTablesTwoAndThree) {
       EXPECT_GE(*j.deadline_s, w.dl_lo);
       EXPECT_LE(*j.deadline_s, w.dl_hi);
       EXPECT_EQ(*j.deadline_s, std::floor(*j.deadline_s));
-      EXPECT_EQ(j.map_s, std::vector<double>{12.0});
-      EXPECT_EQ(j.reduce_s, std::vector<double>{12.0});
+      EXPECT_EQ(j.params.TaskSeconds("map_s"), std::vector<double>{12.0});
+      EXPECT_EQ(j.params.TaskSeconds("reduce_s"), std::vector<double>{12.0});
     }
     for (const auto& [bin, w] : want) EXPECT_EQ(count[bin], w.jobs) << "bin " << bin;
   }
@@ -164,8 +164,8 @@ TEST(Presets, RtmrOptionsReachTheJobs) {
   EXPECT_DOUBLE_EQ(spec.model.noise, 0.2);
   EXPECT_EQ(spec.reduce_slowstart, 0.05) << "Hadoop 0.21's default, as on the paper's testbed";
   for (const WorkloadJob& j : spec.jobs) {
-    EXPECT_EQ(j.map_s, std::vector<double>{3.5});
-    EXPECT_EQ(j.reduce_s, std::vector<double>{40});
+    EXPECT_EQ(j.params.TaskSeconds("map_s"), std::vector<double>{3.5});
+    EXPECT_EQ(j.params.TaskSeconds("reduce_s"), std::vector<double>{40});
   }
   o.jobs = 88;
   EXPECT_TRUE(MakePreset("rtmr-wl1", 1, o).ok());
@@ -194,20 +194,22 @@ TEST(Presets, MarsRandomMatchesSectionFiveOne) {
       EXPECT_GE(j.maps, 1u);
       EXPECT_GE(j.reduces, 1u);
       EXPECT_LE(j.reduces, j.maps);
-      ASSERT_EQ(j.map_s.size(), j.maps);
-      ASSERT_EQ(j.reduce_s.size(), j.reduces);
+      ASSERT_EQ(j.params.TaskSeconds("map_s").size(), j.maps);
+      ASSERT_EQ(j.params.TaskSeconds("reduce_s").size(), j.reduces);
       maps_sum += j.maps;
-      for (double s : j.map_s) {
+      for (double s : j.params.TaskSeconds("map_s")) {
         EXPECT_GE(s, 0.1);
         map_s += s, ++map_tasks;
       }
-      for (double s : j.reduce_s) {
+      for (double s : j.params.TaskSeconds("reduce_s")) {
         EXPECT_GE(s, 0.1);
         red_s += s, ++red_tasks;
       }
       EXPECT_GT(j.weight, 0);
       weight += j.weight, weight_sq += j.weight * j.weight;
-      const double mean_map = std::accumulate(j.map_s.begin(), j.map_s.end(), 0.0) / j.maps;
+      const double mean_map = std::accumulate(j.params.TaskSeconds("map_s").begin(),
+                                              j.params.TaskSeconds("map_s").end(), 0.0) /
+                              j.maps;
       EXPECT_NEAR(j.shuffle_delay_s, 0.1 * mean_map, 0.0006);
       EXPECT_FALSE(j.deadline_s.has_value());
     }
@@ -229,8 +231,8 @@ TEST(Presets, MarsUniformAndJobCount) {
   for (const WorkloadJob& j : spec.jobs) {
     EXPECT_EQ(j.maps, 30u);
     EXPECT_EQ(j.reduces, 10u);
-    EXPECT_EQ(j.map_s, std::vector<double>{10});
-    EXPECT_EQ(j.reduce_s, std::vector<double>{15});
+    EXPECT_EQ(j.params.TaskSeconds("map_s"), std::vector<double>{10});
+    EXPECT_EQ(j.params.TaskSeconds("reduce_s"), std::vector<double>{15});
     EXPECT_DOUBLE_EQ(j.shuffle_delay_s, 1.0);
   }
   EXPECT_EQ(Make("mars-random", 5, o).jobs.size(), 120u);

@@ -6,13 +6,18 @@
 
 #include <filesystem>
 
+#include "datasets/graph_generator.h"
 #include "datasets/workload_file.h"
 #include "tests/util/test_util.h"
+#include "tools/runtime/app_registry.h"
 
 namespace mrlocal {
 namespace {
 
 using ::testing::HasSubstr;
+
+// The apps a spec may name, with their fields: the registry's.
+const AppSchemas& Apps() { return AppRegistry::BuiltIn().schemas(); }
 
 // The README's example, byte for byte.
 constexpr std::string_view kReadmeExample = R"json({
@@ -33,14 +38,14 @@ constexpr std::string_view kReadmeExample = R"json({
   ]})json";
 
 WorkloadSpec Parse(std::string_view text, std::string_view base_dir = {}) {
-  Result<WorkloadSpec> r = ParseWorkloadJson(text, "spec.json", base_dir);
+  Result<WorkloadSpec> r = ParseWorkloadJson(text, "spec.json", Apps(), base_dir);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() ? std::move(*r) : WorkloadSpec{};
 }
 
 // The error message of a spec that must fail, checking it is one InvalidArgument line.
 std::string Error(std::string_view text) {
-  Result<WorkloadSpec> r = ParseWorkloadJson(text, "spec.json");
+  Result<WorkloadSpec> r = ParseWorkloadJson(text, "spec.json", Apps());
   EXPECT_FALSE(r.ok()) << text;
   if (r.ok()) return "";
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
@@ -99,19 +104,20 @@ TEST(WorkloadSpec, ParsesTheReadmeExample) {
   const WorkloadJob& pi = spec.jobs[3];
   EXPECT_EQ(pi.app, "pi");
   EXPECT_EQ(pi.maps, 4u);
-  EXPECT_EQ(pi.pi_samples, 10000000u);
+  EXPECT_EQ(pi.params.Count("samples"), 10000000u);
   EXPECT_EQ(pi.input.kind, InputSpec::Kind::kNone);
 
   const WorkloadJob& syn = spec.jobs[4];
   EXPECT_EQ(syn.name, "job4");
   EXPECT_EQ(syn.maps, 10u);
-  EXPECT_EQ(syn.map_s, std::vector<double>{12});
-  EXPECT_EQ(syn.reduce_s, (std::vector<double>{20, 25}));
+  EXPECT_EQ(syn.params.TaskSeconds("map_s"), std::vector<double>{12});
+  EXPECT_EQ(syn.params.TaskSeconds("reduce_s"), (std::vector<double>{20, 25}));
 }
 
 TEST(WorkloadSpec, DefaultsFromTheSourceAndTheStruct) {
-  const WorkloadSpec spec = *ParseWorkloadJson(
-      OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 5})"), "dir/night-run.json");
+  const WorkloadSpec spec =
+      *ParseWorkloadJson(OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 5})"),
+                         "dir/night-run.json", Apps());
   EXPECT_EQ(spec.name, "night-run");
   EXPECT_FALSE(spec.cluster.has_value());
   EXPECT_EQ(spec.block_size, WorkloadSpec{}.block_size);
@@ -156,17 +162,32 @@ TEST(WorkloadSpec, SizesDeadlinesAndIntegersInTheirForms) {
   EXPECT_NEAR(static_cast<double>(GraphBytes(g.graph_nodes, g.graph_edges)),
               static_cast<double>(g.bytes), 1e-4 * static_cast<double>(g.bytes));
   EXPECT_EQ(spec.jobs[3].maps, 10u);
-  EXPECT_EQ(spec.jobs[3].pi_samples, 1'000'000u);
+  EXPECT_EQ(spec.jobs[3].params.Count("samples"), 1'000'000u);
 }
 
 TEST(WorkloadSpec, GraphBytesCountsDigits) {
   EXPECT_EQ(GraphBytes(10, 5), 160u + 5 * 4);  // "3\t7\n"
   EXPECT_EQ(GraphBytes(100, 10), 160u + 10 * (2 * 1.9 + 2));
-  InputSpec tiny;
-  tiny.bytes = 10;
-  GraphForBytes(&tiny);
-  EXPECT_EQ(tiny.graph_nodes, 2u);
-  EXPECT_EQ(tiny.graph_edges, 1u);
+  const GraphSize tiny = GraphForBytes(10);
+  EXPECT_EQ(tiny.nodes, 2u);
+  EXPECT_EQ(tiny.edges, 1u);
+}
+
+// The one graph-size formula is the generator's: what `mrlocal gen graph` writes is the size
+// the readers, the simulation and calibration assume.
+TEST(WorkloadSpec, GraphBytesIsWhatTheGeneratorWrites) {
+  for (const GraphSize g : {GraphSize{1000, 10'000}, GraphSize{100'000, 200'000},
+                            GraphForBytes(3 << 20), GraphForBytes(3 << 20, 1'000'000)}) {
+    GraphOptions o;
+    o.nodes = g.nodes;
+    o.edges = g.edges;
+    o.skew = 24;
+    Result<std::string> text = GenerateGraph(o);
+    ASSERT_TRUE(text.ok()) << text.status().message();
+    EXPECT_NEAR(static_cast<double>(GraphBytes(g.nodes, g.edges)),
+                static_cast<double>(text->size()), 0.005 * static_cast<double>(text->size()))
+        << g.nodes << " nodes, " << g.edges << " edges";
+  }
 }
 
 TEST(WorkloadSpec, LoadsFilesRelativeToTheSpec) {
@@ -174,7 +195,7 @@ TEST(WorkloadSpec, LoadsFilesRelativeToTheSpec) {
   std::filesystem::create_directories(dir / "specs");
   testing::WriteFile(dir / "specs" / "w.json", R"({"jobs": [{"arrival_s": 0, "app": "wordcount",
       "input": {"files": ["data/a.txt", "../b.txt", "/abs/c.txt"]}}]})");
-  Result<WorkloadSpec> spec = LoadWorkloadJson((dir / "specs" / "w.json").string());
+  Result<WorkloadSpec> spec = LoadWorkloadJson((dir / "specs" / "w.json").string(), Apps());
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   const std::string base = (dir / "specs").string();
   EXPECT_EQ(spec->jobs[0].input.files,
@@ -400,16 +421,16 @@ TEST(WorkloadSpec, NodeIdsAreCheckedOnlyAgainstAGivenCluster) {
 TEST(WorkloadFile, MissingFilesAndDirectoriesAreOneLine) {
   testing::ScratchDir dir;
   const std::string missing = (dir / "nope.json").string();
-  Result<WorkloadSpec> r = LoadWorkload(missing);
+  Result<WorkloadSpec> r = LoadWorkload(missing, Apps());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
   EXPECT_EQ(r.status().message(), "cannot read '" + missing + "': No such file or directory");
 
-  r = LoadWorkload(dir.path().string());
+  r = LoadWorkload(dir.path().string(), Apps());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "cannot read '" + dir.path().string() + "': Is a directory");
 
-  r = LoadWorkload((dir / "nope.tsv").string());
+  r = LoadWorkload((dir / "nope.tsv").string(), Apps());
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("nope.tsv': No such file or directory"));
 }
@@ -419,15 +440,15 @@ TEST(WorkloadFile, PicksTheReaderByName) {
   testing::WriteFile(dir / "t.tsv", "job0\t3\t3\t100\t0\t5\n");
   testing::WriteFile(dir / "s.json",
                      OneJob(R"({"arrival_s": 2, "app": "pi", "maps": 1, "samples": 1})"));
-  Result<WorkloadSpec> trace = LoadWorkload((dir / "t.tsv").string());
+  Result<WorkloadSpec> trace = LoadWorkload((dir / "t.tsv").string(), Apps());
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   EXPECT_EQ(trace->jobs[0].app, "wordcount");
-  Result<WorkloadSpec> spec = LoadWorkload((dir / "s.json").string());
+  Result<WorkloadSpec> spec = LoadWorkload((dir / "s.json").string(), Apps());
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   EXPECT_EQ(spec->jobs[0].app, "pi");
   // A trace under another name is read as JSON, and says so.
   testing::WriteFile(dir / "t.txt", "job0\t3\t3\t100\t0\t5\n");
-  Result<WorkloadSpec> wrong = LoadWorkload((dir / "t.txt").string());
+  Result<WorkloadSpec> wrong = LoadWorkload((dir / "t.txt").string(), Apps());
   ASSERT_FALSE(wrong.ok());
   EXPECT_THAT(wrong.status().message(), HasSubstr("t.txt:1:1: JSON syntax error"));
 }

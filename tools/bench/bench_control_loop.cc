@@ -1,6 +1,6 @@
 // Per-task overhead of the whole control loop, and policy decision latency under load.
 //
-// 1. A job of N map tasks that do no work runs on the real engine (AsioLoop, RealExecutor,
+// 1. A job of N map tasks that do no work runs on a real Runtime (AsioLoop, RealExecutor,
 //    pinned slot threads, FIFO): wall time per task = what the scheduler, the event loop
 //    and the slot hand-off cost. Issue target: <= 20 us per task (median over runs).
 // 2. FIFO's PickTask with 1,000 queued jobs: decision latency p50/p99 (target p99 <= 10 us).
@@ -13,11 +13,9 @@
 #include <cstring>
 #include <string>
 
-#include "sched/core/asio_loop.h"
 #include "sched/core/cluster_spec.h"
-#include "sched/core/controller.h"
 #include "sched/policy/fifo_policy.h"
-#include "sched/core/real_executor.h"
+#include "tools/runtime/runtime.h"
 
 namespace mrlocal {
 namespace {
@@ -48,12 +46,14 @@ class NoopRuntime final : public JobRuntime {
 };
 
 double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, SchedulerStats* stats_out) {
-  std::vector<SlotInfo> slots = cluster.Slots();
-  AsioLoop loop;
-  RealExecutor exec(loop, slots, /*pin=*/true);
-  FifoPolicy fifo;
-  auto part = MakePartitioner("dp-sketch");
-  Controller controller(loop, exec, fifo, slots, cluster.nodes(), std::move(*part));
+  RuntimeOptions options;
+  options.cluster = cluster;
+  options.policy = "fifo";
+  auto runtime = Runtime::Real(std::move(options));
+  if (!runtime.ok()) {
+    std::fprintf(stderr, "bench_control_loop: %s\n", runtime.status().message().c_str());
+    std::exit(2);
+  }
   JobSpec spec;
   spec.app = "noop";
   spec.reduces = 1;
@@ -65,12 +65,11 @@ double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, SchedulerStats* st
   job.runtime = std::make_shared<NoopRuntime>(spec.partition_hashes);
   job.maps = tasks;
   job.reduces = 1;
-  exec.AddJob(controller.next_job_id(), std::move(job));
   auto t0 = std::chrono::steady_clock::now();
-  controller.Submit(std::move(spec));
-  controller.RunUntilIdle();
+  (*runtime)->Submit({std::move(spec), std::move(job)});
+  (*runtime)->Run();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (stats_out) *stats_out = controller.stats();
+  if (stats_out) *stats_out = (*runtime)->controller().stats();
   return secs;
 }
 

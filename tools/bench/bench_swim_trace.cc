@@ -9,6 +9,7 @@
 #include <string>
 
 #include "datasets/swim_trace.h"
+#include "tools/runtime/app_registry.h"
 
 namespace {
 
@@ -20,7 +21,8 @@ void BM_LoadSwimTrace(benchmark::State& state) {
   }
   size_t jobs = 0;
   for (auto _ : state) {
-    mrlocal::Result<mrlocal::WorkloadSpec> spec = mrlocal::LoadSwimTrace(path);
+    mrlocal::Result<mrlocal::WorkloadSpec> spec =
+        mrlocal::LoadSwimTrace(path, mrlocal::AppRegistry::BuiltIn().schemas());
     if (!spec.ok()) {
       state.SkipWithError(spec.status().message().c_str());
       return;

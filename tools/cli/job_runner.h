@@ -1,32 +1,32 @@
 // Running one MapReduce job from the command line: the options every job subcommand takes,
-// and the glue that builds the block store, the slots, the controller and the reports.
+// their validation, and what is printed around the run (tools/runtime/job_run.h runs it).
 #pragma once
 
-#include <functional>
-#include <iosfwd>
-#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "engine/job_runtime.h"
 #include "tools/cli/command.h"
 #include "tools/runtime/job_app.h"
 
 namespace mrlocal {
 
+// What the user gave; an option not given is empty (std::nullopt) where that differs from
+// any value it may be given ("--reduces 0" is an error, no --reduces is the default).
 struct JobOptions {
   std::vector<std::string> inputs;
-  std::string output;    // -o DIR; empty: the output is computed, then discarded
-  std::string deadline;  // e.g. "30s"; not given: best effort
-  // Not given: rtmr with a deadline, fifo without.
-  std::string policy = "fifo";
+  std::string output;                   // -o DIR; empty: the output is computed, then discarded
+  std::optional<std::string> deadline;  // e.g. "30s"; none: best effort
+  // None: rtmr with a deadline, fifo without.
+  std::optional<std::string> policy;
   // Task-time estimates per app, read by the deadline policies and updated after each
-  // successful job (sched/estimate/job_history.h). Empty: DefaultHistoryPath().
-  std::string history;
-  bool best_effort = false;  // run a job the admission rejected anyway, under fifo
-  std::string cluster;       // empty: one node per allowed CPU, (1m,1r,1.0) each
-  int reduces = 0;           // 0: one per reduce slot
-  int partitions = 0;        // 0: R for hash, 4R otherwise
+  // successful job (sched/estimate/job_history.h). None: DefaultHistoryPath(), and only
+  // for a policy that needs an estimator.
+  std::optional<std::string> history;
+  bool best_effort = false;       // run a job the admission rejected anyway, under fifo
+  std::string cluster;            // empty: one node per allowed CPU, (1m,1r,1.0) each
+  std::optional<int> reduces;     // none: one per reduce slot
+  std::optional<int> partitions;  // none: R for hash, 4R otherwise
   std::string partitioner = "dp-sketch";
   int sketch_rows = 4;
   std::string block_size = "32MiB";
@@ -37,12 +37,6 @@ struct JobOptions {
   bool skip_bad_records = false;
   bool no_pin = false;
   bool quiet = false;
-  // Set by AddJobOptions; used to tell "--reduces 0" from "not given".
-  CLI::Option* reduces_opt = nullptr;
-  CLI::Option* partitions_opt = nullptr;
-  CLI::Option* deadline_opt = nullptr;
-  CLI::Option* policy_opt = nullptr;
-  CLI::Option* history_opt = nullptr;
 };
 
 // Registers the common job options on `cmd`. Jobs without input files (Pi) take only

@@ -32,7 +32,6 @@ std::pair<double, double> ProgressPrinter::Progress(const JobState& job, const C
 }
 
 void ProgressPrinter::OnTick(const ClusterState& state, const Executor& exec, Time now) {
-  if (on_tick) on_tick();
   for (JobId id : state.active) {
     const JobState& job = state.job(id);
     auto [map, reduce] = Progress(job, state, exec);
@@ -45,7 +44,6 @@ void ProgressPrinter::OnJobFinished(const JobState& job, const JobOutcome&, Time
 }
 
 void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time now) {
-  if (quiet_) return;
   int m = static_cast<int>(std::floor(map * 100)), r = static_cast<int>(std::floor(reduce * 100));
   auto it = last_.find(job.id);
   if (it != last_.end() && it->second == std::make_pair(m, r)) return;

@@ -3,8 +3,6 @@
 // (checked on the controller's ticks). The admission itself is the job runner's to print.
 #pragma once
 
-#include <atomic>
-#include <functional>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -26,16 +24,10 @@ class ProgressPrinter final : public ControllerObserver {
   static std::pair<double, double> Progress(const JobState& job, const ClusterState& state,
                                             const Executor& exec);
 
-  // Called on every tick; a job runner uses it to react to Ctrl-C on the loop thread.
-  std::function<void()> on_tick;
-  // Quiet: only on_tick runs, nothing is printed.
-  void set_quiet(bool q) { quiet_ = q; }
-
  private:
   void Print(const JobState& job, double map, double reduce, Time now);
 
   std::ostream& out_;
-  bool quiet_ = false;
   std::map<JobId, std::pair<int, int>> last_;  // last printed percentages
   std::map<JobId, Duration> estimates_;        // admitted with an estimated finish: when
 };

@@ -3,17 +3,16 @@
 // Runs a stream of jobs under one policy and prints the workload's figures (RTMR's
 // AcceptR / SuccessR / Util, TWJCT, latency, makespan, scheduler cost); --report writes
 // metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
-#include "sched/policy/policy_registry.h"
 #include "sched/core/units.h"
+#include "sched/policy/policy_registry.h"
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/workload_options.h"
+#include "tools/runtime/interrupt.h"
 #include "tools/runtime/workload_runner.h"
 
 namespace mrlocal {
@@ -65,9 +64,6 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
         << Num(m.makespan_s / run.wall_s, 0) << " simulated s per s\n";
   }
 }
-
-std::atomic<int> g_signal{0};
-void OnWorkloadSignal(int sig) { g_signal.store(sig); }
 
 // One line per second of the run while something changed: arrivals, completions, tasks.
 class WorkloadProgress final : public ControllerObserver {
@@ -124,13 +120,9 @@ class WorkloadCommand final : public Command {
       run = RunWorkloadSim(loaded->spec, ro);
     } else {
       if (!options_.quiet) ro.observer = &progress;
-      g_signal.store(0);
-      std::signal(SIGINT, OnWorkloadSignal);
-      std::signal(SIGTERM, OnWorkloadSignal);
-      run = RunWorkloadReal(loaded->spec, ro, [] { return g_signal.load() != 0; });
-      std::signal(SIGINT, SIG_DFL);
-      std::signal(SIGTERM, SIG_DFL);
-      if (g_signal.load() != 0) {
+      Interrupt interrupt;
+      run = RunWorkloadReal(loaded->spec, ro, &interrupt);
+      if (interrupt.interrupted()) {
         std::cerr << "mrlocal: workload interrupted\n";
         return 130;
       }

@@ -77,7 +77,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     }
     to.app = o.trace_app;
     to.limit = o.limit;
-    auto spec = LoadWorkload(o.source, to);
+    auto spec = LoadWorkload(o.source, AppRegistry::BuiltIn().schemas(), to);
     if (!spec.ok()) return spec.status();
     w.spec = std::move(spec).value();
   }

@@ -1,5 +1,6 @@
-// An app as a job runs it: its runtime, its built-in input, how a first run probes it, and
-// how its result is printed. One value per app (tools/runtime/job_apps.h makes them).
+// An app as one job runs it on the real engine: its runtime, its built-in input, its
+// tasks' sizes, and how its result is printed (tools/runtime/job_apps.h makes them; the
+// app registry, tools/runtime/app_registry.h, holds the rest of what is the app's own).
 #pragma once
 
 #include <cstdint>
@@ -24,9 +25,6 @@ struct JobApp {
   // Jobs without input files (Pi): this many map tasks, each given only its index.
   // 0: the job reads files, one map task per split.
   uint32_t index_maps = 0;
-  // Jobs without input files: a small job of the same app for a first-run estimate (Pi:
-  // 2 maps of at most 10^6 samples). Jobs reading files are probed on a sample instead.
-  std::function<JobApp()> make_probe;
   // What an input-less job's tasks weigh for the deadline policies' estimates (rtmr, dc):
   // the size units of each index map (one entry: every map; pi: its samples, synthetic:
   // microseconds of work), and the reduce input the job declares (JobSpec).

@@ -43,8 +43,6 @@ JobApp PiApp(uint32_t maps, uint64_t samples) {
   };
   job.index_maps = maps;
   job.index_map_units = {samples};
-  // Two maps, so the probe sees more than one task; 10^6 samples take a few ms.
-  job.make_probe = [samples] { return PiApp(2, std::min<uint64_t>(samples, 1'000'000)); };
   return job;
 }
 
@@ -53,12 +51,10 @@ JobApp SyntheticApp(std::vector<double> map_s, double reduce_s_total, uint32_t r
   job.name = "synthetic";
   apps::Spin spin;
   const uint32_t maps = static_cast<uint32_t>(map_s.size());
-  // As in simulation (tools/runtime/sim_jobs.cc): one size unit per microsecond of work.
-  auto units = [](double s) { return static_cast<uint64_t>(std::llround(s * 1e6)); };
-  for (double s : map_s) job.index_map_units.push_back(units(s));
+  for (double s : map_s) job.index_map_units.push_back(SyntheticUnits(s));
   if (reduces > 0) {
-    job.shuffle_units = units(reduce_s_total);
-    job.max_reduce_units = units(reduce_s_total / reduces);
+    job.shuffle_units = SyntheticUnits(reduce_s_total);
+    job.max_reduce_units = SyntheticUnits(reduce_s_total / reduces);
   }
   spin.map_s = std::make_shared<const std::vector<double>>(std::move(map_s));
   // 64 keys per reduce task: fine enough for the partitioner to balance the work.
@@ -70,6 +66,10 @@ JobApp SyntheticApp(std::vector<double> map_s, double reduce_s_total, uint32_t r
   };
   job.index_maps = maps;
   return job;
+}
+
+uint64_t SyntheticUnits(double seconds) {
+  return static_cast<uint64_t>(std::llround(seconds * 1e6));
 }
 
 }  // namespace mrlocal

@@ -5,13 +5,10 @@
 #include <algorithm>
 
 #include "engine/gzip_lines.h"
-#include "sched/core/asio_loop.h"
-#include "sched/core/controller.h"
-#include "sched/core/real_executor.h"
 #include "sched/core/units.h"
-#include "sched/partition/partitioner.h"
-#include "sched/policy/policy_registry.h"
+#include "tools/runtime/app_registry.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/runtime.h"
 
 namespace mrlocal {
 namespace {
@@ -86,20 +83,17 @@ Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
   r.skip_bad_records = q.skip_bad_records;
   auto parts = PrepareRealJob(r);
   if (!parts.ok()) return parts.status();
-  AsioLoop loop;
-  RealExecutor executor(loop, q.slots, q.pin);
-  auto policy = MakePolicy(BestEffortPolicy().name);
-  if (!policy.ok()) return policy.status();
-  auto partitioner = MakePartitioner("hash");
-  if (!partitioner.ok()) return partitioner.status();
-  ControllerOptions options;
-  options.observer_tick = Duration::zero();  // no progress lines for the probe
-  Controller controller(loop, executor, **policy, q.slots, q.nodes, std::move(partitioner).value(),
-                        options);
-  const JobId id = controller.next_job_id();
-  executor.AddJob(id, std::move(parts->real));
-  controller.Submit(std::move(parts->spec));
-  controller.RunUntilIdle();
+  RuntimeOptions ro;
+  ro.cluster = q.cluster;
+  ro.policy = BestEffortPolicy().name;
+  ro.partitioner = "hash";
+  ro.controller.observer_tick = Duration::zero();  // no progress lines for the probe
+  ro.pin = q.pin;
+  auto runtime = Runtime::Real(std::move(ro));
+  if (!runtime.ok()) return runtime.status();
+  const JobId id = (*runtime)->Submit({std::move(parts->spec), std::move(parts->real)});
+  (*runtime)->Run();
+  const Controller& controller = (*runtime)->controller();
   const JobState& job = controller.state().job(id);
   const JobOutcome& outcome = controller.outcome(id);
   if (job.phase != JobPhase::kDone) {
@@ -114,64 +108,65 @@ Result<AppEstimate> RunSample(const JobApp& app, BlockStore& store,
 
 }  // namespace
 
-Result<AppEstimate> ProbeApp(const ProbeRequest& q,
-                             const std::function<void(std::string_view)>& before_run) {
-  const JobApp& app = *q.app;
-  Result<AppEstimate> measured = AppEstimate{};
-  if (app.index_maps > 0 || app.make_probe) {
-    const JobApp probe = app.make_probe ? app.make_probe() : app;
-    BlockStoreOptions so;
-    so.nodes = q.nodes;
-    auto store = BlockStore::InMemory(so);
-    if (!store.ok()) return store.status();
-    const uint64_t units = probe.index_map_units.empty() ? 0 : probe.index_map_units[0];
-    before_run(std::to_string(probe.index_maps) + " maps of " + std::to_string(units) + " samples");
-    measured = RunSample(probe, **store, {}, q);
-  } else {
-    // The first input with data: its head is what the job's maps start with.
-    std::string path;
-    uint64_t sample_bytes = kSampleBytes;
-    for (const std::string& p : q.paths) {
-      auto info = q.store->Stat(p);
-      if (!info.ok()) return info.status();
-      if (info->size > 0) {
-        path = p;
-        // The bigger map is one of the job's splits: how much a map's combiner shrinks
-        // its input (alpha) depends on the split's size.
-        if (!IsGzipPath(p) && !info->blocks.empty())
-          sample_bytes = std::max(sample_bytes, info->blocks[0].length / 3 * 4);
-        break;
-      }
-    }
-    if (path.empty()) {
-      before_run("nothing (the input is empty)");
-    } else {
-      auto head = ReadHead(*q.store, path, sample_bytes);
-      if (!head.ok()) return head.status();
-      auto text = std::make_shared<std::string>(std::move(head).value());
-      BlockStoreOptions so;
-      so.nodes = q.nodes;
-      PutOptions put;
-      std::shared_ptr<const std::string> stored = text;
-      if (IsGzipPath(path)) {
-        // The job's one map per gzip file reads compressed bytes and inflates them: so does
-        // the probe's, and its costs are per compressed byte, as the job's estimate needs.
-        auto gz = Gzip(*text);
-        if (!gz.ok()) return gz.status();
-        stored = std::make_shared<const std::string>(std::move(gz).value());
-      } else {
-        // Blocks of 3/4 of the sample: a full-size map and one of a third of its size.
-        put.block_size = std::max<uint64_t>(1, (text->size() * 3 + 3) / 4);
-      }
-      auto store = BlockStore::InMemory(so);
-      if (!store.ok()) return store.status();
-      // Under the input's own name, so that a bad record is reported where it is.
-      Status st = (*store)->PutBuffer(path, stored, put);
-      if (!st.ok()) return st;
-      before_run("a " + FormatBytes(text->size()) + " sample");
-      measured = RunSample(app, **store, {path}, q);
+Result<AppEstimate> ProbeSmallJob(const ProbeRequest& q, const JobApp& small,
+                                  const std::string& what, const ProbeNote& before_run) {
+  BlockStoreOptions so;
+  so.nodes = q.cluster.nodes();
+  auto store = BlockStore::InMemory(so);
+  if (!store.ok()) return store.status();
+  before_run(what);
+  return RunSample(small, **store, {}, q);
+}
+
+Result<AppEstimate> ProbeInputSample(const ProbeRequest& q, const ProbeNote& before_run) {
+  // The first input with data: its head is what the job's maps start with.
+  std::string path;
+  uint64_t sample_bytes = kSampleBytes;
+  for (const std::string& p : q.paths) {
+    auto info = q.store->Stat(p);
+    if (!info.ok()) return info.status();
+    if (info->size > 0) {
+      path = p;
+      // The bigger map is one of the job's splits: how much a map's combiner shrinks
+      // its input (alpha) depends on the split's size.
+      if (!IsGzipPath(p) && !info->blocks.empty())
+        sample_bytes = std::max(sample_bytes, info->blocks[0].length / 3 * 4);
+      break;
     }
   }
+  if (path.empty()) {
+    before_run("nothing (the input is empty)");
+    return AppEstimate{};
+  }
+  auto head = ReadHead(*q.store, path, sample_bytes);
+  if (!head.ok()) return head.status();
+  auto text = std::make_shared<std::string>(std::move(head).value());
+  BlockStoreOptions so;
+  so.nodes = q.cluster.nodes();
+  PutOptions put;
+  std::shared_ptr<const std::string> stored = text;
+  if (IsGzipPath(path)) {
+    // The job's one map per gzip file reads compressed bytes and inflates them: so does
+    // the probe's, and its costs are per compressed byte, as the job's estimate needs.
+    auto gz = Gzip(*text);
+    if (!gz.ok()) return gz.status();
+    stored = std::make_shared<const std::string>(std::move(gz).value());
+  } else {
+    // Blocks of 3/4 of the sample: a full-size map and one of a third of its size.
+    put.block_size = std::max<uint64_t>(1, (text->size() * 3 + 3) / 4);
+  }
+  auto store = BlockStore::InMemory(so);
+  if (!store.ok()) return store.status();
+  // Under the input's own name, so that a bad record is reported where it is.
+  Status st = (*store)->PutBuffer(path, stored, put);
+  if (!st.ok()) return st;
+  before_run("a " + FormatBytes(text->size()) + " sample");
+  return RunSample(*q.app, **store, {path}, q);
+}
+
+Result<AppEstimate> ProbeApp(const AppDescriptor& app, const ProbeRequest& q,
+                             const ProbeNote& before_run) {
+  Result<AppEstimate> measured = app.probe(q, before_run);
   if (!measured.ok()) return measured.status();
   // The probe saw a few tasks once, on a sample, on a machine that may be busy with
   // something else, where history keeps the worst of whole jobs. Doubling every cost covers

@@ -5,61 +5,79 @@
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
 #include "engine/block_store.h"
-#include "sched/core/asio_loop.h"
-#include "sched/core/controller.h"
-#include "sched/core/real_executor.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
-#include "sched/sim/sim_executor.h"
-#include "sched/sim/sim_loop.h"
 #include "tools/runtime/history_file.h"
-#include "tools/runtime/job_apps.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/runtime.h"
 #include "tools/runtime/sim_jobs.h"
 
 namespace mrlocal {
 
 namespace {
 
-// Runs the controller until every job has arrived and ended, then fills in the run's
-// wall time, scheduler statistics and metrics.
-void RunAndMeasure(Controller& controller, const Policy& policy, bool sim,
-                   const ClusterSpec& cluster, const std::string& partitioner, WorkloadRun& run) {
-  auto t0 = std::chrono::steady_clock::now();
-  controller.RunUntilIdle();
-  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  run.stats = controller.stats();
-  MetricsContext mc;
-  mc.policy = std::string(policy.name());
-  mc.sim = sim;
-  mc.cluster = cluster.ToString();
-  mc.partitioner = partitioner;
-  mc.total_slots = static_cast<int>(run.slots.size());
-  mc.admission_control = policy.admission_control();
-  mc.scheduler = &run.stats;
-  run.metrics = ComputeMetrics(*run.recorder, mc);
+// What both kinds of run share: the policy with its estimates, the partitioner, the
+// controller's options and the spec's availability profiles.
+RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o,
+                           const JobHistory* history, bool sim) {
+  RuntimeOptions ro;
+  ro.cluster = o.cluster;
+  ro.policy = o.policy;
+  ro.estimator = history;
+  ro.policy_args = o.policy_args;
+  if (!sim && !ro.policy_args.Has(kEstimateMargin))
+    ro.policy_args.Set(kEstimateMargin, kRealEstimateMargin);
+  // hash in simulation (no keys to sketch), dp-sketch for real
+  ro.partitioner = !o.partitioner.empty() ? o.partitioner : sim ? "hash" : "dp-sketch";
+  ro.controller.reduce_slowstart = spec.reduce_slowstart;
+  ro.controller.observer_tick = o.observer_tick;
+  for (const AvailabilityProfile& a : spec.availability) {
+    SpeedProfile p;
+    for (auto& step : a.steps) {
+      p.at.push_back(FromSeconds(step.at_s));
+      p.factor.push_back(step.factor);
+    }
+    for (int node : a.nodes) ro.availability[node] = p;
+  }
+  ro.noise = spec.model.noise;
+  ro.seed = o.seed;
+  return ro;
 }
 
-// Availability profiles: at each step the node's slots run at their base speed times the
-// step's factor, in the cluster state the policy sees and in the executor (a simulated one
-// integrates its profile itself and leaves SetSpeed alone).
-Status FollowAvailability(const WorkloadSpec& spec, const std::vector<SlotInfo>& slots, int nodes,
-                          EventLoop& loop, Controller& controller) {
-  for (const AvailabilityProfile& a : spec.availability) {
-    for (int node : a.nodes) {
-      if (node < 0 || node >= nodes)
-        return Status::InvalidArgument(spec.source + ": availability names node " +
-                                       std::to_string(node) + " but the cluster has " +
-                                       std::to_string(nodes) + " nodes");
-      for (const auto& step : a.steps) {
-        loop.At(FromSeconds(step.at_s), [&controller, &slots, node, factor = step.factor] {
-          for (const SlotInfo& s : slots)
-            if (s.node == node) (void)controller.SetSlotSpeed(s.id, s.speed * factor);
-        });
-      }
-    }
+Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOptions ro, bool sim,
+                                             const WorkloadRunOptions& o, WorkloadRun& run) {
+  auto made = sim ? Runtime::Simulated(std::move(ro)) : Runtime::Real(std::move(ro));
+  if (!made.ok()) {
+    // The spec named the node; the runtime's other errors name their option.
+    const bool availability = made.status().message().rfind("availability", 0) == 0;
+    return availability ? made.status().WithContext(spec.source + ": ") : made.status();
   }
-  return Status::OK();
+  Runtime& runtime = **made;
+  run.slots = runtime.slots();
+  if (runtime.policy().uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
+  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
+  runtime.AddObserver(run.recorder.get());
+  if (o.observer) runtime.AddObserver(o.observer);
+  return made;
+}
+
+// Runs until every job has arrived and ended, then fills in the run's wall time,
+// scheduler statistics and metrics.
+void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
+  auto t0 = std::chrono::steady_clock::now();
+  runtime.Run();
+  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.stats = runtime.controller().stats();
+  run.task_events = runtime.task_events();
+  MetricsContext mc;
+  mc.policy = std::string(runtime.policy().name());
+  mc.sim = runtime.simulated();
+  mc.cluster = runtime.options().cluster.ToString();
+  mc.partitioner = runtime.options().partitioner;
+  mc.total_slots = static_cast<int>(run.slots.size());
+  mc.admission_control = runtime.policy().admission_control();
+  mc.scheduler = &run.stats;
+  run.metrics = ComputeMetrics(*run.recorder, mc);
 }
 
 // Leaves out of `spec` the jobs a policy that runs all reduces of a job at once can never
@@ -91,88 +109,42 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
   run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
-  const JobHistory history = o.history ? *o.history : ModelHistory(spec, o.calibration);
-  auto policy = MakePolicy(o.policy, &history, o.policy_args);
+  const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
+  RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/true);
+  auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
   if (!policy.ok()) return policy.status();
-  const std::string partitioner_name = o.partitioner.empty() ? "hash" : o.partitioner;
-  auto partitioner = MakePartitioner(partitioner_name);
-  if (!partitioner.ok()) return partitioner.status();
+  if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
   // Every job is checked before the clock starts: a bad job is an error, not a surprise
-  // an hour into a simulated day. Building them costs little next to running them.
+  // an hour into a simulated day. A model fails only for an unknown app, a missing input
+  // file or an app the calibration lacks; only such jobs are built twice.
+  const SimModelContext model{spec, o.calibration};
   for (const WorkloadJob& j : spec.jobs) {
-    WorkloadJob probe = j;
-    if (probe.input.kind == InputSpec::Kind::kFiles || probe.app == "synthetic" ||
-        o.calibration.apps.count(probe.app) == 0) {
-      auto built = BuildSimJob(probe, spec, o.calibration);
+    auto app = o.apps->Find(j.app);
+    if (!app.ok() || j.input.kind == InputSpec::Kind::kFiles ||
+        !(*app)->model_estimate(o.calibration, 1.0)) {
+      auto built = BuildSimJob(*o.apps, j, model);
       if (!built.ok()) return built.status();
     }
   }
-
-  run.slots = o.cluster.Slots();
-  SimExecutorOptions eo;
-  eo.seed = o.seed;
-  eo.noise = spec.model.noise;
-  for (const AvailabilityProfile& a : spec.availability) {
-    SpeedProfile p;
-    for (auto& step : a.steps) {
-      p.at.push_back(FromSeconds(step.at_s));
-      p.factor.push_back(step.factor);
-    }
-    for (int node : a.nodes) eo.availability[node] = p;  // FollowAvailability checks them
-  }
-
-  SimLoop loop;
-  SimExecutor executor(loop, run.slots, eo);
-  ControllerOptions co;
-  co.reduce_slowstart = spec.reduce_slowstart;
-  if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
-  co.observer_tick = o.observer_tick;
-  Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
-                        std::move(partitioner).value(), co);
-  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
-  controller.AddObserver(run.recorder.get());
-  if (o.observer) controller.AddObserver(o.observer);
-  MRLOCAL_RETURN_IF_ERROR(FollowAvailability(spec, run.slots, o.cluster.nodes(), loop, controller));
-
+  auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/true, o, run);
+  if (!runtime.ok()) return runtime.status();
   Status build_error;
   for (const WorkloadJob& j : spec.jobs) {
-    controller.SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId id) {
-      auto built = BuildSimJob(*job, spec, o.calibration);
-      if (!built.ok()) {  // checked above; kept for safety
-        if (build_error.ok()) build_error = built.status();
-        JobSpec empty;
-        empty.name = job->name;
-        executor.AddJob(id, {});
-        return empty;
-      }
-      executor.AddJob(id, std::move(built->sim));
-      return std::move(built->spec);
+    (*runtime)->SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId) -> RuntimeJob {
+      auto built = BuildSimJob(*o.apps, *job, model);
+      if (built.ok()) return {std::move(built->spec), std::move(built->sim)};
+      if (build_error.ok()) build_error = built.status();  // checked above; kept for safety
+      JobSpec empty;
+      empty.name = job->name;
+      return {std::move(empty), SimJob{}};
     });
   }
-  RunAndMeasure(controller, **policy, /*sim=*/true, o.cluster, partitioner_name, run);
+  RunAndMeasure(**runtime, run);
   if (!build_error.ok()) return build_error;
-  run.task_events = executor.task_events();
   return run;
 }
 
 namespace {
-
-// Stops the run when `interrupt` says so; polled on the controller's ticks.
-class InterruptWatch final : public ControllerObserver {
- public:
-  InterruptWatch(Controller& c, std::function<bool()> f) : c_(c), f_(std::move(f)) {}
-  void OnTick(const ClusterState&, const Executor&, Time) override {
-    if (f_ && !fired_ && f_()) {
-      fired_ = true;
-      c_.AbortAll(Status::Aborted("interrupted"));
-    }
-  }
-
- private:
-  Controller& c_;
-  std::function<bool()> f_;
-  bool fired_ = false;
-};
 
 // The store path of a job's input, generating it (once per distinct generator setting).
 Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockStore& store,
@@ -200,8 +172,10 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
       GraphOptions g;
       g.seed = in.seed;
       g.skew = 24;  // facebook_combined's max/mean degree: reachable by small graphs too
-      if (in.graph_nodes > 0) g.nodes = in.graph_nodes;
-      g.edges = in.graph_edges > 0 ? in.graph_edges : std::max<uint64_t>(1, in.bytes / 14);
+      const GraphSize size = in.graph_edges > 0 ? GraphSize{in.graph_nodes, in.graph_edges}
+                                                : GraphForBytes(in.bytes, in.graph_nodes);
+      if (size.nodes > 0) g.nodes = size.nodes;
+      g.edges = size.edges;
       auto text = GenerateGraph(g);
       if (!text.ok())
         return Status::InvalidArgument("job '" + j.name + "': " + text.status().message());
@@ -240,12 +214,10 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   }
   for (const WorkloadJob& j : spec.jobs) {
     if (history.Find(j.app)) continue;
-    if (j.app == "synthetic") {
-      AppEstimate e;
-      e.model.map_fixed_s = e.model.reduce_fixed_s = 0.05;
-      e.model.map_s_per_unit = e.model.reduce_s_per_unit = 1e-6;
-      e.source = "declared";
-      history.Set(j.app, e);
+    auto app = o.apps->Find(j.app);
+    if (!app.ok()) return app.status().WithContext("job '" + j.name + "': ");
+    if ((*app)->declared_estimate) {
+      history.Set(j.app, *(*app)->declared_estimate);
       continue;
     }
     return Status::InvalidArgument(
@@ -256,65 +228,28 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
   return history;
 }
 
-Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
-                                    std::function<bool()> interrupt) {
-  WorkloadSpec spec = ScaleTime(given, o.time_scale);
-  auto descriptor = FindPolicy(o.policy);
-  if (!descriptor.ok()) return descriptor.status();
-  const size_t left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
-  JobHistory history;
-  if ((*descriptor)->traits.needs_estimator) {
-    auto h = RealRunHistory(spec, o);
-    if (!h.ok()) return h.status();
-    history = std::move(h).value();
-  }
-  PolicyArgs args = o.policy_args;
-  if (!args.Has(kEstimateMargin)) args.Set(kEstimateMargin, kRealEstimateMargin);
-  auto policy = MakePolicy(o.policy, &history, args);
-  if (!policy.ok()) return policy.status();
-  const std::string partitioner_name = o.partitioner.empty() ? "dp-sketch" : o.partitioner;
-  auto partitioner = MakePartitioner(partitioner_name);
-  if (!partitioner.ok()) return partitioner.status();
-
-  BlockStoreOptions so;
-  so.block_size = spec.block_size;
-  so.nodes = o.cluster.nodes();
-  auto store = BlockStore::InMemory(so);
-  if (!store.ok()) return store.status();
-
-  // Every job is built before the clock starts: inputs read or generated, runtimes made.
-  std::vector<JobApp> apps;
-  apps.reserve(spec.jobs.size());
+// Every job built before the clock starts: inputs read or generated, runtimes made.
+Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
+                                                const WorkloadRunOptions& o,
+                                                const std::string& partitioner,
+                                                std::vector<JobApp>& apps, BlockStore& store) {
+  apps.reserve(spec.jobs.size());  // the jobs point at them
   std::vector<RealJobParts> jobs;
   std::map<std::string, bool> present;
   for (const WorkloadJob& j : spec.jobs) {
-    if (j.app == "wordcount") {
-      apps.push_back(WordCountApp());
-    } else if (j.app == "friendcount") {
-      apps.push_back(FriendCountApp());
-    } else if (j.app == "pi") {
-      apps.push_back(PiApp(j.maps, j.pi_samples));
-    } else if (j.app == "synthetic") {
-      std::vector<double> map_s =
-          j.map_s.size() == 1 ? std::vector<double>(j.maps, j.map_s[0]) : j.map_s;
-      double reduce_total = 0;
-      for (double r : j.reduce_s) reduce_total += r;
-      if (j.reduce_s.size() == 1) reduce_total *= j.reduces;
-      apps.push_back(SyntheticApp(std::move(map_s), reduce_total, j.reduces));
-    } else {
-      return Status::InvalidArgument("job '" + j.name + "': unknown app '" + j.app + "'");
-    }
-    auto paths = MaterializeInput(j, **store, present);
+    auto app = o.apps->Find(j.app);
+    if (!app.ok()) return app.status().WithContext("job '" + j.name + "': ");
+    apps.push_back((*app)->runtime(j));
+    auto paths = MaterializeInput(j, store, present);
     if (!paths.ok()) return paths.status();
     RealJobRequest q;
     q.app = &apps.back();
-    q.store = store->get();
+    q.store = &store;
     q.paths = *paths;
     q.name = j.name;
     if (j.deadline_s) q.deadline = FromSeconds(*j.deadline_s);
     q.reduces = j.reduces;
-    q.partitions =
-        partitioner_name == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
+    q.partitions = partitioner == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
     q.top = 0;
     q.weight = j.weight;
     q.queue = j.queue;
@@ -322,33 +257,49 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
     if (!parts.ok()) return parts.status().WithContext("job '" + j.name + "': ");
     jobs.push_back(std::move(parts).value());
   }
+  return jobs;
+}
 
+Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
+                                    Interrupt* interrupt) {
+  WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto descriptor = FindPolicy(o.policy);
+  if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
-  run.left_out = left_out;
-  run.slots = o.cluster.Slots();
-  AsioLoop loop;
-  RealExecutor executor(loop, run.slots, /*pin=*/true);
-  ControllerOptions co;
-  co.reduce_slowstart = spec.reduce_slowstart;
-  if ((*policy)->uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
-  co.observer_tick =
-      o.observer_tick > Duration::zero() ? o.observer_tick : std::chrono::milliseconds(250);
-  Controller controller(loop, executor, **policy, run.slots, o.cluster.nodes(),
-                        std::move(partitioner).value(), co);
-  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
-  controller.AddObserver(run.recorder.get());
-  InterruptWatch watch(controller, std::move(interrupt));
-  controller.AddObserver(&watch);
-  if (o.observer) controller.AddObserver(o.observer);
-  // A task running at a step slows down or speeds up from its next chunk on.
-  MRLOCAL_RETURN_IF_ERROR(FollowAvailability(spec, run.slots, o.cluster.nodes(), loop, controller));
+  run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
+  JobHistory history;
+  if ((*descriptor)->traits.needs_estimator) {
+    auto h = RealRunHistory(spec, o);
+    if (!h.ok()) return h.status();
+    history = std::move(h).value();
+  }
+  RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/false);
+  if (o.observer_tick <= Duration::zero())
+    ro.controller.observer_tick = std::chrono::milliseconds(250);
+  auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
+  if (!policy.ok()) return policy.status();
+  if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
+
+  BlockStoreOptions so;
+  so.block_size = spec.block_size;
+  so.nodes = o.cluster.nodes();
+  auto store = BlockStore::InMemory(so);
+  if (!store.ok()) return store.status();
+  std::vector<JobApp> apps;
+  auto jobs = BuildRealJobs(spec, o, ro.partitioner, apps, **store);
+  if (!jobs.ok()) return jobs.status();
+
+  // The clock starts with the runtime: arrivals and availability steps count from here.
+  auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/false, o, run);
+  if (!runtime.ok()) return runtime.status();
   for (size_t i = 0; i < spec.jobs.size(); ++i) {
-    controller.SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId id) {
-      executor.AddJob(id, std::move(jobs[i].real));
-      return std::move(jobs[i].spec);
+    (*runtime)->SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId) -> RuntimeJob {
+      return {std::move((*jobs)[i].spec), std::move((*jobs)[i].real)};
     });
   }
-  RunAndMeasure(controller, **policy, /*sim=*/false, o.cluster, partitioner_name, run);
+  if (interrupt) interrupt->Watch(runtime->get());
+  RunAndMeasure(**runtime, run);
+  if (interrupt) interrupt->Watch(nullptr);
   return run;
 }
 

@@ -13,16 +13,19 @@
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
+#include "sched/core/scheduler_stats.h"
 #include "sched/estimate/job_history.h"
+#include "sched/estimate/task_model.h"
 #include "sched/policy/policy_args.h"
 #include "sched/report/run_recorder.h"
-#include "sched/core/scheduler_stats.h"
-#include "sched/estimate/task_model.h"
 #include "sched/report/workload_metrics.h"
+#include "tools/runtime/app_registry.h"
+#include "tools/runtime/interrupt.h"
 
 namespace mrlocal {
 
 struct WorkloadRunOptions {
+  const AppRegistry* apps = &AppRegistry::BuiltIn();  // what the jobs' apps are
   std::string policy = "fifo";
   ClusterSpec cluster;      // REQUIRES: set (the spec's, --cluster's, or a default)
   std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
@@ -59,12 +62,11 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 
 // Runs the jobs for real on the cluster's slots (threads pinned, throttled to the slots'
 // speeds). Inputs are read into an in-process block store, or generated, before the clock
-// starts. Apps: wordcount, friendcount, pi (synthetic jobs run only in simulation).
+// starts; synthetic jobs spin for their declared work.
 // Availability profiles change the slots' throttles at their steps. Output is computed and
-// discarded. `interrupt`, if given, is polled on the loop thread: when it
-// returns true every unfinished job is aborted.
+// discarded. A signal `interrupt` catches during the run aborts every unfinished job.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
-                                    std::function<bool()> interrupt = nullptr);
+                                    Interrupt* interrupt = nullptr);
 
 // The spec with arrival times, deadlines and availability steps multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);

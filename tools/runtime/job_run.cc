@@ -1,0 +1,240 @@
+#include "tools/runtime/job_run.h"
+
+#include <mutex>
+
+#include "engine/output_committer.h"
+#include "sched/policy/policy_registry.h"
+#include "tools/runtime/probe.h"
+
+namespace mrlocal {
+namespace {
+
+// The committer seen through the executor's JobOutput interface. It begins (creates its
+// temporary directory) only when the first reduce opens a part or the job commits, so a
+// job that is rejected, or fails in its maps, leaves nothing behind; OutputCommitter::Check
+// has refused a bad DIR before the job started.
+class CommitterOutput final : public JobOutput {
+ public:
+  CommitterOutput(std::string dir, bool overwrite) : dir_(std::move(dir)), overwrite_(overwrite) {}
+  Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce) override {
+    std::lock_guard<std::mutex> lock(mu_);  // reduces open their parts from slot threads
+    MRLOCAL_RETURN_IF_ERROR(BeginLocked());
+    return c_->OpenPart(reduce);
+  }
+  Status Commit(uint32_t parts) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    MRLOCAL_RETURN_IF_ERROR(BeginLocked());
+    return c_->Commit(parts);
+  }
+  void Abort() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (c_) c_->Abort();
+  }
+
+ private:
+  Status BeginLocked() {
+    if (c_) return Status::OK();
+    auto c = OutputCommitter::Begin(dir_, overwrite_);
+    if (!c.ok()) return c.status();
+    c_ = std::move(c).value();
+    return Status::OK();
+  }
+
+  const std::string dir_;
+  const bool overwrite_;
+  std::mutex mu_;
+  std::unique_ptr<OutputCommitter> c_;
+};
+
+Duration Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - t);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
+                                                const JobRunNotes& notes) {
+  auto policy = FindPolicy(request.policy);
+  if (!policy.ok()) return policy.status();
+  std::unique_ptr<JobRun> run(new JobRun(request));
+  run->needs_estimator_ = (*policy)->traits.needs_estimator;
+  MRLOCAL_RETURN_IF_ERROR(run->SetUpStore(notes));
+  RealJobRequest q;
+  q.app = request.app;
+  q.store = run->store_.get();
+  q.paths = run->paths_;
+  q.reduces = request.reduces;
+  q.partitions = request.partitions;
+  q.sketch_rows = request.sketch_rows;
+  q.top = request.top;
+  q.skip_bad_records = request.skip_bad_records;
+  // Begun only once a reduce writes: a rejected job leaves nothing.
+  if (!request.output.empty())
+    q.output = std::make_shared<CommitterOutput>(request.output, request.overwrite);
+  auto prepared = PrepareRealJob(q);
+  if (!prepared.ok()) return prepared.status();
+  run->prepared_ = std::move(prepared).value();
+  MRLOCAL_RETURN_IF_ERROR(run->Probe(notes));
+  run->recorder_ = std::make_unique<RunRecorder>();
+  auto runtime = run->MakeRuntime(request.policy, run->recorder_.get());
+  if (!runtime.ok()) return runtime.status();
+  run->runtime_ = std::move(runtime).value();
+  return run;
+}
+
+JobRun::~JobRun() = default;
+
+// An in-process store over the local files (mapped, not copied), or the persistent one
+// named by store_dir; apps without input files get an empty one.
+Status JobRun::SetUpStore(const JobRunNotes& notes) {
+  const JobApp& app = *request_.app;
+  BlockStoreOptions options;
+  options.block_size = request_.block_size;
+  options.nodes = request_.cluster.nodes();
+  const bool persistent = app.index_maps == 0 && !request_.store_dir.empty();
+  auto store = persistent
+                   ? BlockStore::Open(request_.store_dir, options, BlockStore::OpenMode::kMustExist)
+                   : BlockStore::InMemory(options);
+  if (!store.ok()) return store.status();
+  store_ = std::move(store).value();
+  if (app.index_maps > 0) return Status::OK();
+  paths_ = request_.inputs;
+  if (persistent) return Status::OK();
+  if (paths_.empty()) {
+    if (!app.make_default_input) return Status::InvalidArgument("no input files given");
+    paths_.push_back(app.default_input_name);
+    if (notes.generating_default_input) notes.generating_default_input(app.default_input_name);
+    return store_->PutBuffer(app.default_input_name, app.make_default_input());
+  }
+  for (const std::string& path : paths_) MRLOCAL_RETURN_IF_ERROR(store_->Put(path, path));
+  return Status::OK();
+}
+
+// A deadline policy with no history for the app: a first-run probe, whose estimate is for
+// this run only (the file gets real jobs).
+Status JobRun::Probe(const JobRunNotes& notes) {
+  if (!request_.history) return Status::OK();
+  JobHistory& history = request_.history->history();
+  const JobApp& app = *request_.app;
+  if (needs_estimator_ && !history.Find(app.name)) {
+    auto descriptor = request_.apps->Find(app.name);
+    if (!descriptor.ok()) return descriptor.status();
+    ProbeRequest q;
+    q.app = &app;
+    q.store = store_.get();
+    q.paths = paths_;
+    q.cluster = request_.cluster;
+    q.pin = request_.pin;
+    q.skip_bad_records = request_.skip_bad_records;
+    auto probed = ProbeApp(**descriptor, q, [&](std::string_view what) {
+      if (notes.probing) notes.probing(app.name, what);
+    });
+    if (!probed.ok()) return probed.status();
+    history.Set(app.name, *probed);
+  }
+  if (const AppEstimate* e = history.Find(app.name)) estimate_ = *e;
+  // As real workloads do: history's worst case was seen on a machine that may be busier
+  // now. A probe's widening already allows for that.
+  if (estimate_ && estimate_->source != "probe") estimate_margin_ = kRealEstimateMargin;
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
+                                                     RunRecorder* recorder) const {
+  RuntimeOptions ro;
+  ro.cluster = request_.cluster;
+  ro.policy = policy;
+  ro.estimator = request_.history ? &request_.history->history() : nullptr;
+  ro.policy_args.Set(kEstimateMargin, estimate_margin_);
+  ro.partitioner = request_.partitioner;
+  ro.pin = request_.pin;
+  auto runtime = Runtime::Real(std::move(ro));
+  if (!runtime.ok()) return runtime.status();
+  (*runtime)->AddObserver(recorder);
+  for (ControllerObserver* o : observers_) (*runtime)->AddObserver(o);
+  return runtime;
+}
+
+void JobRun::AddObserver(ControllerObserver* observer) {
+  observers_.push_back(observer);
+  runtime_->AddObserver(observer);
+}
+
+// Submitted with what is left of the deadline after setup_.
+void JobRun::SubmitTo(Runtime& runtime) {
+  JobSpec spec = prepared_.spec;
+  if (request_.deadline) spec.deadline = *request_.deadline - setup_;
+  id_ = runtime.Submit({std::move(spec), prepared_.real});
+}
+
+Submission JobRun::Submit() {
+  Submission s;
+  s.setup = setup_ = Since(request_.start);
+  // Only admission control rejects: fifo, fair and edf admit every job, late or not.
+  if (request_.deadline && setup_ >= *request_.deadline && runtime_->policy().admission_control()) {
+    s.deadline_passed = true;
+    return s;
+  }
+  SubmitTo(*runtime_);
+  const Admission& admission = outcome().admission;
+  s.admitted = admission.admitted;
+  if (!admission.admitted && admission.estimated_finish())
+    rejected_estimate_ = *admission.estimated_finish() - job().arrival;
+  return s;
+}
+
+Status JobRun::RunAnyway() {
+  auto recorder = std::make_unique<RunRecorder>();
+  auto runtime = MakeRuntime(BestEffortPolicy().name, recorder.get());
+  if (!runtime.ok()) return runtime.status();
+  runtime_ = std::move(runtime).value();  // the rejected run's goes, then its recorder
+  recorder_ = std::move(recorder);
+  best_effort_ = true;
+  setup_ = Since(request_.start);
+  SubmitTo(*runtime_);
+  return Status::OK();
+}
+
+void JobRun::Run(Interrupt* interrupt) {
+  if (interrupt) interrupt->Watch(runtime_.get());
+  runtime_->Run();
+  if (interrupt) interrupt->Watch(nullptr);
+}
+
+const JobState& JobRun::job() const { return runtime_->controller().state().job(id_); }
+const JobOutcome& JobRun::outcome() const { return runtime_->controller().outcome(id_); }
+
+JobReport JobRun::Report() const {
+  MetricsContext context;
+  context.policy = best_effort_ ? BestEffortPolicy().name : request_.policy;
+  context.admission_policy = request_.policy;
+  context.best_effort = best_effort_;
+  context.cluster = request_.cluster.ToString();
+  context.partitioner = request_.partitioner;
+  context.total_slots = static_cast<int>(runtime_->slots().size());
+  context.admission_control = !best_effort_ && runtime_->policy().admission_control();
+  context.setup = setup_;
+  context.scheduler = &runtime_->controller().stats();
+  JobReport report{ComputeMetrics(*recorder_, context), ComputeJobMetrics(*recorder_, setup_)};
+  JobMetrics& job = report.jobs.front();  // the recorder saw the job's submission
+  if (best_effort_) {
+    job.admitted = false;
+    job.estimated_finish_s.reset();
+    if (rejected_estimate_) job.estimated_finish_s = Seconds(*rejected_estimate_);
+  }
+  if (estimate_ && needs_estimator_) {
+    job.estimate_source = estimate_->source;
+    job.estimate_jobs = estimate_->jobs;
+  }
+  return report;
+}
+
+Status JobRun::RecordHistory(std::ostream& out, std::ostream& err, bool quiet, bool interrupted) {
+  // Only a job that ran to its end tells what the app's tasks take.
+  if (!request_.history || job().phase != JobPhase::kDone || interrupted) return Status::OK();
+  return request_.history->Record(
+      ObserveJob(job(), runtime_->controller().state(), outcome().map_output_units), out, err,
+      quiet);
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,125 @@
+#include "tools/runtime/runtime.h"
+
+#include <stdexcept>
+
+#include "sched/core/asio_loop.h"
+#include "sched/partition/partitioner.h"
+#include "sched/sim/sim_loop.h"
+
+namespace mrlocal {
+
+Result<std::unique_ptr<Runtime>> Runtime::Real(RuntimeOptions options) {
+  return Make(std::move(options), /*simulated=*/false);
+}
+
+Result<std::unique_ptr<Runtime>> Runtime::Simulated(RuntimeOptions options) {
+  return Make(std::move(options), /*simulated=*/true);
+}
+
+Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated) {
+  auto policy = MakePolicy(o.policy, o.estimator, o.policy_args);
+  if (!policy.ok()) return policy.status();
+  auto partitioner = MakePartitioner(o.partitioner);
+  if (!partitioner.ok()) return partitioner.status();
+  for (const auto& [node, profile] : o.availability)
+    if (node < 0 || node >= o.cluster.nodes())
+      return Status::InvalidArgument("availability names node " + std::to_string(node) +
+                                     " but the cluster has " + std::to_string(o.cluster.nodes()) +
+                                     " nodes");
+  std::unique_ptr<Runtime> r(new Runtime);
+  r->slots_ = o.cluster.Slots();
+  if (simulated) {
+    auto loop = std::make_unique<SimLoop>();
+    SimExecutorOptions so;
+    so.noise = o.noise;
+    so.seed = o.seed;
+    so.availability = o.availability;
+    auto executor = std::make_unique<SimExecutor>(*loop, r->slots_, std::move(so));
+    r->sim_executor_ = executor.get();
+    r->loop_ = std::move(loop);
+    r->executor_ = std::move(executor);
+  } else {
+    r->loop_ = std::make_unique<AsioLoop>();
+    auto executor = std::make_unique<RealExecutor>(*r->loop_, r->slots_, o.pin);
+    r->real_executor_ = executor.get();
+    r->executor_ = std::move(executor);
+  }
+  r->policy_ = std::move(policy).value();
+  r->controller_ =
+      std::make_unique<Controller>(*r->loop_, *r->executor_, *r->policy_, r->slots_,
+                                   o.cluster.nodes(), std::move(partitioner).value(), o.controller);
+  r->controller_->AddObserver(r.get());
+  r->ScheduleAvailability(o.availability);
+  r->options_ = std::move(o);
+  return r;
+}
+
+Runtime::~Runtime() = default;
+
+// At each step the node's slots run at their base speed times the step's factor, in the
+// state the policy sees and on a real executor's throttles (a task running then slows down
+// or speeds up from its next chunk on).
+void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability) {
+  for (const auto& [node, profile] : availability) {
+    for (size_t i = 0; i < profile.at.size(); ++i) {
+      loop_->At(profile.at[i], [this, node, factor = profile.factor[i]] {
+        for (const SlotInfo& s : slots_)
+          if (s.node == node) (void)controller_->SetSlotSpeed(s.id, s.speed * factor);
+      });
+    }
+  }
+}
+
+void Runtime::AddWork(JobId id, std::variant<RealJob, SimJob> work) {
+  if (auto* real = std::get_if<RealJob>(&work)) {
+    if (!real_executor_) throw std::logic_error("a real job submitted to a simulated runtime");
+    real_executor_->AddJob(id, std::move(*real));
+  } else {
+    if (!sim_executor_) throw std::logic_error("a simulated job submitted to a real runtime");
+    sim_executor_->AddJob(id, std::move(std::get<SimJob>(work)));
+  }
+}
+
+JobId Runtime::Submit(RuntimeJob job) {
+  // Registered before submission, which may plan the reduces of a job without maps at once.
+  AddWork(controller_->next_job_id(), std::move(job.work));
+  return controller_->Submit(std::move(job.spec));
+}
+
+void Runtime::SubmitAt(Time arrival, std::function<RuntimeJob(JobId)> make) {
+  controller_->SubmitAt(arrival, [this, make = std::move(make)](JobId id) {
+    RuntimeJob job = make(id);
+    AddWork(id, std::move(job.work));
+    if (shut_down_) loop_->Post([this, id] { (void)controller_->Cancel(id); });
+    return std::move(job.spec);
+  });
+}
+
+Status Runtime::Cancel(JobId id) { return controller_->Cancel(id); }
+
+void Runtime::Run() { controller_->RunUntilIdle(); }
+
+void Runtime::Shutdown(Status why) {
+  loop_->Post([this, why = std::move(why)] {
+    shut_down_ = true;
+    controller_->AbortAll(why);
+    StopIfDrained();
+  });
+}
+
+void Runtime::OnJobFinished(const JobState&, const JobOutcome&, Time) {
+  if (shut_down_) StopIfDrained();
+}
+
+// Jobs still to arrive would keep RunUntilIdle going: the run ends here instead.
+void Runtime::StopIfDrained() {
+  const ClusterState& state = controller_->state();
+  if (!state.active.empty()) return;
+  for (const SlotState& slot : state.slots)
+    if (slot.task) return;
+  controller_->Shutdown();
+}
+
+uint64_t Runtime::task_events() const { return sim_executor_ ? sim_executor_->task_events() : 0; }
+
+}  // namespace mrlocal

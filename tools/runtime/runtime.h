@@ -1,0 +1,111 @@
+// One run of the control plane, wired once for every front end (the job commands, workload
+// runs, the first-run probe, calibration, the benchmarks; later a server or an MPI rank):
+// the event loop, the executor, the policy, the partitioner and the Controller.
+//   Real:      an AsioLoop and a RealExecutor whose slot threads are pinned to CPUs and
+//              throttled to the slots' speeds; app code runs.
+//   Simulated: a SimLoop and a SimExecutor that plays each task's modelled work in
+//              virtual time.
+//
+// Thread model: everything runs on the thread that calls Run (the loop thread), before or
+// during the run (an observer's callbacks are on it), except Shutdown, which any thread
+// may call on a real runtime.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/status.h"
+#include "sched/core/cluster_spec.h"
+#include "sched/core/controller.h"
+#include "sched/core/event_loop.h"
+#include "sched/core/real_executor.h"
+#include "sched/policy/policy_registry.h"
+#include "sched/sim/sim_executor.h"
+
+namespace mrlocal {
+
+struct RuntimeOptions {
+  ClusterSpec cluster;
+  std::string policy = BestEffortPolicy().name;
+  // For a policy that needs one (PolicyTraits::needs_estimator); must outlive the runtime.
+  const Estimator* estimator = nullptr;
+  PolicyArgs policy_args;
+  std::string partitioner = "dp-sketch";
+  ControllerOptions controller;
+  // Per node: a step function of time multiplying its slots' speeds (1.0 before the first
+  // step). At each step the controller's view and a real executor's throttles change; a
+  // simulated executor integrates the profile itself.
+  std::map<NodeId, SpeedProfile> availability;
+  bool pin = true;  // real: pin the slot threads to CPUs
+  // Simulated: the log-normal noise on task times, and the seed of its draws.
+  double noise = 0;
+  uint64_t seed = 1;
+};
+
+// A job for the runtime: what the Controller schedules, and the work the executor runs (a
+// RealJob on a real runtime, a SimJob on a simulated one).
+struct RuntimeJob {
+  JobSpec spec;
+  std::variant<RealJob, SimJob> work;
+};
+
+class Runtime final : private ControllerObserver {
+ public:
+  // InvalidArgument for an unknown policy or partitioner, or availability of a node the
+  // cluster does not have.
+  static Result<std::unique_ptr<Runtime>> Real(RuntimeOptions options);
+  static Result<std::unique_ptr<Runtime>> Simulated(RuntimeOptions options);
+  ~Runtime();
+
+  // Submits `job` now: the policy has decided its admission when Submit returns
+  // (controller().outcome(id).admission). REQUIRES: its work is of this runtime's kind.
+  JobId Submit(RuntimeJob job);
+  // The job arrives at `arrival` (>= now); `make` builds it then, given its id.
+  void SubmitAt(Time arrival, std::function<RuntimeJob(JobId)> make);
+  // Ends job `id`: its running attempts are cancelled, its output discarded, and it fails
+  // ("cancelled"). A job that has ended already stays as it is. NotFound: no such job.
+  Status Cancel(JobId id);
+  // Runs until every submitted job has arrived and ended, or until a Shutdown.
+  void Run();
+  // Ends the run: every unfinished job fails with `why` (its running attempts cancelled,
+  // its output discarded), jobs that arrive from then on are cancelled, and Run returns
+  // once no attempt runs any more. Thread-safe on a real runtime; a simulated one runs on
+  // one thread only.
+  void Shutdown(Status why);
+
+  void AddObserver(ControllerObserver* observer) { controller_->AddObserver(observer); }
+  Controller& controller() { return *controller_; }
+  const Controller& controller() const { return *controller_; }
+  const Policy& policy() const { return *policy_; }
+  EventLoop& loop() { return *loop_; }
+  const std::vector<SlotInfo>& slots() const { return slots_; }
+  const RuntimeOptions& options() const { return options_; }
+  bool simulated() const { return sim_executor_ != nullptr; }
+  // Simulated: task attempts started and ended so far.
+  uint64_t task_events() const;
+
+ private:
+  Runtime() = default;
+  static Result<std::unique_ptr<Runtime>> Make(RuntimeOptions options, bool simulated);
+  void AddWork(JobId id, std::variant<RealJob, SimJob> work);
+  void ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability);
+  // Once shut down: Run returns when no job is active and no attempt runs.
+  void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+  void StopIfDrained();
+
+  RuntimeOptions options_;
+  std::vector<SlotInfo> slots_;
+  std::unique_ptr<EventLoop> loop_;
+  std::unique_ptr<Executor> executor_;
+  RealExecutor* real_executor_ = nullptr;  // executor_, by kind
+  SimExecutor* sim_executor_ = nullptr;
+  std::unique_ptr<Policy> policy_;
+  std::unique_ptr<Controller> controller_;
+  bool shut_down_ = false;  // loop thread
+};
+
+}  // namespace mrlocal
