@@ -9,16 +9,10 @@
 #include "sched/partition/partitioner.h"
 #include "sched/sim/sim_executor.h"
 #include "sched/sim/sim_loop.h"
+#include "tests/util/cluster.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
-
-// One node: `maps` map slots (ids 0..maps-1), then `reduces` reduce slots, speed 1.0.
-inline std::vector<SlotInfo> NodeSlots(int maps, int reduces) {
-  std::vector<SlotInfo> slots;
-  for (int i = 0; i < maps + reduces; ++i)
-    slots.push_back({i, i < maps ? SlotKind::kMap : SlotKind::kReduce, 0, 1.0});
-  return slots;
-}
 
 // No observer ticks: a simulation needs no progress lines.
 inline ControllerOptions Quiet() {
@@ -44,12 +38,7 @@ struct SimCluster {
       model.map_work_s.assign(maps, map_s);
       model.reduce_work_s.assign(reduces, reduce_s);
       exec.AddJob(id, std::move(model));
-      JobSpec spec;
-      spec.app = "sim";
-      spec.maps.assign(maps, {1, {0}});
-      spec.reduces = reduces;
-      spec.partition_hashes = MakePartitionHashes(1, std::max(1u, reduces), 1);
-      return spec;
+      return testing::JobBuilder("sim").Maps(maps, 1, {0}).Reduces(reduces).Build();
     };
   }
 
