@@ -9,15 +9,18 @@
 
 #include "sched/core/asio_loop.h"
 #include "sched/policy/fifo_policy.h"
-#include "sim_job_fixture.h"
+#include "tests/util/cluster.h"
 #include "tests/util/fake_executor.h"
 #include "tests/util/job_builder.h"
+#include "tests/util/sim_cluster.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
 using testing::OneNode;
+using testing::Quiet;
+using testing::SimCluster;
 
 TEST(ControllerLifecycle, CancelEndsARunningJobAndFreesItsSlots) {
   FifoPolicy fifo;

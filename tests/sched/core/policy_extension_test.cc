@@ -6,13 +6,16 @@
 #include <utility>
 
 #include "sched/policy/fifo_policy.h"
-#include "sim_job_fixture.h"
+#include "tests/util/cluster.h"
+#include "tests/util/sim_cluster.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
 using testing::OneNode;
+using testing::Quiet;
+using testing::SimCluster;
 
 // FIFO's decisions; the tests' policies add the hook they exercise.
 class FifoBased : public Policy {

@@ -35,7 +35,7 @@ inline SimulatedRun Simulate(ControllerObserver& observer, int jobs,
   Controller c(loop, exec, fifo, run.slots, 2, std::move(MakePartitioner("hash")).value());
   c.AddObserver(&observer);
   for (int k = 0; k < jobs; ++k) {
-    // std::string("j"): GCC 12 takes "j" + std::string here for an overlapping memcpy.
+    // std::string("j"): GCC 12 warns (-Wrestrict, wrongly) on "j" + std::string here.
     c.Submit(JobBuilder()
                  .Name(std::string("j") + std::to_string(k))
                  .Deadline(deadline)
