@@ -24,7 +24,8 @@ inline ControllerOptions Quiet() {
 
 struct SimCluster {
   // `slots` all on node 0 (OneNode makes them).
-  SimCluster(Policy& policy, const std::vector<SlotInfo>& slots, ControllerOptions options = {})
+  SimCluster(Policy& policy, const std::vector<SlotInfo>& slots,
+             ControllerOptions options = Quiet())
       : exec(loop, slots),
         controller(loop, exec, policy, slots, 1, std::move(MakePartitioner("hash")).value(),
                    std::move(options)) {}

@@ -24,7 +24,7 @@ using testing::SimCluster;
 
 TEST(ControllerLifecycle, CancelEndsARunningJobAndFreesItsSlots) {
   FifoPolicy fifo;
-  SimCluster c(fifo, OneNode(2, 1), Quiet());
+  SimCluster c(fifo, OneNode(2, 1));
   c.SubmitAt(Time{0}, 4, 10.0);    // job 1: would hold both map slots until t = 20 s
   c.SubmitAt(seconds(1), 2, 1.0);  // job 2: queued behind it
   c.loop.At(seconds(2), [&] { EXPECT_TRUE(c.controller.Cancel(1).ok()); });
@@ -45,7 +45,7 @@ TEST(ControllerLifecycle, CancelEndsARunningJobAndFreesItsSlots) {
 
 TEST(ControllerLifecycle, CancelIsIdempotentAndAnUnknownJobIsAnError) {
   FifoPolicy fifo;
-  SimCluster c(fifo, OneNode(1, 1), Quiet());
+  SimCluster c(fifo, OneNode(1, 1));
   c.SubmitAt(Time{0}, 1, 1.0);
   c.controller.RunUntilIdle();
   ASSERT_EQ(c.controller.state().job(1).phase, JobPhase::kDone);
@@ -56,7 +56,7 @@ TEST(ControllerLifecycle, CancelIsIdempotentAndAnUnknownJobIsAnError) {
 
 TEST(ControllerLifecycle, TakeOutcomeForgetsTheJob) {
   FifoPolicy fifo;
-  SimCluster c(fifo, OneNode(1, 1), Quiet());
+  SimCluster c(fifo, OneNode(1, 1));
   c.SubmitAt(Time{0}, 3, 1.0);
   c.loop.At(seconds(1), [&] {
     EXPECT_EQ(c.controller.TakeOutcome(1).status().code(), Status::Code::kInvalidArgument)
@@ -104,7 +104,7 @@ class InvalidDecisions final : public ControllerObserver {
 TEST(ControllerLifecycle, AnInvalidPickIsReportedAndTheRunGoesOn) {
   OnceWrongPolicy policy;
   // The slot of the wrong pick stays free until the next event; the other one runs maps.
-  SimCluster c(policy, OneNode(2, 1), Quiet());
+  SimCluster c(policy, OneNode(2, 1));
   InvalidDecisions observer;
   c.controller.AddObserver(&observer);
   c.SubmitAt(Time{0}, 2, 1.0);
@@ -207,7 +207,7 @@ TEST(ControllerLifecycle, ASubmissionFromAnotherThreadRunsUntilShutdown) {
 
 TEST(ControllerLifecycle, RunUntilIdleWaitsForAnAsyncSubmission) {
   FifoPolicy fifo;
-  SimCluster c(fifo, OneNode(1, 1), Quiet());
+  SimCluster c(fifo, OneNode(1, 1));
   c.controller.SubmitAsync(c.Maker(2, 1.0, 1, 1.0));
   c.controller.RunUntilIdle();
   EXPECT_EQ(c.controller.state().job(1).phase, JobPhase::kDone);
