@@ -7,13 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "sched/core/controller.h"
 #include "sched/estimate/job_history.h"
-#include "sched/partition/partitioner.h"
-#include "sched/sim/sim_executor.h"
-#include "sched/sim/sim_loop.h"
 #include "tests/util/arriving_job.h"
 #include "tests/util/job_builder.h"
+#include "tests/util/sim_cluster.h"
 
 namespace mrlocal::testing {
 
@@ -34,8 +31,9 @@ inline std::optional<Duration> SecondsOrNone(std::optional<double> s) {
 inline JobState MakeSyntheticJob(JobId id, double arrival_s, std::optional<double> deadline_s,
                                  const std::vector<double>& map_s, uint32_t reduces,
                                  double reduce_s) {
+  // std::string("j"): GCC 12 warns (-Wrestrict, wrongly) on "j" + std::string here.
   return ArrivingJob(JobBuilder()
-                         .Name("j" + std::to_string(id))
+                         .Name(std::string("j") + std::to_string(id))
                          .Deadline(SecondsOrNone(deadline_s))
                          .MapSeconds(map_s)
                          .ReduceSeconds(reduces, reduce_s)
@@ -44,37 +42,18 @@ inline JobState MakeSyntheticJob(JobId id, double arrival_s, std::optional<doubl
 }
 
 // One node's `slots` under `policy`, simulated: tasks take exactly their declared time.
-struct SimRun {
+struct SimRun : SimCluster {
   SimRun(const std::vector<SlotInfo>& slots, Policy& policy,
          std::optional<double> reduce_slowstart = std::nullopt)
-      : exec(loop, slots),
-        controller(loop, exec, policy, slots, 1, std::move(MakePartitioner("hash")).value(),
-                   ControllerOptions{.observer_tick = Duration::zero(),
-                                     .reduce_slowstart = reduce_slowstart}) {}
+      : SimCluster(policy, slots,
+                   {.observer_tick = Duration::zero(), .reduce_slowstart = reduce_slowstart}) {}
 
   // A synthetic job arriving at `at`: `maps` maps of map_s seconds and `reduces` reduces of
-  // reduce_s seconds at speed 1.0, relative deadline deadline_s. ExactHistory() estimates it
-  // exactly.
+  // reduce_s seconds at speed 1.0, relative deadline deadline_s.
   void Submit(Time at, uint32_t maps, double map_s, uint32_t reduces, double reduce_s,
               double deadline_s) {
-    controller.SubmitAt(at, [=, this](JobId id) {
-      SimJob model;
-      model.map_work_s.assign(maps, map_s);
-      model.reduce_work_s.assign(reduces, reduce_s);
-      JobSpec spec = JobBuilder()
-                         .Deadline(FromSeconds(deadline_s))
-                         .MapSeconds(model.map_work_s)
-                         .SpreadOver(1)
-                         .ReduceSeconds(reduces, reduce_s)
-                         .Build();
-      exec.AddJob(id, std::move(model));
-      return spec;
-    });
+    SubmitAt(at, maps, map_s, reduces, reduce_s, FromSeconds(deadline_s));
   }
-
-  SimLoop loop;
-  SimExecutor exec;
-  Controller controller;
 };
 
 }  // namespace mrlocal::testing

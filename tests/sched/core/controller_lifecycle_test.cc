@@ -9,16 +9,22 @@
 
 #include "sched/core/asio_loop.h"
 #include "sched/policy/fifo_policy.h"
-#include "sim_job_fixture.h"
+#include "tests/util/cluster.h"
+#include "tests/util/fake_executor.h"
+#include "tests/util/job_builder.h"
+#include "tests/util/sim_cluster.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
+using testing::OneNode;
+using testing::Quiet;
+using testing::SimCluster;
 
 TEST(ControllerLifecycle, CancelEndsARunningJobAndFreesItsSlots) {
   FifoPolicy fifo;
-  SimCluster c(fifo, NodeSlots(2, 1), Quiet());
+  SimCluster c(fifo, OneNode(2, 1));
   c.SubmitAt(Time{0}, 4, 10.0);    // job 1: would hold both map slots until t = 20 s
   c.SubmitAt(seconds(1), 2, 1.0);  // job 2: queued behind it
   c.loop.At(seconds(2), [&] { EXPECT_TRUE(c.controller.Cancel(1).ok()); });
@@ -39,7 +45,7 @@ TEST(ControllerLifecycle, CancelEndsARunningJobAndFreesItsSlots) {
 
 TEST(ControllerLifecycle, CancelIsIdempotentAndAnUnknownJobIsAnError) {
   FifoPolicy fifo;
-  SimCluster c(fifo, NodeSlots(1, 1), Quiet());
+  SimCluster c(fifo, OneNode(1, 1));
   c.SubmitAt(Time{0}, 1, 1.0);
   c.controller.RunUntilIdle();
   ASSERT_EQ(c.controller.state().job(1).phase, JobPhase::kDone);
@@ -50,7 +56,7 @@ TEST(ControllerLifecycle, CancelIsIdempotentAndAnUnknownJobIsAnError) {
 
 TEST(ControllerLifecycle, TakeOutcomeForgetsTheJob) {
   FifoPolicy fifo;
-  SimCluster c(fifo, NodeSlots(1, 1), Quiet());
+  SimCluster c(fifo, OneNode(1, 1));
   c.SubmitAt(Time{0}, 3, 1.0);
   c.loop.At(seconds(1), [&] {
     EXPECT_EQ(c.controller.TakeOutcome(1).status().code(), Status::Code::kInvalidArgument)
@@ -98,7 +104,7 @@ class InvalidDecisions final : public ControllerObserver {
 TEST(ControllerLifecycle, AnInvalidPickIsReportedAndTheRunGoesOn) {
   OnceWrongPolicy policy;
   // The slot of the wrong pick stays free until the next event; the other one runs maps.
-  SimCluster c(policy, NodeSlots(2, 1), Quiet());
+  SimCluster c(policy, OneNode(2, 1));
   InvalidDecisions observer;
   c.controller.AddObserver(&observer);
   c.SubmitAt(Time{0}, 2, 1.0);
@@ -137,7 +143,7 @@ TEST(ControllerLifecycle, MemoryStaysBoundedOverAStreamOfJobs) {
   FifoPolicy fifo;
   ControllerOptions options = Quiet();
   options.forget_finished_jobs = true;
-  SimCluster c(fifo, NodeSlots(4, 2), options);
+  SimCluster c(fifo, OneNode(4, 2), options);
   FootprintWatch watch(c.controller, c.loop);
   c.controller.AddObserver(&watch);
   // Each arrival submits the next (a job every 2 s; each takes 2 s of maps and 1 s of
@@ -162,31 +168,6 @@ TEST(ControllerLifecycle, MemoryStaysBoundedOverAStreamOfJobs) {
   EXPECT_EQ(f.jobs + f.outcomes + f.sketches + f.retired + f.held, 0u);
 }
 
-// Completes every attempt at once, reporting from the loop thread through a post.
-class InstantExecutor final : public Executor {
- public:
-  explicit InstantExecutor(EventLoop& loop) : loop_(loop) {}
-  void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
-  void Launch(const TaskLaunch& l) override {
-    loop_.Post([this, l] {
-      TaskReport r;
-      r.task = l.task;
-      r.token = l.token;
-      r.slot = l.slot;
-      r.start = r.end = loop_.Now();
-      report_(std::move(r));
-    });
-  }
-  void Cancel(SlotId, uint64_t) override {}
-  void SetPlan(JobId, const ReducePlan&) override {}
-  Status FinishJob(JobId, bool) override { return Status::OK(); }
-  double Progress(SlotId) const override { return 0; }
-
- private:
-  EventLoop& loop_;
-  ReportFn report_;
-};
-
 // Shuts the controller down when the first job finishes.
 class ShutdownOnFinish final : public ControllerObserver {
  public:
@@ -203,9 +184,9 @@ class ShutdownOnFinish final : public ControllerObserver {
 
 TEST(ControllerLifecycle, ASubmissionFromAnotherThreadRunsUntilShutdown) {
   AsioLoop loop;
-  InstantExecutor exec(loop);
+  const std::vector<SlotInfo> slots = OneNode(1, 1);
+  testing::FakeExecutor exec(loop, slots, [](const TaskRef&) { return Duration::zero(); });
   FifoPolicy fifo;
-  const std::vector<SlotInfo> slots = NodeSlots(1, 1);
   Controller controller(loop, exec, fifo, slots, 1, std::move(MakePartitioner("hash")).value(),
                         Quiet());
   ShutdownOnFinish shutdown(controller);
@@ -214,11 +195,7 @@ TEST(ControllerLifecycle, ASubmissionFromAnotherThreadRunsUntilShutdown) {
   std::thread submitter([&] {
     controller.SubmitAsync([&](JobId) {
       made_on = std::this_thread::get_id();
-      JobSpec spec;
-      spec.maps.assign(2, {1, {0}});
-      spec.reduces = 1;
-      spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-      return spec;
+      return testing::JobBuilder().Maps(2, 1, {0}).Build();
     });
   });
   controller.RunUntilShutdown();  // not idle-bound: returns only through Shutdown
@@ -230,7 +207,7 @@ TEST(ControllerLifecycle, ASubmissionFromAnotherThreadRunsUntilShutdown) {
 
 TEST(ControllerLifecycle, RunUntilIdleWaitsForAnAsyncSubmission) {
   FifoPolicy fifo;
-  SimCluster c(fifo, NodeSlots(1, 1), Quiet());
+  SimCluster c(fifo, OneNode(1, 1));
   c.controller.SubmitAsync(c.Maker(2, 1.0, 1, 1.0));
   c.controller.RunUntilIdle();
   EXPECT_EQ(c.controller.state().job(1).phase, JobPhase::kDone);

@@ -1,93 +1,65 @@
-// The Controller on a simulated loop with a scripted executor: deterministic, no threads.
+// The Controller on a simulated loop with the tests' FakeExecutor: deterministic, no threads.
 #include "sched/core/controller.h"
 
 #include <gtest/gtest.h>
 
-#include <map>
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "sched/policy/fifo_policy.h"
 #include "sched/sim/sim_loop.h"
+#include "tests/util/cluster.h"
+#include "tests/util/fake_executor.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::milliseconds;
+using testing::FakeExecutor;
 
-// Runs each task for (map: 1 ms per KiB of split; reduce: 10 ms) / slot speed, and can be
-// told to fail one map.
-class ScriptedExecutor final : public Executor {
- public:
-  ScriptedExecutor(SimLoop& loop, std::vector<SlotInfo> slots) : loop_(loop), slots_(slots) {}
+// Map slots 0 (speed 1.0) and 1 (0.5), reduce slots 2 (1.0) and 3 (0.5).
+std::vector<SlotInfo> TwoNodes() { return testing::ClusterSlots("1x(1m,1r,1.0)+1x(1m,1r,0.5)"); }
 
-  void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
-  void Launch(const TaskLaunch& l) override {
-    ++launches;
-    launched_on[l.task.kind == TaskKind::kMap ? "map" : "reduce"].push_back(l.slot);
-    Duration work = l.task.kind == TaskKind::kMap ? milliseconds(split_kib) : milliseconds(10);
-    auto took = FromSeconds(Seconds(work) / slots_[l.slot].speed);
-    Time start = loop_.Now();
-    loop_.At(start + took, [this, l, start] {
-      TaskReport r;
-      r.task = l.task;
-      r.token = l.token;
-      r.slot = l.slot;
-      r.start = start;
-      r.end = loop_.Now();
-      if (l.task.kind == TaskKind::kMap) {
-        if (fail_map && *fail_map == l.task.index) {
-          r.status = Status::Corruption("block 3: all 2 replicas are corrupt or missing");
-        } else {
-          CountMinSketch sk(hashes);
-          sk.Add(l.task.index * 7919ull, 100);
-          r.sketch = sk;
-          r.output_bytes = 100;
-        }
-      }
-      report_(std::move(r));
-    });
-  }
-  void Cancel(SlotId, uint64_t) override {}
-  void SetPlan(JobId job, const ReducePlan& plan) override { plans[job] = plan; }
-  Status FinishJob(JobId job, bool success) override {
-    finished[job] = success;
-    return Status::OK();
-  }
-  double Progress(SlotId) const override { return 0; }
+// p = 8 partition functions, so that the dp-sketch partitioner has a plan to make.
+const std::vector<PartitionHash> kHashes = MakePartitionHashes(4, 8, 1);
 
-  int split_kib = 4;
-  std::optional<uint32_t> fail_map;
-  std::vector<PartitionHash> hashes = MakePartitionHashes(4, 8, 1);
-  int launches = 0;
-  std::map<std::string, std::vector<SlotId>> launched_on;
-  std::map<JobId, ReducePlan> plans;
-  std::map<JobId, bool> finished;
-
- private:
-  SimLoop& loop_;
-  std::vector<SlotInfo> slots_;
-  ReportFn report_;
-};
-
-std::vector<SlotInfo> TwoNodes() {
-  return {{0, SlotKind::kMap, 0, 1.0},
-          {1, SlotKind::kMap, 1, 0.5},
-          {2, SlotKind::kReduce, 0, 1.0},
-          {3, SlotKind::kReduce, 1, 0.5}};
+// `maps` maps of 4 KiB spread over the two nodes, and `reduces` reduces.
+JobSpec MakeSpec(uint32_t maps, uint32_t reduces) {
+  return testing::JobBuilder("scripted")
+      .Name("test")
+      .Maps(maps, 4096)
+      .SpreadOver(2)
+      .Reduces(reduces)
+      .PartitionHashes(kHashes)
+      .Build();
 }
 
-JobSpec MakeSpec(uint32_t maps, uint32_t reduces, const std::vector<PartitionHash>& hashes) {
-  JobSpec spec;
-  spec.name = "test";
-  spec.app = "scripted";
-  spec.reduces = reduces;
-  spec.partition_hashes = hashes;
-  for (uint32_t i = 0; i < maps; ++i) spec.maps.push_back({4096, {static_cast<NodeId>(i % 2)}});
-  return spec;
+// Maps take 4 ms (1 ms per KiB of split), reduces 10 ms, at speed 1.0; maps report a
+// sketch over the job's partition functions.
+FakeExecutor MakeExecutor(SimLoop& loop) {
+  return FakeExecutor(loop, TwoNodes(),
+                      [](const TaskRef& t) -> Duration {
+                        return t.kind == TaskKind::kMap ? milliseconds(4) : milliseconds(10);
+                      },
+                      {.sketch_hashes = kHashes});
 }
+
+// The slots that tasks of `kind` were launched on, in launch order.
+std::vector<SlotId> LaunchedOn(const FakeExecutor& exec, TaskKind kind) {
+  std::vector<SlotId> slots;
+  for (const TaskLaunch& l : exec.launches)
+    if (l.task.kind == kind) slots.push_back(l.slot);
+  return slots;
+}
+
+const Status kLostBlock = Status::Corruption("block 3: all 2 replicas are corrupt or missing");
 
 struct Harness {
   SimLoop loop;
-  ScriptedExecutor exec{loop, TwoNodes()};
+  FakeExecutor exec = MakeExecutor(loop);
   FifoPolicy fifo;
   std::unique_ptr<Controller> controller;
 
@@ -107,13 +79,13 @@ ControllerOptions Slowstart(double fraction) {
 
 TEST(Controller, RunsAJobThroughMapsPlanAndReducesToDone) {
   Harness h;
-  JobId id = h.controller->Submit(MakeSpec(8, 2, h.exec.hashes));
+  JobId id = h.controller->Submit(MakeSpec(8, 2));
   h.controller->RunUntilIdle();
   const JobState& job = h.controller->state().job(id);
   EXPECT_EQ(job.phase, JobPhase::kDone);
   EXPECT_EQ(job.maps_done, 8u);
   EXPECT_EQ(job.reduces_done, 2u);
-  EXPECT_EQ(h.exec.launches, 10);
+  EXPECT_EQ(h.exec.launches.size(), 10u);
   EXPECT_TRUE(h.exec.finished.at(id));
   ASSERT_TRUE(h.exec.plans.count(id));
   EXPECT_EQ(h.exec.plans.at(id).owner.size(), 8u);
@@ -121,7 +93,7 @@ TEST(Controller, RunsAJobThroughMapsPlanAndReducesToDone) {
   EXPECT_GE(job.map_phase_end, job.arrival);
   EXPECT_GE(job.finish, job.map_phase_end);
   // The fast map slot (speed 1.0) ran more maps than the slow one (0.5): 5 and 3.
-  auto& on = h.exec.launched_on["map"];
+  const std::vector<SlotId> on = LaunchedOn(h.exec, TaskKind::kMap);
   EXPECT_EQ(std::count(on.begin(), on.end(), 0), 5);
   EXPECT_EQ(std::count(on.begin(), on.end(), 1), 3);
   EXPECT_GT(h.controller->stats().decisions, 10u);
@@ -129,8 +101,8 @@ TEST(Controller, RunsAJobThroughMapsPlanAndReducesToDone) {
 
 TEST(Controller, AFailedMapFailsTheJobAndDiscardsItsOutput) {
   Harness h;
-  h.exec.fail_map = 3;
-  JobId id = h.controller->Submit(MakeSpec(8, 2, h.exec.hashes));
+  JobId id = h.controller->Submit(MakeSpec(8, 2));
+  h.exec.FailTask({id, TaskKind::kMap, 3}, kLostBlock);
   h.controller->RunUntilIdle();
   const JobState& job = h.controller->state().job(id);
   EXPECT_EQ(job.phase, JobPhase::kFailed);
@@ -143,7 +115,7 @@ TEST(Controller, AFailedMapFailsTheJobAndDiscardsItsOutput) {
 // hold them, idle, until the plan; the executor runs them only then, with the plan.
 TEST(Controller, ReduceSlowstartHoldsReduceSlotsFromTheGivenFractionOfMaps) {
   Harness h("dp-sketch", Slowstart(0.5));
-  JobId id = h.controller->Submit(MakeSpec(8, 2, h.exec.hashes));
+  JobId id = h.controller->Submit(MakeSpec(8, 2));
   h.controller->RunUntilIdle();
   const JobState& job = h.controller->state().job(id);
   ASSERT_EQ(job.phase, JobPhase::kDone);
@@ -156,25 +128,25 @@ TEST(Controller, ReduceSlowstartHoldsReduceSlotsFromTheGivenFractionOfMaps) {
   }
   // Reduces of 10 ms on speeds 1.0 and 0.5, from the plan at 24 ms.
   EXPECT_EQ(job.finish, milliseconds(24 + 20));
-  EXPECT_EQ(h.exec.launches, 10);
+  EXPECT_EQ(h.exec.launches.size(), 10u);
 }
 
 TEST(Controller, AJobThatFailsWhileItsReducesHoldSlotsFreesThem) {
   Harness h("dp-sketch", Slowstart(0.1));
-  h.exec.fail_map = 5;
-  JobId failing = h.controller->Submit(MakeSpec(8, 2, h.exec.hashes));
+  JobId failing = h.controller->Submit(MakeSpec(8, 2));
+  h.exec.FailTask({failing, TaskKind::kMap, 5}, kLostBlock);
   h.controller->RunUntilIdle();
   const JobState& job = h.controller->state().job(failing);
   EXPECT_EQ(job.phase, JobPhase::kFailed);
   EXPECT_FALSE(h.exec.finished.at(failing));
-  EXPECT_TRUE(h.exec.launched_on["reduce"].empty()) << "a held reduce never reaches the executor";
+  EXPECT_TRUE(LaunchedOn(h.exec, TaskKind::kReduce).empty())
+      << "a held reduce never reaches the executor";
   EXPECT_EQ(job.reduces_running, 0u);
   // Both reduce slots are free again: the next job runs its reduces.
-  h.exec.fail_map.reset();
-  JobId next = h.controller->Submit(MakeSpec(2, 2, h.exec.hashes));
+  JobId next = h.controller->Submit(MakeSpec(2, 2));
   h.controller->RunUntilIdle();
   EXPECT_EQ(h.controller->state().job(next).phase, JobPhase::kDone);
-  EXPECT_EQ(h.exec.launched_on["reduce"].size(), 2u);
+  EXPECT_EQ(LaunchedOn(h.exec, TaskKind::kReduce).size(), 2u);
 }
 
 // FIFO that, at its first tick with a reduce running, preempts every running reduce.
@@ -205,24 +177,24 @@ class PreemptReducesOnce final : public Policy {
 
 TEST(Controller, APreemptedHeldReduceGoesBackToPendingAndRunsOnce) {
   SimLoop loop;
-  ScriptedExecutor exec(loop, TwoNodes());
+  FakeExecutor exec = MakeExecutor(loop);
   PreemptReducesOnce policy;
   Controller controller(loop, exec, policy, TwoNodes(), 2,
                         std::move(MakePartitioner("dp-sketch")).value(), Slowstart(0.1));
-  JobId id = controller.Submit(MakeSpec(8, 2, exec.hashes));
+  JobId id = controller.Submit(MakeSpec(8, 2));
   controller.RunUntilIdle();
   const JobState& job = controller.state().job(id);
   ASSERT_EQ(job.phase, JobPhase::kDone);
   EXPECT_EQ(controller.stats().preemptions, 2u) << "both held reduces, at the first tick";
-  EXPECT_EQ(exec.launched_on["reduce"].size(), 2u) << "each reached the executor once";
+  EXPECT_EQ(LaunchedOn(exec, TaskKind::kReduce).size(), 2u) << "each reached the executor once";
   EXPECT_TRUE(exec.finished.at(id));
   EXPECT_EQ(job.reduces_done, 2u);
 }
 
 TEST(Controller, JobsRunInArrivalOrderUnderFifo) {
   Harness h;
-  JobId a = h.controller->Submit(MakeSpec(4, 1, h.exec.hashes));
-  JobId b = h.controller->Submit(MakeSpec(4, 1, h.exec.hashes));
+  JobId a = h.controller->Submit(MakeSpec(4, 1));
+  JobId b = h.controller->Submit(MakeSpec(4, 1));
   h.controller->RunUntilIdle();
   EXPECT_LT(h.controller->state().job(a).map_phase_end, h.controller->state().job(b).map_phase_end);
   EXPECT_EQ(h.controller->state().job(b).phase, JobPhase::kDone);
@@ -230,15 +202,15 @@ TEST(Controller, JobsRunInArrivalOrderUnderFifo) {
 
 TEST(Controller, AJobWithNoInputStillRunsItsReduces) {
   Harness h;
-  JobId id = h.controller->Submit(MakeSpec(0, 2, h.exec.hashes));
+  JobId id = h.controller->Submit(MakeSpec(0, 2));
   h.controller->RunUntilIdle();
   EXPECT_EQ(h.controller->state().job(id).phase, JobPhase::kDone);
-  EXPECT_EQ(h.exec.launches, 2);
+  EXPECT_EQ(h.exec.launches.size(), 2u);
 }
 
 TEST(Controller, HashPartitionerNeedsPEqualToRAndFailsTheJobClearlyOtherwise) {
   Harness h("hash");
-  JobId id = h.controller->Submit(MakeSpec(2, 3, h.exec.hashes));  // p = 8, R = 3
+  JobId id = h.controller->Submit(MakeSpec(2, 3));  // p = 8, R = 3
   h.controller->RunUntilIdle();
   EXPECT_EQ(h.controller->state().job(id).phase, JobPhase::kFailed);
 }

@@ -6,12 +6,15 @@
 #include <utility>
 
 #include "sched/policy/fifo_policy.h"
-#include "sim_job_fixture.h"
+#include "tests/util/cluster.h"
+#include "tests/util/sim_cluster.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
+using testing::OneNode;
+using testing::SimCluster;
 
 // FIFO's decisions; the tests' policies add the hook they exercise.
 class FifoBased : public Policy {
@@ -50,7 +53,7 @@ class WakingPolicy final : public FifoBased {
 
 TEST(PolicyExtension, WakeUpsFireInOrderAndCancelledOnesDoNot) {
   WakingPolicy policy;
-  SimCluster c(policy, NodeSlots(1, 1), Quiet());
+  SimCluster c(policy, OneNode(1, 1));
   c.SubmitAt(Time{0}, 1, 5.0);  // keeps the run going past the wake-ups
   c.controller.RunUntilIdle();
   ASSERT_EQ(policy.fired.size(), 2u);
@@ -88,7 +91,7 @@ class BatchPolicy final : public FifoBased {
 
 TEST(PolicyExtension, ABatchPolicyAssignsSeveralSlotsInOneRound) {
   BatchPolicy policy;
-  SimCluster c(policy, NodeSlots(3, 1), Quiet());
+  SimCluster c(policy, OneNode(3, 1));
   c.SubmitAt(Time{0}, 3, 1.0);
   c.controller.RunUntilIdle();
   const JobState& job = c.controller.state().job(1);
@@ -114,7 +117,7 @@ class PreemptOnFinish final : public FifoBased {
 
 TEST(PolicyExtension, APolicyPreemptsFromOnTaskFinished) {
   PreemptOnFinish policy;
-  SimCluster c(policy, NodeSlots(2, 1), Quiet());
+  SimCluster c(policy, OneNode(2, 1));
   c.SubmitAt(Time{0}, 1, 10.0);  // job 1: one long map, slot 0
   c.SubmitAt(Time{0}, 1, 1.0);   // job 2: one short map, slot 1, done at 1 s
   c.controller.RunUntilIdle();
@@ -153,7 +156,7 @@ class SpeedWatcher final : public FifoBased {
 
 TEST(PolicyExtension, SetSlotSpeedIsVisibleToThePolicy) {
   SpeedWatcher policy;
-  SimCluster c(policy, NodeSlots(1, 1), Quiet());
+  SimCluster c(policy, OneNode(1, 1));
   c.SubmitAt(Time{0}, 2, 1.0);
   c.loop.At(seconds(0) + std::chrono::milliseconds(500),
             [&] { EXPECT_TRUE(c.controller.SetSlotSpeed(0, 0.5).ok()); });
@@ -182,7 +185,7 @@ class LastSlotPlacement final : public FifoBased {
 
 TEST(PolicyExtension, ACustomPlaceReducesIsHonoured) {
   LastSlotPlacement policy(/*wrong=*/false);
-  SimCluster c(policy, NodeSlots(1, 3), Quiet());  // reduce slots 1, 2, 3
+  SimCluster c(policy, OneNode(1, 3));  // reduce slots 1, 2, 3
   c.SubmitAt(Time{0}, 1, 1.0, /*reduces=*/2);
   c.controller.RunUntilIdle();
   const JobState& job = c.controller.state().job(1);
@@ -196,7 +199,7 @@ TEST(PolicyExtension, ACustomPlaceReducesIsHonoured) {
 
 TEST(PolicyExtension, AnInvalidPlacementFallsBackToTheDefault) {
   LastSlotPlacement policy(/*wrong=*/true);
-  SimCluster c(policy, NodeSlots(1, 3), Quiet());
+  SimCluster c(policy, OneNode(1, 3));
   c.SubmitAt(Time{0}, 1, 1.0, /*reduces=*/2);
   c.controller.RunUntilIdle();
   const JobState& job = c.controller.state().job(1);

@@ -4,54 +4,50 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
+#include "hand_made_run.h"
 #include "simulated_run.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
+using testing::HandMadeRun;
+using testing::JobBuilder;
 
-JobState MakeJob(JobId id, Time arrival, std::optional<Duration> deadline, uint32_t maps,
-                 uint32_t reduces) {
-  JobState j;
-  j.id = id;
-  j.arrival = arrival;
-  j.spec.name = "job-" + std::to_string(id);
-  j.spec.app = "synthetic";
-  j.spec.queue = "q";
-  j.spec.weight = 2.5;
-  j.spec.deadline = deadline;
-  j.maps.resize(maps);
-  j.reduces.resize(reduces);
-  return j;
+// Job "job-<id>" of queue "q" and weight 2.5.
+JobSpec Spec(JobId id, std::optional<Duration> deadline, uint32_t maps, uint32_t reduces) {
+  return JobBuilder()
+      .Name("job-" + std::to_string(id))
+      .Queue("q")
+      .Weight(2.5)
+      .Deadline(deadline)
+      .Maps(maps)
+      .Reduces(reduces)
+      .Build();
 }
 
-TaskReport Report(JobId job, TaskKind kind, uint32_t index, SlotId slot, int start_s, int end_s,
-                  Status status = Status::OK()) {
-  TaskReport r;
-  r.task = {job, kind, index};
-  r.slot = slot;
-  r.start = seconds(start_s);
-  r.end = seconds(end_s);
-  r.status = std::move(status);
-  r.input_bytes = 1000;
-  r.output_bytes = 10;
-  return r;
+// A run whose attempts read 1000 bytes and write 10.
+HandMadeRun MakeRun(RunRecorderOptions options = {}) {
+  HandMadeRun run(options);
+  run.input_bytes = 1000;
+  run.output_bytes = 10;
+  return run;
 }
 
 TEST(RunRecorder, AttemptRecordIsAtMost48Bytes) { EXPECT_LE(sizeof(AttemptRecord), 48u); }
 
 TEST(RunRecorder, RecordsJobsAttemptsAndRunningSums) {
-  RunRecorder rec;
-  JobState j = MakeJob(7, seconds(1), seconds(10), 2, 1);
-  rec.OnAdmission(j, Admission::Yes("fits"), seconds(1));
-  rec.OnTaskReport(Report(7, TaskKind::kMap, 0, 0, 1, 3, Status::Aborted("preempted")));
-  rec.OnTaskReport(Report(7, TaskKind::kMap, 0, 0, 3, 6));
-  rec.OnTaskReport(Report(7, TaskKind::kMap, 1, 1, 2, 4));
-  rec.OnTaskReport(Report(7, TaskKind::kReduce, 0, 2, 6, 7));
-  j.phase = JobPhase::kDone;
-  j.finish = seconds(7);
-  rec.OnJobFinished(j, {}, seconds(7));
+  HandMadeRun run = MakeRun();
+  const RunRecorder& rec = run.rec;
+  run.Arrive(7, 1, Spec(7, seconds(10), 2, 1), Admission::Yes("fits"));
+  run.Attempt({7, TaskKind::kMap, 0}, 0, 1, 3, Status::Aborted("preempted"));
+  run.Attempt({7, TaskKind::kMap, 0}, 0, 3, 6);
+  run.Attempt({7, TaskKind::kMap, 1}, 1, 2, 4);
+  run.Attempt({7, TaskKind::kReduce, 0}, 2, 6, 7);
+  run.Finish(7, JobPhase::kDone, 7);
 
   ASSERT_EQ(rec.jobs().size(), 1u);
   const JobRecord* r = rec.job(7);
@@ -94,9 +90,9 @@ TEST(RunRecorder, RecordsJobsAttemptsAndRunningSums) {
 }
 
 TEST(RunRecorder, RejectedJobIsFinishedAtItsArrival) {
-  RunRecorder rec;
-  JobState j = MakeJob(1, seconds(5), seconds(1), 3, 1);
-  rec.OnAdmission(j, Admission::No("cannot meet its deadline"), seconds(5));
+  HandMadeRun run = MakeRun();
+  const RunRecorder& rec = run.rec;
+  run.Arrive(1, 5, Spec(1, seconds(1), 3, 1), Admission::No("cannot meet its deadline"));
   const JobRecord* r = rec.job(1);
   ASSERT_NE(r, nullptr);
   EXPECT_FALSE(r->admitted);
@@ -109,14 +105,11 @@ TEST(RunRecorder, RejectedJobIsFinishedAtItsArrival) {
 }
 
 TEST(RunRecorder, FailedJobAndFailedAttempt) {
-  RunRecorder rec;
-  JobState j = MakeJob(2, seconds(0), std::nullopt, 1, 1);
-  rec.OnAdmission(j, Admission::Yes(""), seconds(0));
-  rec.OnTaskReport(Report(2, TaskKind::kMap, 0, 0, 0, 2, Status::Corruption("bad block")));
-  j.phase = JobPhase::kFailed;
-  j.finish = seconds(2);
-  j.failure = "bad block";
-  rec.OnJobFinished(j, {}, seconds(2));
+  HandMadeRun run = MakeRun();
+  const RunRecorder& rec = run.rec;
+  run.Arrive(2, 0, Spec(2, std::nullopt, 1, 1)).failure = "bad block";
+  run.Attempt({2, TaskKind::kMap, 0}, 0, 0, 2, Status::Corruption("bad block"));
+  run.Finish(2, JobPhase::kFailed, 2);
   const JobRecord* r = rec.job(2);
   EXPECT_EQ(r->phase, JobPhase::kFailed);
   EXPECT_EQ(r->failure, "bad block");
@@ -128,11 +121,11 @@ TEST(RunRecorder, FailedJobAndFailedAttempt) {
 }
 
 TEST(RunRecorder, WithoutAttemptsKeepsOnlyTheSums) {
-  RunRecorder rec({.keep_attempts = false});
-  JobState j = MakeJob(1, seconds(0), std::nullopt, 1, 1);
-  rec.OnAdmission(j, Admission::Yes(""), seconds(0));
-  rec.OnTaskReport(Report(1, TaskKind::kMap, 0, 0, 0, 3));
-  rec.OnTaskReport(Report(1, TaskKind::kReduce, 0, 1, 3, 4));
+  HandMadeRun run = MakeRun({.keep_attempts = false});
+  const RunRecorder& rec = run.rec;
+  run.Arrive(1, 0, Spec(1, std::nullopt, 1, 1));
+  run.Attempt({1, TaskKind::kMap, 0}, 0, 0, 3);
+  run.Attempt({1, TaskKind::kReduce, 0}, 1, 3, 4);
   EXPECT_FALSE(rec.keeps_attempts());
   EXPECT_TRUE(rec.attempts().empty());
   EXPECT_EQ(rec.attempts_seen(), 2u);
@@ -141,48 +134,54 @@ TEST(RunRecorder, WithoutAttemptsKeepsOnlyTheSums) {
 }
 
 TEST(RunRecorder, ReportForAnUnknownJobIsKeptWithoutCrashing) {
-  RunRecorder rec;
-  rec.OnTaskReport(Report(99, TaskKind::kMap, 5, 0, 0, 1));
+  HandMadeRun run = MakeRun();
+  const RunRecorder& rec = run.rec;
+  run.Attempt({99, TaskKind::kMap, 5}, 0, 0, 1);
   EXPECT_EQ(rec.job(99), nullptr);
   ASSERT_EQ(rec.attempts().size(), 1u);
   EXPECT_EQ(rec.attempts()[0].attempt, 1);
 }
 
 TEST(RunRecorder, KeepsTheFailureOfAFailedAttemptOnly) {
-  RunRecorder rec;
-  rec.OnAdmission(MakeJob(1, seconds(0), std::nullopt, 2, 1), Admission::Yes(""), seconds(0));
-  rec.OnTaskReport(Report(1, TaskKind::kMap, 0, 0, 0, 1, Status::Aborted("preempted")));
-  rec.OnTaskReport(Report(1, TaskKind::kMap, 0, 0, 1, 2, Status::Corruption("bad block 7")));
+  HandMadeRun run = MakeRun();
+  const RunRecorder& rec = run.rec;
+  run.Arrive(1, 0, Spec(1, std::nullopt, 2, 1));
+  run.Attempt({1, TaskKind::kMap, 0}, 0, 0, 1, Status::Aborted("preempted"));
+  run.Attempt({1, TaskKind::kMap, 0}, 0, 1, 2, Status::Corruption("bad block 7"));
   ASSERT_EQ(rec.attempt_failures().size(), 1u);
   EXPECT_EQ(rec.attempt_failures()[0].attempt, 1u);
   EXPECT_EQ(rec.attempt_failures()[0].message, "bad block 7");
 }
 
 TEST(RunRecorder, RecordsTheOutcomeThatTheClosingReportShows) {
-  RunRecorder rec;
-  JobState j = MakeJob(3, seconds(1), seconds(30), 2, 2);
-  j.spec.input_bytes = 4096;
-  j.spec.partition_hashes = MakePartitionHashes(2, 8, 1);
+  HandMadeRun run = MakeRun();
+  const RunRecorder& rec = run.rec;
   Admission a = Admission::Yes("fits");
   a.estimate.emplace().finish = seconds(9);
-  rec.OnAdmission(j, a, seconds(1));
+  JobState& j = run.Arrive(3, 1,
+                           JobBuilder()
+                               .Deadline(seconds(30))
+                               .Maps(2)
+                               .Reduces(2)
+                               .InputBytes(4096)
+                               .PartitionHashes(MakePartitionHashes(2, 8, 1))
+                               .Build(),
+                           a);
   PartitionPlan plan;
   plan.row = 1;
   plan.skewness = 12.5;
   plan.balance = 80;
   plan.reduce_load = {7, 9};
-  rec.OnPlan(j, plan, seconds(4));
+  run.rec.OnPlan(j, plan, seconds(4));
   JobOutcome outcome;
   outcome.output_records = 5;
   outcome.output_bytes = 50;
   outcome.skipped_records = 2;
   outcome.warnings = {"careful"};
   outcome.top = {{"the", "12", 12}};
-  j.phase = JobPhase::kDone;
   j.maps_done = 2;
   j.map_phase_end = seconds(4);
-  j.finish = seconds(6);
-  rec.OnJobFinished(j, outcome, seconds(6));
+  run.Finish(3, JobPhase::kDone, 6, outcome);
 
   const JobRecord* r = rec.job(3);
   ASSERT_NE(r, nullptr);

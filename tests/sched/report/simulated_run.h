@@ -1,6 +1,7 @@
 // A small run under a real Controller on a simulated loop, for the report's tests: jobs
 // "j0", "j1", ... all arrive at 0 under fifo on two nodes of one map and one reduce slot
-// each; every job has two maps of 1 s and one reduce of 2 s.
+// each (map slots 0 and 1, reduce slots 2 and 3); every job has two maps of 1 s and one
+// reduce of 2 s.
 #pragma once
 
 #include <optional>
@@ -11,15 +12,14 @@
 #include "sched/partition/partitioner.h"
 #include "sched/policy/fifo_policy.h"
 #include "sched/sim/sim_loop.h"
+#include "tests/util/cluster.h"
 #include "tests/util/fake_executor.h"
+#include "tests/util/job_builder.h"
 
 namespace mrlocal::testing {
 
 struct SimulatedRun {
-  std::vector<SlotInfo> slots = {{0, SlotKind::kMap, 0, 1.0},
-                                 {1, SlotKind::kReduce, 0, 1.0},
-                                 {2, SlotKind::kMap, 1, 1.0},
-                                 {3, SlotKind::kReduce, 1, 1.0}};
+  std::vector<SlotInfo> slots = ClusterSlots("2x(1m,1r,1.0)");
   SchedulerStats stats;
 };
 
@@ -35,15 +35,13 @@ inline SimulatedRun Simulate(ControllerObserver& observer, int jobs,
   Controller c(loop, exec, fifo, run.slots, 2, std::move(MakePartitioner("hash")).value());
   c.AddObserver(&observer);
   for (int k = 0; k < jobs; ++k) {
-    JobSpec spec;
-    spec.name = "j" + std::to_string(k);
-    spec.app = "synthetic";
-    spec.deadline = deadline;
-    spec.input_bytes = 20;
-    spec.reduces = 1;
-    spec.partition_hashes = MakePartitionHashes(1, 1, 1);
-    spec.maps = {{10, {}}, {10, {}}};
-    c.Submit(std::move(spec));
+    // std::string("j"): GCC 12 warns (-Wrestrict, wrongly) on "j" + std::string here.
+    c.Submit(JobBuilder()
+                 .Name(std::string("j") + std::to_string(k))
+                 .Deadline(deadline)
+                 .InputBytes(20)
+                 .Maps(2, 10)
+                 .Build());
   }
   c.RunUntilIdle();
   run.stats = c.stats();

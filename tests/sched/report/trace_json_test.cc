@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "hand_made_run.h"
 #include "simulated_run.h"
 #include "tests/util/test_util.h"
 
@@ -50,28 +51,14 @@ TEST(TraceJson, HasOneTrackPerSlotAndOneSlicePerAttempt) {
 // Two attempts of one map of job 5 "sort" on slot 1 (node 0, half speed), the first
 // preempted; then a failed reduce.
 RunRecorder SmallRun() {
-  RunRecorder rec;
-  JobState j;
-  j.id = 5;
-  j.spec.name = "sort";
-  j.maps.resize(1);
-  j.reduces.resize(1);
-  rec.OnAdmission(j, Admission::Yes("fits"), seconds(0));
-  rec.OnDecision(1, TaskRef{5, TaskKind::kMap, 0}, seconds(1), std::chrono::microseconds(3));
-  auto report = [&](TaskKind kind, int start, int end, Status status) {
-    TaskReport r;
-    r.task = {5, kind, 0};
-    r.slot = 1;
-    r.start = seconds(start);
-    r.end = seconds(end);
-    r.status = std::move(status);
-    r.input_bytes = 64;
-    rec.OnTaskReport(r);
-  };
-  report(TaskKind::kMap, 1, 2, Status::Aborted("preempted"));
-  report(TaskKind::kMap, 2, 4, Status::OK());
-  report(TaskKind::kReduce, 4, 5, Status::Corruption("bad spill"));
-  return rec;
+  testing::HandMadeRun run;
+  run.input_bytes = 64;
+  run.Arrive(5, 0, testing::JobBuilder().Name("sort").Maps(1).Build(), Admission::Yes("fits"));
+  run.rec.OnDecision(1, TaskRef{5, TaskKind::kMap, 0}, seconds(1), std::chrono::microseconds(3));
+  run.Attempt({5, TaskKind::kMap, 0}, 1, 1, 2, Status::Aborted("preempted"));
+  run.Attempt({5, TaskKind::kMap, 0}, 1, 2, 4);
+  run.Attempt({5, TaskKind::kReduce, 0}, 1, 4, 5, Status::Corruption("bad spill"));
+  return std::move(run.rec);
 }
 
 const std::vector<SlotInfo> kSlots = {{0, SlotKind::kMap, 0, 1.0}, {1, SlotKind::kMap, 0, 0.5}};
@@ -143,10 +130,8 @@ TEST(TraceJson, CapsBigRunsAndSaysSo) {
 
 TEST(TraceJson, InvalidUtf8InANameIsReplacedNotAnError) {
   RunRecorder rec;
-  JobState j;
-  j.id = 1;
-  j.spec.name = "bad\xff name";
-  rec.OnAdmission(j, Admission::Yes(""), seconds(0));
+  rec.OnAdmission(testing::ArrivingJob(testing::JobBuilder().Name("bad\xff name").Build()),
+                  Admission::Yes(""), seconds(0));
   const nlohmann::json trace = Written(rec, kSlots);
   bool found = false;
   for (const auto& e : trace.at("traceEvents"))

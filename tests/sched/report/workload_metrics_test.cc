@@ -6,49 +6,32 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
+
+#include "hand_made_run.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
 
-// Builds a RunRecorder's contents by calling its observer hooks directly.
-class RunBuilder {
+// A hand-made run of jobs of one map and one reduce.
+class RunBuilder : public testing::HandMadeRun {
  public:
-  explicit RunBuilder(RunRecorderOptions o = {}) : rec(o) {}
+  using HandMadeRun::HandMadeRun;
 
   // A job arriving at `arrival` s, with a relative deadline of `deadline` s (< 0: none).
   void Job(JobId id, int arrival, int deadline, double weight, bool admitted) {
-    JobState j;
-    j.id = id;
-    j.arrival = seconds(arrival);
-    j.spec.name = "job" + std::to_string(id);
-    j.spec.weight = weight;
-    if (deadline >= 0) j.spec.deadline = seconds(deadline);
-    j.maps.resize(1);
-    j.reduces.resize(1);
-    jobs[id] = j;
-    rec.OnAdmission(j, admitted ? Admission::Yes("ok") : Admission::No("no"), seconds(arrival));
+    Arrive(id, arrival,
+           testing::JobBuilder()
+               .Name("job" + std::to_string(id))
+               .Weight(weight)
+               .Deadline(deadline >= 0 ? std::optional<Duration>(seconds(deadline)) : std::nullopt)
+               .Maps(1)
+               .Build(),
+           admitted ? Admission::Yes("ok") : Admission::No("no"));
   }
-  void Task(JobId id, TaskKind kind, SlotId slot, int start, int end,
-            Status status = Status::OK()) {
-    TaskReport r;
-    r.task = {id, kind, 0};
-    r.slot = slot;
-    r.start = seconds(start);
-    r.end = seconds(end);
-    r.status = std::move(status);
-    rec.OnTaskReport(r);
-  }
-  void Finish(JobId id, JobPhase phase, int finish) {
-    JobState& j = jobs[id];
-    j.phase = phase;
-    j.finish = seconds(finish);
-    rec.OnJobFinished(j, {}, seconds(finish));
-  }
-
-  RunRecorder rec;
-  std::map<JobId, JobState> jobs;
 };
 
 // Five jobs on 4 slots (times in seconds):
@@ -63,20 +46,20 @@ class RunBuilder {
 void BuildFiveJobs(RunBuilder& b) {
   b.Job(1, 0, 10, 2.0, true);
   b.Job(2, 2, 5, 1.0, true);
-  b.Task(1, TaskKind::kMap, 0, 0, 4);
-  b.Task(2, TaskKind::kMap, 1, 2, 5, Status::Aborted("preempted"));
+  b.Attempt({1, TaskKind::kMap, 0}, 0, 0, 4);
+  b.Attempt({2, TaskKind::kMap, 0}, 1, 2, 5, Status::Aborted("preempted"));
   b.Job(3, 3, 4, 1.0, false);
   b.Job(4, 4, -1, 1.0, true);
-  b.Task(1, TaskKind::kReduce, 2, 4, 6);
+  b.Attempt({1, TaskKind::kReduce, 0}, 2, 4, 6);
   b.Finish(1, JobPhase::kDone, 6);
   b.Job(5, 5, 20, 1.0, true);
-  b.Task(4, TaskKind::kMap, 0, 4, 6);
-  b.Task(4, TaskKind::kReduce, 2, 6, 7);
+  b.Attempt({4, TaskKind::kMap, 0}, 0, 4, 6);
+  b.Attempt({4, TaskKind::kReduce, 0}, 2, 6, 7);
   b.Finish(4, JobPhase::kDone, 7);
-  b.Task(2, TaskKind::kMap, 1, 5, 8);
-  b.Task(5, TaskKind::kMap, 0, 6, 9, Status::Corruption("bad block"));
+  b.Attempt({2, TaskKind::kMap, 0}, 1, 5, 8);
+  b.Attempt({5, TaskKind::kMap, 0}, 0, 6, 9, Status::Corruption("bad block"));
   b.Finish(5, JobPhase::kFailed, 9);
-  b.Task(2, TaskKind::kReduce, 3, 8, 10);
+  b.Attempt({2, TaskKind::kReduce, 0}, 3, 8, 10);
   b.Finish(2, JobPhase::kDone, 10);
 }
 
@@ -164,7 +147,7 @@ TEST(WorkloadMetrics, SameFiguresWithoutKeepingAttempts) {
 TEST(WorkloadMetrics, FinishingExactlyAtTheDeadlineMeetsIt) {
   RunBuilder b;
   b.Job(1, 1, 5, 1.0, true);
-  b.Task(1, TaskKind::kMap, 0, 1, 6);
+  b.Attempt({1, TaskKind::kMap, 0}, 0, 1, 6);
   b.Finish(1, JobPhase::kDone, 6);  // deadline 1 + 5 = 6
   WorkloadMetrics m = ComputeMetrics(b.rec, Context(true));
   EXPECT_EQ(m.successful, 1u);
@@ -178,7 +161,7 @@ TEST(WorkloadMetrics, FinishingExactlyAtTheDeadlineMeetsIt) {
 TEST(WorkloadMetrics, NoDeadlineJobsGiveAZeroMissRatio) {
   RunBuilder b;
   b.Job(1, 0, -1, 1.0, true);
-  b.Task(1, TaskKind::kMap, 0, 0, 2);
+  b.Attempt({1, TaskKind::kMap, 0}, 0, 0, 2);
   b.Finish(1, JobPhase::kDone, 2);
   WorkloadMetrics m = ComputeMetrics(b.rec, Context(true));
   EXPECT_EQ(m.deadline_jobs, 0u);
@@ -189,7 +172,7 @@ TEST(WorkloadMetrics, NoDeadlineJobsGiveAZeroMissRatio) {
 TEST(WorkloadMetrics, UnfinishedAcceptedJobIsNotSuccessful) {
   RunBuilder b;
   b.Job(1, 0, 10, 1.0, true);
-  b.Task(1, TaskKind::kMap, 0, 0, 2);
+  b.Attempt({1, TaskKind::kMap, 0}, 0, 0, 2);
   WorkloadMetrics m = ComputeMetrics(b.rec, Context(true));
   EXPECT_EQ(m.unfinished, 1u);
   EXPECT_EQ(m.successful, 0u);
@@ -239,23 +222,22 @@ TEST(WorkloadMetrics, SchedulerFiguresComeFromTheStats) {
 // A single job's closing report: its phases, throughput and deadline as the user gave it
 // (set-up included), from the recorder's view of it.
 TEST(JobMetrics, OneJobsFiguresCountItsSetUp) {
-  RunRecorder rec;
-  JobState j;
-  j.id = 1;
-  j.arrival = seconds(2);
-  j.spec.name = "wordcount";
-  j.spec.deadline = seconds(8);  // submitted with the user's 10 s less 2 s of set-up
-  j.spec.input_bytes = 12'000'000;
-  j.maps.resize(2);
-  j.reduces.resize(1);
+  testing::HandMadeRun run;
+  const RunRecorder& rec = run.rec;
   Admission a = Admission::Yes("fits");
   a.estimate.emplace().finish = seconds(7);
-  rec.OnAdmission(j, a, seconds(2));
-  j.phase = JobPhase::kDone;
+  JobState& j = run.Arrive(1, 2,
+                           testing::JobBuilder()
+                               .Name("wordcount")
+                               // submitted with the user's 10 s less 2 s of set-up
+                               .Deadline(seconds(8))
+                               .InputBytes(12'000'000)
+                               .Maps(2)
+                               .Build(),
+                           a);
   j.maps_done = 2;
   j.map_phase_end = seconds(5);
-  j.finish = seconds(6);
-  rec.OnJobFinished(j, {}, seconds(6));
+  run.Finish(1, JobPhase::kDone, 6);
 
   const std::vector<JobMetrics> jobs = ComputeJobMetrics(rec, seconds(2));
   ASSERT_EQ(jobs.size(), 1u);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "hand_made_run.h"
 #include "sched/report/bar_chart_svg.h"
 #include "sched/report/gantt_svg.h"
 #include "simulated_run.h"
@@ -19,9 +20,13 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using testing::HandMadeRun;
+using testing::JobBuilder;
 using testing::ReadFile;
 using testing::ScratchDir;
 
+// Per node a map slot of speed 1.0 and a reduce slot of 0.5, numbered node by node (not
+// as ClusterSpec numbers them): slot 3 is node 1's reduce slot.
 std::vector<SlotInfo> Slots(int nodes) {
   std::vector<SlotInfo> s;
   for (int n = 0; n < nodes; ++n) {
@@ -37,47 +42,26 @@ std::vector<SlotInfo> Slots(int nodes) {
 //   job 2 "<b>&co</b>": arrives 1, deadline 2 s (abs 3): map [1,2] on slot 2 preempted,
 //          [2,4] on slot 2, reduce [4,6] on slot 3, done at 6: missed.
 //   job 3 "plain": rejected at 2.
-void BuildRun(RunRecorder& rec) {
+RunRecorder BuildRun(RunRecorderOptions options = {}) {
+  HandMadeRun run(options);
+  run.input_bytes = 64;
+  run.output_bytes = 8;
   auto job = [&](JobId id, int arrival, int deadline, const std::string& name, bool admit) {
-    JobState j;
-    j.id = id;
-    j.arrival = seconds(arrival);
-    j.spec.name = name;
-    j.spec.app = "synthetic";
-    j.spec.queue = "q,1";
-    j.spec.deadline = seconds(deadline);
-    j.maps.resize(1);
-    j.reduces.resize(1);
-    rec.OnAdmission(j, admit ? Admission::Yes("admitted") : Admission::No("would miss"),
-                    seconds(arrival));
-    return j;
+    run.Arrive(id, arrival,
+               JobBuilder().Name(name).Queue("q,1").Deadline(seconds(deadline)).Maps(1).Build(),
+               admit ? Admission::Yes("admitted") : Admission::No("would miss"));
   };
-  auto task = [&](JobId id, TaskKind k, SlotId slot, int start, int end, bool preempted) {
-    TaskReport r;
-    r.task = {id, k, 0};
-    r.slot = slot;
-    r.start = seconds(start);
-    r.end = seconds(end);
-    if (preempted) r.status = Status::Aborted("preempted");
-    r.input_bytes = 64;
-    r.output_bytes = 8;
-    rec.OnTaskReport(r);
-  };
-  auto finish = [&](JobState j, int at) {
-    j.phase = JobPhase::kDone;
-    j.finish = seconds(at);
-    rec.OnJobFinished(j, {}, seconds(at));
-  };
-  JobState j1 = job(1, 0, 5, "say \"hi\", world", true);
-  JobState j2 = job(2, 1, 2, "<b>&co</b>", true);
-  task(1, TaskKind::kMap, 0, 0, 2, false);
-  task(2, TaskKind::kMap, 2, 1, 2, true);
+  job(1, 0, 5, "say \"hi\", world", true);
+  job(2, 1, 2, "<b>&co</b>", true);
+  run.Attempt({1, TaskKind::kMap, 0}, 0, 0, 2);
+  run.Attempt({2, TaskKind::kMap, 0}, 2, 1, 2, Status::Aborted("preempted"));
   job(3, 2, 1, "plain", false);
-  task(2, TaskKind::kMap, 2, 2, 4, false);
-  task(1, TaskKind::kReduce, 1, 2, 3, false);
-  finish(j1, 3);
-  task(2, TaskKind::kReduce, 3, 4, 6, false);
-  finish(j2, 6);
+  run.Attempt({2, TaskKind::kMap, 0}, 2, 2, 4);
+  run.Attempt({1, TaskKind::kReduce, 0}, 1, 2, 3);
+  run.Finish(1, JobPhase::kDone, 3);
+  run.Attempt({2, TaskKind::kReduce, 0}, 3, 4, 6);
+  run.Finish(2, JobPhase::kDone, 6);
+  return std::move(run.rec);
 }
 
 WorkloadMetrics Metrics(const RunRecorder& rec, const std::string& policy = "rtmr") {
@@ -135,8 +119,7 @@ TEST(ReportCsv, QuotesFieldsAsRfc4180) {
 }
 
 TEST(ReportCsv, JobsCsvHasOneRowPerJob) {
-  RunRecorder rec;
-  BuildRun(rec);
+  RunRecorder rec = BuildRun();
   const std::string csv = JobsCsv(ComputeJobMetrics(rec));
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
@@ -159,8 +142,7 @@ TEST(ReportCsv, JobsCsvHasOneRowPerJob) {
 }
 
 TEST(ReportCsv, TasksCsvHasOneRowPerAttempt) {
-  RunRecorder rec;
-  BuildRun(rec);
+  RunRecorder rec = BuildRun();
   const std::string csv = TasksCsv(rec, Slots(2));
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "job,kind,index,attempt,slot,node,start_s,end_s,duration_s,ok,preempted,input_bytes,"
@@ -179,8 +161,7 @@ TEST(ReportFiles, WritesEveryFileAndTheyAreByteIdenticalForEqualInputs) {
   std::vector<std::string> files = {"metrics.json", "jobs.csv", "tasks.csv", "trace.json",
                                     "gantt.svg"};
   for (const char* sub : {"a", "b"}) {
-    RunRecorder rec;
-    BuildRun(rec);
+    RunRecorder rec = BuildRun();
     ASSERT_TRUE(
         WriteWorkloadReport(dir / sub, Metrics(rec), ComputeJobMetrics(rec), rec, Slots(2)).ok());
   }
@@ -198,8 +179,7 @@ TEST(ReportFiles, WritesEveryFileAndTheyAreByteIdenticalForEqualInputs) {
 }
 
 TEST(ReportFiles, MetricsJsonHasStableKeysInOrder) {
-  RunRecorder rec;
-  BuildRun(rec);
+  RunRecorder rec = BuildRun();
   const std::string json = MetricsJson(Metrics(rec), ComputeJobMetrics(rec));
   size_t last = 0;
   for (const char* key :
@@ -218,8 +198,7 @@ TEST(ReportFiles, MetricsJsonHasStableKeysInOrder) {
 }
 
 TEST(ReportFiles, MetricsJsonHasEachJobsFigures) {
-  RunRecorder rec;
-  BuildRun(rec);
+  RunRecorder rec = BuildRun();
   const auto json = nlohmann::json::parse(MetricsJson(Metrics(rec), ComputeJobMetrics(rec)));
   const auto& jobs = json.at("per_job");
   ASSERT_EQ(jobs.size(), 3u);
@@ -329,8 +308,7 @@ TEST(ReportFiles, FailsCleanlyWhenTheDirectoryCannotBeCreated) {
 }
 
 TEST(GanttSvg, IsWellFormedWithEscapedNamesAndMarks) {
-  RunRecorder rec;
-  BuildRun(rec);
+  RunRecorder rec = BuildRun();
   const std::string svg = GanttSvg(rec, Slots(2));
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_TRUE(WellFormed(svg));
@@ -351,11 +329,8 @@ TEST(GanttSvg, IsWellFormedWithEscapedNamesAndMarks) {
 
 TEST(GanttSvg, CapsSlotsAndBarsAndSaysWhat) {
   RunRecorder rec;
-  JobState j;
-  j.id = 1;
-  j.spec.name = "big";
-  j.maps.resize(100);
-  rec.OnAdmission(j, Admission::Yes(""), Time{0});
+  rec.OnAdmission(testing::ArrivingJob(JobBuilder().Name("big").Maps(100).Build()),
+                  Admission::Yes(""), Time{0});
   for (uint32_t i = 0; i < 100; ++i) {
     TaskReport r;
     r.task = {1, TaskKind::kMap, i};
@@ -388,8 +363,7 @@ TEST(GanttSvg, JobColorsAreStableAndDistinct) {
 }
 
 TEST(GanttSvg, WithoutAttemptsSaysSo) {
-  RunRecorder rec({.keep_attempts = false});
-  BuildRun(rec);
+  RunRecorder rec = BuildRun({.keep_attempts = false});
   const std::string svg = GanttSvg(rec, Slots(2));
   EXPECT_TRUE(WellFormed(svg));
   EXPECT_NE(svg.find("task attempts were not recorded"), std::string::npos);
