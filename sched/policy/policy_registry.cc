@@ -47,16 +47,20 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  {},
                  Plain<FairPolicy>});
   all.push_back({"edf", "Earliest deadline first, every job admitted", {}, {}, Plain<EdfPolicy>});
+  PolicyTraits rtmr = deadline;
+  rtmr.deadline_default = true;
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
-                 deadline,
+                 rtmr,
                  {kMarginSetting, kThresholdSetting},
-                 [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); }});
+                 [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
+                 "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
                  {kMarginSetting, kThresholdSetting},
-                 [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); }});
+                 [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
+                 "rtmr-nofb"});
   PolicyTraits dc = deadline;
   dc.all_reduces_at_once = true;
   all.push_back({"dc",
@@ -84,8 +88,12 @@ Status PolicyRegistry::Register(PolicyDescriptor d) {
   if (d.traits.best_effort_fallback && fallback_)
     return Status::InvalidArgument("policy '" + d.name + "': '" + fallback_->name +
                                    "' is already the best-effort fallback");
+  if (d.traits.deadline_default && deadline_default_)
+    return Status::InvalidArgument("policy '" + d.name + "': '" + deadline_default_->name +
+                                   "' is already the deadline default");
   policies_.push_back(std::make_unique<PolicyDescriptor>(std::move(d)));
   if (policies_.back()->traits.best_effort_fallback) fallback_ = policies_.back().get();
+  if (policies_.back()->traits.deadline_default) deadline_default_ = policies_.back().get();
   return Status::OK();
 }
 
@@ -142,6 +150,8 @@ Result<const PolicyDescriptor*> FindPolicy(std::string_view name) { return Polic
 std::vector<std::string> PolicyNames() { return Policies().Names(); }
 
 const PolicyDescriptor& BestEffortPolicy() { return *Policies().best_effort_fallback(); }
+
+const PolicyDescriptor& DeadlineDefaultPolicy() { return *Policies().deadline_default(); }
 
 std::string PolicyHelp() {
   size_t width = 0;

@@ -32,6 +32,8 @@ struct PolicyTraits {
   // The policy that runs a job the admission rejected (--best-effort), or a job that needs
   // no admission at all (a probe, a calibration run). Exactly one policy is.
   bool best_effort_fallback = false;
+  // The policy a job with a deadline runs under when the user names none. Exactly one is.
+  bool deadline_default = false;
 };
 
 // A setting a policy reads from PolicyArgs.
@@ -51,11 +53,15 @@ struct PolicyDescriptor {
   std::vector<PolicySetting> settings;  // what `make` reads from its PolicyArgs
   // `estimator` may be null; args hold the declared settings with their declared types.
   Factory make;
+  // The registered policy that `--no-feedback` turns this one into (itself when it has no
+  // feedback); empty: the policy has no feedback controller to turn off.
+  std::string without_feedback = {};
 };
 
 class PolicyRegistry {
  public:
-  // InvalidArgument when the name is empty or taken, or a second best-effort fallback.
+  // InvalidArgument when the name is empty or taken, or a second best-effort fallback or
+  // deadline default.
   Status Register(PolicyDescriptor descriptor);
 
   // InvalidArgument "unknown policy 'x' (known: ...)" for a name not registered.
@@ -68,10 +74,12 @@ class PolicyRegistry {
   std::vector<std::string> Names() const;
   // Null until a fallback is registered.
   const PolicyDescriptor* best_effort_fallback() const { return fallback_; }
+  const PolicyDescriptor* deadline_default() const { return deadline_default_; }
 
  private:
   std::vector<std::unique_ptr<PolicyDescriptor>> policies_;  // stable addresses
   const PolicyDescriptor* fallback_ = nullptr;
+  const PolicyDescriptor* deadline_default_ = nullptr;
 };
 
 // The built-in policies: fifo, fair, edf, rtmr, rtmr-nofb, dc.
@@ -84,6 +92,7 @@ Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name,
 Result<const PolicyDescriptor*> FindPolicy(std::string_view name);
 std::vector<std::string> PolicyNames();
 const PolicyDescriptor& BestEffortPolicy();
+const PolicyDescriptor& DeadlineDefaultPolicy();
 // "Policies:" and one line per policy, its name and summary: a footer for --help.
 std::string PolicyHelp();
 

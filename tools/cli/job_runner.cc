@@ -61,7 +61,9 @@ Status ValidateScheduling(const JobOptions& o, JobRequest& r) {
     if (!d.ok()) return Status::InvalidArgument("--deadline: " + d.status().message());
     r.deadline = *d;
   }
-  r.policy = o.policy ? *o.policy : r.deadline ? "rtmr" : "fifo";
+  r.policy = o.policy     ? *o.policy
+             : r.deadline ? DeadlineDefaultPolicy().name
+                          : BestEffortPolicy().name;
   if (o.cluster.empty()) {
     r.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
   } else {

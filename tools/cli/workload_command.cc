@@ -109,9 +109,12 @@ class WorkloadCommand final : public Command {
     WorkloadRunOptions& ro = loaded->run;
     ro.policy = policy_;
     if (no_feedback_) {
-      if (policy_ != "rtmr" && policy_ != "rtmr-nofb")
-        return ReportError(Status::InvalidArgument("--no-feedback applies to --policy rtmr"));
-      ro.policy = "rtmr-nofb";
+      auto policy = FindPolicy(policy_);
+      if (!policy.ok()) return ReportError(policy.status());
+      if ((*policy)->without_feedback.empty())
+        return ReportError(Status::InvalidArgument("--no-feedback applies to --policy " +
+                                                   DeadlineDefaultPolicy().name));
+      ro.policy = (*policy)->without_feedback;
     }
     ro.keep_attempts = !options_.report_dir.empty();
     WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());

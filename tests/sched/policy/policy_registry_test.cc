@@ -13,8 +13,8 @@ namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
-using ::testing::HasSubstr;
 using testing::ExactHistory;
+using ::testing::HasSubstr;
 using testing::MakeCluster;
 using testing::MakeSyntheticJob;
 
@@ -39,12 +39,17 @@ TEST(PolicyRegistry, TraitsSayWhatCallersMustDoWithoutNamingThePolicy) {
     EXPECT_EQ(t.needs_estimator, deadline);
     EXPECT_EQ(t.all_reduces_at_once, name == "dc");
     EXPECT_EQ(t.best_effort_fallback, name == "fifo");
+    EXPECT_EQ(t.deadline_default, name == "rtmr");
+    // --no-feedback: rtmr and rtmr-nofb become rtmr-nofb; no other policy has feedback.
+    EXPECT_EQ(Descriptor(name).without_feedback,
+              name == "rtmr" || name == "rtmr-nofb" ? "rtmr-nofb" : "");
     auto made = MakePolicy(name, &h);
     ASSERT_TRUE(made.ok()) << made.status().message();
     EXPECT_EQ((*made)->name(), name);
     EXPECT_EQ(t.admission_control, (*made)->admission_control());
   }
   EXPECT_EQ(BestEffortPolicy().name, "fifo");
+  EXPECT_EQ(DeadlineDefaultPolicy().name, "rtmr");
 }
 
 TEST(PolicyRegistry, ANameIsRegisteredOnce) {
@@ -61,6 +66,11 @@ TEST(PolicyRegistry, ANameIsRegisteredOnce) {
   ASSERT_TRUE(r.Register({"first", "", {.best_effort_fallback = true}, {}, fifo}).ok());
   EXPECT_FALSE(r.Register({"second", "", {.best_effort_fallback = true}, {}, fifo}).ok());
   EXPECT_EQ(r.best_effort_fallback()->name, "first");
+
+  EXPECT_EQ(r.deadline_default(), nullptr);
+  ASSERT_TRUE(r.Register({"edf1", "", {.deadline_default = true}, {}, fifo}).ok());
+  EXPECT_FALSE(r.Register({"edf2", "", {.deadline_default = true}, {}, fifo}).ok());
+  EXPECT_EQ(r.deadline_default()->name, "edf1");
 }
 
 TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
