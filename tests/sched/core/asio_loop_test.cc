@@ -15,10 +15,12 @@ using std::chrono::milliseconds;
 TEST(AsioLoop, RunsTimersInTimeOrderAndSkipsCancelledOnes) {
   AsioLoop loop;
   std::string order;
-  loop.After(milliseconds(3), [&] { order += "c"; });
-  loop.After(milliseconds(1), [&] { order += "a"; });
-  const TimerId b = loop.After(milliseconds(2), [&] { order += "b"; });
-  loop.After(milliseconds(5), [&] {
+  // Absolute times (At, not After): a slow machine may pause between these calls, which
+  // must not reorder them; timers already due when the loop runs go in time order too.
+  loop.At(Time{milliseconds(3)}, [&] { order += "c"; });
+  loop.At(Time{milliseconds(1)}, [&] { order += "a"; });
+  const TimerId b = loop.At(Time{milliseconds(2)}, [&] { order += "b"; });
+  loop.At(Time{milliseconds(5)}, [&] {
     order += "d";
     loop.Stop();
   });
