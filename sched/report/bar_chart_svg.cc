@@ -84,33 +84,101 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
   return ticks;
 }
 
+namespace {
+
+// The plot area and its value axis: values (already scaled) to pixels.
+struct ValuePlot {
+  double left, top, width, height;
+  double lo, hi;  // the axis' range
+  double scale;   // 100 for percentages
+  std::string unit;
+  double Y(double v) const { return top + height - (v - lo) / (hi - lo) * height; }
+};
+
+// Grid lines at `ticks`, both axes and their labels.
+void WriteAxes(std::ostringstream& o, const BarChart& chart, const ValuePlot& p,
+               const std::vector<double>& ticks) {
+  const int tick_decimals = (ticks.size() > 1 && ticks[1] - ticks[0] < 1) ? 3 : 0;
+  for (double t : ticks) {
+    o << "<line x1=\"" << SvgNumber(p.left) << "\" x2=\"" << SvgNumber(p.left + p.width)
+      << "\" y1=\"" << SvgNumber(p.Y(t)) << "\" y2=\"" << SvgNumber(p.Y(t))
+      << "\" stroke=\"#ddd\"/>\n";
+    o << "<text x=\"" << SvgNumber(p.left - 6) << "\" y=\"" << SvgNumber(p.Y(t) + 4)
+      << "\" text-anchor=\"end\">" << SvgNumber(t, tick_decimals) << p.unit << "</text>\n";
+  }
+  o << "<line x1=\"" << SvgNumber(p.left) << "\" x2=\"" << SvgNumber(p.left) << "\" y1=\""
+    << SvgNumber(p.top) << "\" y2=\"" << SvgNumber(p.top + p.height) << "\" stroke=\"black\"/>\n";
+  o << "<line x1=\"" << SvgNumber(p.left) << "\" x2=\"" << SvgNumber(p.left + p.width) << "\" y1=\""
+    << SvgNumber(p.Y(0)) << "\" y2=\"" << SvgNumber(p.Y(0)) << "\" stroke=\"black\"/>\n";
+  o << "<text transform=\"translate(18 " << SvgNumber(p.top + p.height / 2)
+    << ") rotate(-90)\" text-anchor=\"middle\">" << XmlEscape(chart.y_label) << "</text>\n";
+  o << "<text x=\"" << SvgNumber(p.left + p.width / 2) << "\" y=\""
+    << SvgNumber(p.top + p.height + 44) << "\" text-anchor=\"middle\">" << XmlEscape(chart.x_label)
+    << "</text>\n";
+}
+
+// Bar i centred at cx, bar_w wide: the bar, its whisker (min-max), its value, its label.
+void WriteBar(std::ostringstream& o, const BarChart& chart, const ValuePlot& p, int i, double cx,
+              double bar_w) {
+  const BarChartBar& b = chart.bars[static_cast<size_t>(i)];
+  const double v = std::isfinite(b.value) ? b.value * p.scale : 0;
+  const double y0 = p.Y(std::max(0.0, p.lo)), y1 = p.Y(v);
+  const std::string value_text = Value(v, chart.value_decimals) + p.unit;
+  o << "<rect x=\"" << SvgNumber(cx - bar_w / 2) << "\" y=\"" << SvgNumber(std::min(y0, y1))
+    << "\" width=\"" << SvgNumber(bar_w) << "\" height=\"" << SvgNumber(std::abs(y1 - y0))
+    << "\" fill=\"" << kPalette[i % 10] << "\"><title>" << XmlEscape(b.label) << ": " << value_text;
+  if (b.low && b.high) {
+    o << " (min " << Value(*b.low * p.scale, chart.value_decimals) << p.unit << ", max "
+      << Value(*b.high * p.scale, chart.value_decimals) << p.unit << ")";
+  }
+  o << "</title></rect>\n";
+  double label_y = std::min(y0, y1);
+  if (b.low && b.high) {
+    const double wl = p.Y(*b.low * p.scale), wh = p.Y(*b.high * p.scale);
+    o << "<g stroke=\"black\"><line x1=\"" << SvgNumber(cx) << "\" x2=\"" << SvgNumber(cx)
+      << "\" y1=\"" << SvgNumber(wl) << "\" y2=\"" << SvgNumber(wh) << "\"/>";
+    for (double wy : {wl, wh}) {
+      o << "<line x1=\"" << SvgNumber(cx - 8) << "\" x2=\"" << SvgNumber(cx + 8) << "\" y1=\""
+        << SvgNumber(wy) << "\" y2=\"" << SvgNumber(wy) << "\"/>";
+    }
+    o << "</g>\n";
+    label_y = std::min(label_y, std::min(wl, wh));
+  }
+  o << "<text x=\"" << SvgNumber(cx) << "\" y=\"" << SvgNumber(label_y - 5)
+    << "\" text-anchor=\"middle\">" << XmlEscape(value_text) << "</text>\n";
+  o << "<text x=\"" << SvgNumber(cx) << "\" y=\"" << SvgNumber(p.top + p.height + 18)
+    << "\" text-anchor=\"middle\">" << XmlEscape(b.label) << "</text>\n";
+}
+
+}  // namespace
+
 std::string BarChartSvg(const BarChart& chart) {
-  const double scale = chart.percent ? 100.0 : 1.0;
-  const std::string unit = chart.percent ? "%" : "";
   const int n = static_cast<int>(chart.bars.size());
-  const double left = 80, right = 20, top = chart.subtitle.empty() ? 44 : 60, bottom = 64;
-  const double slot_w = 90;
+  const double left = 80, right = 20, bottom = 64, slot_w = 90;
   // Wide enough for the bars and for the title (about 9 px per character at 15 px bold).
   const double title_w =
       9.0 * static_cast<double>(std::max(chart.title.size(), chart.subtitle.size())) + 20;
-  const double plot_w = std::max({360.0, slot_w * n, title_w - left - right});
-  const double plot_h = 260;
-  const double width = left + plot_w + right, height = top + plot_h + bottom;
+  ValuePlot p{left,
+              chart.subtitle.empty() ? 44.0 : 60.0,
+              std::max({360.0, slot_w * n, title_w - left - right}),
+              260,
+              0,
+              0,
+              chart.percent ? 100.0 : 1.0,
+              chart.percent ? "%" : ""};
+  const double width = left + p.width + right, height = p.top + p.height + bottom;
 
-  double lo = 0, hi = 0;
   for (const BarChartBar& b : chart.bars) {
     for (double v : {b.value, b.low.value_or(b.value), b.high.value_or(b.value)}) {
       if (!std::isfinite(v)) continue;
-      lo = std::min(lo, v * scale);
-      hi = std::max(hi, v * scale);
+      p.lo = std::min(p.lo, v * p.scale);
+      p.hi = std::max(p.hi, v * p.scale);
     }
   }
-  if (hi == lo) hi = lo + 1;  // all zero: an axis from 0 to 1
-  std::vector<double> ticks = NiceTicks(lo, hi, 5);
-  lo = std::min(lo, ticks.front());
-  hi = std::max(hi, ticks.back());
-  auto y = [&](double v) { return top + plot_h - (v - lo) / (hi - lo) * plot_h; };
-  const int tick_decimals = (ticks.size() > 1 && ticks[1] - ticks[0] < 1) ? 3 : 0;
+  if (p.hi == p.lo) p.hi = p.lo + 1;  // all zero: an axis from 0 to 1
+  const std::vector<double> ticks = NiceTicks(p.lo, p.hi, 5);
+  p.lo = std::min(p.lo, ticks.front());
+  p.hi = std::max(p.hi, ticks.back());
 
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << SvgNumber(width) << "\" height=\""
@@ -124,58 +192,10 @@ std::string BarChartSvg(const BarChart& chart) {
     o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"42\" text-anchor=\"middle\">"
       << XmlEscape(chart.subtitle) << "</text>\n";
   }
-
-  // Grid and y axis.
-  for (double t : ticks) {
-    o << "<line x1=\"" << SvgNumber(left) << "\" x2=\"" << SvgNumber(left + plot_w) << "\" y1=\""
-      << SvgNumber(y(t)) << "\" y2=\"" << SvgNumber(y(t)) << "\" stroke=\"#ddd\"/>\n";
-    o << "<text x=\"" << SvgNumber(left - 6) << "\" y=\"" << SvgNumber(y(t) + 4)
-      << "\" text-anchor=\"end\">" << SvgNumber(t, tick_decimals) << unit << "</text>\n";
-  }
-  o << "<line x1=\"" << SvgNumber(left) << "\" x2=\"" << SvgNumber(left) << "\" y1=\""
-    << SvgNumber(top) << "\" y2=\"" << SvgNumber(top + plot_h) << "\" stroke=\"black\"/>\n";
-  o << "<line x1=\"" << SvgNumber(left) << "\" x2=\"" << SvgNumber(left + plot_w) << "\" y1=\""
-    << SvgNumber(y(0)) << "\" y2=\"" << SvgNumber(y(0)) << "\" stroke=\"black\"/>\n";
-  o << "<text transform=\"translate(18 " << SvgNumber(top + plot_h / 2)
-    << ") rotate(-90)\" text-anchor=\"middle\">" << XmlEscape(chart.y_label) << "</text>\n";
-  o << "<text x=\"" << SvgNumber(left + plot_w / 2) << "\" y=\"" << SvgNumber(top + plot_h + 44)
-    << "\" text-anchor=\"middle\">" << XmlEscape(chart.x_label) << "</text>\n";
-
-  // Bars, whiskers, values, category labels.
-  const double step = plot_w / std::max(n, 1);
+  WriteAxes(o, chart, p, ticks);
+  const double step = p.width / std::max(n, 1);
   const double bar_w = std::min(56.0, step * 0.6);
-  for (int i = 0; i < n; ++i) {
-    const BarChartBar& b = chart.bars[static_cast<size_t>(i)];
-    const double v = std::isfinite(b.value) ? b.value * scale : 0;
-    const double cx = left + step * (i + 0.5);
-    const double y0 = y(std::max(0.0, lo)), y1 = y(v);
-    const std::string value_text = Value(v, chart.value_decimals) + unit;
-    o << "<rect x=\"" << SvgNumber(cx - bar_w / 2) << "\" y=\"" << SvgNumber(std::min(y0, y1))
-      << "\" width=\"" << SvgNumber(bar_w) << "\" height=\"" << SvgNumber(std::abs(y1 - y0))
-      << "\" fill=\"" << kPalette[i % 10] << "\"><title>" << XmlEscape(b.label) << ": "
-      << value_text;
-    if (b.low && b.high) {
-      o << " (min " << Value(*b.low * scale, chart.value_decimals) << unit << ", max "
-        << Value(*b.high * scale, chart.value_decimals) << unit << ")";
-    }
-    o << "</title></rect>\n";
-    double label_y = std::min(y0, y1);
-    if (b.low && b.high) {
-      const double wl = y(*b.low * scale), wh = y(*b.high * scale);
-      o << "<g stroke=\"black\"><line x1=\"" << SvgNumber(cx) << "\" x2=\"" << SvgNumber(cx)
-        << "\" y1=\"" << SvgNumber(wl) << "\" y2=\"" << SvgNumber(wh) << "\"/>";
-      for (double wy : {wl, wh}) {
-        o << "<line x1=\"" << SvgNumber(cx - 8) << "\" x2=\"" << SvgNumber(cx + 8) << "\" y1=\""
-          << SvgNumber(wy) << "\" y2=\"" << SvgNumber(wy) << "\"/>";
-      }
-      o << "</g>\n";
-      label_y = std::min(label_y, std::min(wl, wh));
-    }
-    o << "<text x=\"" << SvgNumber(cx) << "\" y=\"" << SvgNumber(label_y - 5)
-      << "\" text-anchor=\"middle\">" << XmlEscape(value_text) << "</text>\n";
-    o << "<text x=\"" << SvgNumber(cx) << "\" y=\"" << SvgNumber(top + plot_h + 18)
-      << "\" text-anchor=\"middle\">" << XmlEscape(b.label) << "</text>\n";
-  }
+  for (int i = 0; i < n; ++i) WriteBar(o, chart, p, i, p.left + step * (i + 0.5), bar_w);
   o << "</svg>\n";
   return o.str();
 }
