@@ -36,6 +36,68 @@ Result<const AppSchema*> CheckOptions(const TraceOptions& o, const AppSchemas& a
                                  readers + ")");
 }
 
+// One trace line's fields: the tab-separated columns, at most kMaxFields. The error
+// says what is wrong, without the line's position.
+Result<size_t> SplitFields(std::string_view line, std::string_view (&fields)[kMaxFields]) {
+  size_t n = 0;
+  for (size_t start = 0;;) {
+    const size_t tab = line.find('\t', start);
+    if (n == kMaxFields)
+      return Status::InvalidArgument("more than " + std::to_string(kMaxFields) +
+                                     " tab-separated fields");
+    fields[n++] = line.substr(start, tab == std::string_view::npos ? tab : tab - start);
+    if (tab == std::string_view::npos) break;
+    start = tab + 1;
+  }
+  if (n < 6)
+    return Status::InvalidArgument(
+        "expected 6 tab-separated fields (7 to 9 with the input path), got " + std::to_string(n));
+  return n;
+}
+
+// Fields 2 to 6 as integers, into num[1..5].
+Status ParseNumbers(const std::string_view (&fields)[kMaxFields], uint64_t (&num)[6]) {
+  for (size_t f = 1; f < 6; ++f) {
+    const std::string_view v = fields[f];
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), num[f]);
+    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+      return Status::InvalidArgument("field " + std::to_string(f + 1) + " (" + kFieldNames[f] +
+                                     "): not a non-negative integer: '" + std::string(v) + "'");
+  }
+  return Status::OK();
+}
+
+// The job of a checked line: maps by block, reduces by shuffle bytes, a generated input of
+// the trace's size (seeded by `seed`, so every job has its own data).
+WorkloadJob TraceJob(const std::string_view (&fields)[kMaxFields], size_t n,
+                     const uint64_t (&num)[6], uint32_t maps, const TraceOptions& options,
+                     bool graph, uint64_t seed) {
+  const uint64_t input = num[3], shuffle = num[4];
+  WorkloadJob job;
+  job.name = fields[0];
+  job.arrival_s = static_cast<double>(num[1]);
+  job.app = options.app;
+  job.maps = maps;
+  job.reduces = shuffle == 0
+                    ? 0
+                    : static_cast<uint32_t>(std::min<uint64_t>(
+                          options.max_reduces, CeilDiv(shuffle, options.bytes_per_reduce)));
+  job.shuffle_bytes = shuffle;
+  job.output_bytes = num[5];
+  InputSpec& in = job.input;
+  in.kind = InputSpec::Kind::kGenerated;
+  in.generator = graph ? "graph" : "text";
+  in.bytes = input;
+  in.seed = seed;
+  if (n >= 7) in.dataset = fields[6];
+  if (graph && input > 0) {
+    const GraphSize g = GraphForBytes(input);
+    in.graph_nodes = g.nodes;
+    in.graph_edges = g.edges;
+  }
+  return job;
+}
+
 }  // namespace
 
 Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view source,
@@ -68,30 +130,14 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
     auto fail = [&](std::string what) {
       return Status::InvalidArgument(src + ":" + std::to_string(line_no) + ": " + what);
     };
-    size_t n = 0;
-    for (size_t start = 0;;) {
-      const size_t tab = line.find('\t', start);
-      if (n == kMaxFields)
-        return fail("more than " + std::to_string(kMaxFields) + " tab-separated fields");
-      fields[n++] = line.substr(start, tab == std::string_view::npos ? tab : tab - start);
-      if (tab == std::string_view::npos) break;
-      start = tab + 1;
-    }
-    if (n < 6)
-      return fail("expected 6 tab-separated fields (7 to 9 with the input path), got " +
-                  std::to_string(n));
+    Result<size_t> n = SplitFields(line, fields);
+    if (!n.ok()) return fail(n.status().message());
     uint64_t num[6] = {};
-    for (size_t f = 1; f < 6; ++f) {
-      const std::string_view v = fields[f];
-      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), num[f]);
-      if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        return fail("field " + std::to_string(f + 1) + " (" + kFieldNames[f] +
-                    "): not a non-negative integer: '" + std::string(v) + "'");
-    }
+    if (Status st = ParseNumbers(fields, num); !st.ok()) return fail(st.message());
     if (fields[0].empty()) return fail("field 1 (job_id): empty");
     if (!ids.insert(fields[0]).second)
       return fail("field 1 (job_id): repeated job id '" + std::string(fields[0]) + "'");
-    const uint64_t submit = num[1], input = num[3], shuffle = num[4];
+    const uint64_t submit = num[1], input = num[3];
     if (submit < prev_submit)
       return fail("field 2 (submit_time_s): submit time goes backwards (" + std::to_string(submit) +
                   " after " + std::to_string(prev_submit) + ")");
@@ -101,28 +147,8 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
       return fail("field 4 (map_input_bytes): " + std::to_string(input) +
                   " bytes make too many maps for a block size of " +
                   std::to_string(options.block_size));
-    WorkloadJob& job = spec.jobs.emplace_back();
-    job.name = fields[0];
-    job.arrival_s = static_cast<double>(submit);
-    job.app = options.app;
-    job.maps = static_cast<uint32_t>(maps);
-    job.reduces = shuffle == 0
-                      ? 0
-                      : static_cast<uint32_t>(std::min<uint64_t>(
-                            options.max_reduces, CeilDiv(shuffle, options.bytes_per_reduce)));
-    job.shuffle_bytes = shuffle;
-    job.output_bytes = num[5];
-    InputSpec& in = job.input;
-    in.kind = InputSpec::Kind::kGenerated;
-    in.generator = graph ? "graph" : "text";
-    in.bytes = input;
-    in.seed = spec.jobs.size();  // 1, 2, ...: every job its own data
-    if (n >= 7) in.dataset = fields[6];
-    if (graph && input > 0) {
-      const GraphSize g = GraphForBytes(input);
-      in.graph_nodes = g.nodes;
-      in.graph_edges = g.edges;
-    }
+    spec.jobs.push_back(TraceJob(fields, *n, num, static_cast<uint32_t>(maps), options, graph,
+                                 spec.jobs.size() + 1));  // seeds 1, 2, ...
   }
   if (spec.jobs.empty()) return Status::InvalidArgument(src + ": empty trace (no jobs)");
   return spec;
