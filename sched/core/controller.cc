@@ -50,7 +50,6 @@ Controller::~Controller() {
   policy_.Attach(nullptr);
   for (const auto& [wake, timer] : wakes_) loop_.Cancel(timer);
   loop_.Cancel(observer_tick_);
-  loop_.Cancel(policy_tick_);
 }
 
 JobId Controller::Submit(JobSpec spec) {
@@ -135,16 +134,14 @@ void Controller::Run(bool until_idle) {
   running_ = true;
   until_idle_ = until_idle;
   ScheduleObserverTick();
-  SchedulePolicyTick();
   Dispatch();
   if (!until_idle || !Idle()) {
     loop_running_ = true;
     loop_.Run();
     loop_running_ = false;
   }
-  // The tick chains end with the run.
+  // The observer tick chain ends with the run.
   loop_.Cancel(observer_tick_);
-  loop_.Cancel(policy_tick_);
   running_ = false;
 }
 
@@ -163,22 +160,6 @@ void Controller::ScheduleObserverTick() {
       ScheduleObserverTick();
     });
   }
-}
-
-void Controller::SchedulePolicyTick() {
-  if (policy_.tick_interval() > Duration::zero()) {
-    policy_tick_ = loop_.After(policy_.tick_interval(), [this] { OnPolicyTick(); });
-  }
-}
-
-void Controller::OnPolicyTick() {
-  SchedulePolicyTick();
-  const int64_t t0 = SteadyNs();
-  std::vector<TaskRef> preempt = policy_.OnTick(state_, loop_.Now());
-  ++stats_.decisions;
-  stats_.decision_ns.Add(SteadyNs() - t0);
-  for (const TaskRef& t : preempt) Preempt(t);
-  Dispatch();
 }
 
 TimerId Controller::WakeAt(Time at) {

@@ -165,7 +165,6 @@ class Controller final : private PolicyHost, private DispatchRound {
   void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
   void ReleaseReducesEarly(JobState& job);
-  void OnPolicyTick();
   void FinishMapPhase(JobState& job);
   void CancelAttempt(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
@@ -173,7 +172,6 @@ class Controller final : private PolicyHost, private DispatchRound {
   void Deactivate(JobId id);
   void Forget(JobId id);
   void ScheduleObserverTick();  // each re-arming itself while a run lasts
-  void SchedulePolicyTick();
   void CheckIdle();
   bool Idle() const;
   SlotSet& free_slots(SlotKind k) { return free_[k == SlotKind::kMap ? 0 : 1]; }
@@ -206,7 +204,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   bool running_ = false;       // inside a Run*
   bool until_idle_ = false;    // the run is RunUntilIdle
   bool loop_running_ = false;  // the run is inside loop_.Run()
-  TimerId observer_tick_ = 0, policy_tick_ = 0;
+  TimerId observer_tick_ = 0;
   // The policy's wake-ups not yet due, by the id it was given: the loop's timer.
   std::unordered_map<TimerId, TimerId> wakes_;
   TimerId last_wake_ = 0;

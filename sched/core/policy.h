@@ -127,10 +127,6 @@ class Policy {
   virtual void OnSlotSpeedChanged(const SlotInfo& /*slot*/, double /*old_speed*/,
                                   const ClusterState& /*state*/, Time /*now*/) {}
 
-  // Tasks to preempt now (killed and requeued). Called every tick_interval() if non-zero.
-  virtual std::vector<TaskRef> OnTick(const ClusterState& /*state*/, Time /*now*/) { return {}; }
-  virtual Duration tick_interval() const { return Duration::zero(); }
-
   // Whether the Controller's reduce slow-start (Hadoop's
   // mapred.reduce.slowstart.completed.maps) applies to this policy's jobs. A policy whose
   // dispatcher starts reduces only once the map stage has ended says no.

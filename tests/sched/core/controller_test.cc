@@ -149,30 +149,30 @@ TEST(Controller, AJobThatFailsWhileItsReducesHoldSlotsFreesThem) {
   EXPECT_EQ(LaunchedOn(h.exec, TaskKind::kReduce).size(), 2u);
 }
 
-// FIFO that, at its first tick with a reduce running, preempts every running reduce.
+// FIFO that wakes every millisecond from the first arrival and, at the first wake-up with
+// a reduce running, preempts every running reduce.
 class PreemptReducesOnce final : public Policy {
  public:
   std::string_view name() const override { return "preempt-reduces-once"; }
-  Admission Admit(const JobState&, const ClusterState&, Time) override {
+  Admission Admit(const JobState&, const ClusterState&, Time now) override {
+    if (!waking_) host()->WakeAt(now + milliseconds(1));
+    waking_ = true;
     return Admission::Yes("test");
   }
   std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
                                   Time now) override {
     return fifo_.PickTask(slot, state, now);
   }
-  std::vector<TaskRef> OnTick(const ClusterState& state, Time) override {
-    std::vector<TaskRef> preempt;
-    if (done_) return preempt;
+  void OnTimer(TimerId, const ClusterState& state, Time now) override {
+    bool preempted = false;
     for (const SlotState& s : state.slots)
-      if (s.task && s.task->kind == TaskKind::kReduce) preempt.push_back(*s.task);
-    done_ = !preempt.empty();
-    return preempt;
+      if (s.task && s.task->kind == TaskKind::kReduce) preempted |= host()->Preempt(*s.task);
+    if (!preempted) host()->WakeAt(now + milliseconds(1));
   }
-  Duration tick_interval() const override { return milliseconds(1); }
 
  private:
   FifoPolicy fifo_;
-  bool done_ = false;
+  bool waking_ = false;
 };
 
 TEST(Controller, APreemptedHeldReduceGoesBackToPendingAndRunsOnce) {
@@ -185,7 +185,7 @@ TEST(Controller, APreemptedHeldReduceGoesBackToPendingAndRunsOnce) {
   controller.RunUntilIdle();
   const JobState& job = controller.state().job(id);
   ASSERT_EQ(job.phase, JobPhase::kDone);
-  EXPECT_EQ(controller.stats().preemptions, 2u) << "both held reduces, at the first tick";
+  EXPECT_EQ(controller.stats().preemptions, 2u) << "both held reduces, at the first wake-up";
   EXPECT_EQ(LaunchedOn(exec, TaskKind::kReduce).size(), 2u) << "each reached the executor once";
   EXPECT_TRUE(exec.finished.at(id));
   EXPECT_EQ(job.reduces_done, 2u);
