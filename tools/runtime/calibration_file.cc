@@ -33,7 +33,7 @@ fs::path DefaultCalibrationPath() {
   return UserDataPath("MRLOCAL_CALIBRATION", "calibration.json");
 }
 
-Result<Calibration> LoadCalibration(const fs::path& path) {
+Result<std::map<std::string, AppModel>> ReadCalibratedApps(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return Status::NotFound("no calibration file '" + path.string() + "'");
   std::ifstream in(path, std::ios::binary);
@@ -47,8 +47,7 @@ Result<Calibration> LoadCalibration(const fs::path& path) {
   auto apps = doc.find("apps");
   if (apps == doc.end() || !apps->is_object() || apps->empty())
     return Status::InvalidArgument(where + "no \"apps\" object (rerun `mrlocal calibrate`)");
-  Calibration c = Calibration::BuiltIn();  // apps the file does not name keep their models
-  c.source = path.string();
+  std::map<std::string, AppModel> models;
   for (auto& [app, fields] : apps->items()) {
     if (!fields.is_object())
       return Status::InvalidArgument(where + "apps." + app + ": not an object");
@@ -61,8 +60,17 @@ Result<Calibration> LoadCalibration(const fs::path& path) {
                                        ": missing or not a non-negative number");
       m.*f.member = v->get<double>();
     }
-    c.apps[app] = m;
+    models[app] = m;
   }
+  return models;
+}
+
+Result<Calibration> LoadCalibration(const fs::path& path) {
+  auto apps = ReadCalibratedApps(path);
+  if (!apps.ok()) return apps.status();
+  Calibration c = Calibration::BuiltIn();  // apps the file does not name keep their models
+  c.source = path.string();
+  for (auto& [app, m] : *apps) c.apps[app] = m;
   return c;
 }
 
@@ -72,18 +80,39 @@ Result<Calibration> LoadDefaultCalibration() {
   return c;
 }
 
-Status SaveCalibration(const Calibration& calibration, const fs::path& path) {
+namespace {
+
+Status WriteApps(const std::map<std::string, AppModel>& models, const fs::path& path) {
   std::error_code ec;
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
   if (ec)
     return Status::IoError("cannot create '" + path.parent_path().string() + "': " + ec.message());
   nlohmann::ordered_json apps = nlohmann::ordered_json::object();
-  for (auto& [app, m] : calibration.apps) {
+  for (auto& [app, m] : models) {
     nlohmann::ordered_json& a = apps[app];
     for (const Field& f : kFields) a[f.name] = m.*f.member;
   }
   const nlohmann::ordered_json doc = {{"apps", std::move(apps)}};
   return WriteFileAtomically(path.string(), doc.dump(2) + "\n");
+}
+
+}  // namespace
+
+Status SaveCalibration(const Calibration& calibration, const fs::path& path) {
+  return WriteApps(calibration.apps, path);
+}
+
+Result<std::vector<std::string>> UpdateCalibration(
+    const fs::path& path, const std::map<std::string, AppModel>& measured) {
+  Result<std::map<std::string, AppModel>> models = ReadCalibratedApps(path);
+  if (!models.ok() && models.status().code() != Status::Code::kNotFound) return models.status();
+  if (!models.ok()) models = std::map<std::string, AppModel>{};
+  std::vector<std::string> kept;
+  for (auto& [app, m] : *models)
+    if (!measured.contains(app)) kept.push_back(app);
+  for (auto& [app, m] : measured) (*models)[app] = m;
+  MRLOCAL_RETURN_IF_ERROR(WriteApps(*models, path));
+  return kept;
 }
 
 }  // namespace mrlocal
