@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,7 +35,9 @@ struct GraphOptions {
   uint64_t nodes = 100000;   // ids are [0, nodes); 2 <= nodes <= 2^32
   uint64_t edges = 1000000;  // lines, duplicates included; >= 1
   GraphModel model = GraphModel::kChungLu;
-  double skew = 100;  // target max/mean distinct-neighbour degree; > 1
+  // Target max/mean distinct-neighbour degree, > 1. None: kDefaultSkew, or the most the
+  // model reaches with these nodes and edges when that is less (a small graph).
+  std::optional<double> skew;
   uint64_t seed = 1;
 };
 
@@ -43,6 +46,7 @@ struct GraphOptions {
 // go through a seeded permutation, so the hubs are not the smallest ids.
 class GraphGenerator {
  public:
+  static constexpr double kDefaultSkew = 100;
   static constexpr uint64_t kChunkEdges = 1 << 16;
 
   // Checks the options and calibrates the model so that the expected skew (computed from

@@ -10,11 +10,6 @@
 namespace mrlocal {
 namespace {
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 Status ReadError(const std::string& path, int err) {
   std::string msg = "cannot read '" + path + "': " + std::strerror(err);
   if (err == ENOENT || err == ENOTDIR) return Status::NotFound(std::move(msg));
@@ -24,9 +19,11 @@ Status ReadError(const std::string& path, int err) {
 
 }  // namespace
 
+bool IsSwimTracePath(std::string_view path) { return path.ends_with(".tsv"); }
+
 Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,
                                   const TraceOptions& trace) {
-  if (EndsWith(path, ".tsv")) return LoadSwimTrace(path, apps, trace);
+  if (IsSwimTracePath(path)) return LoadSwimTrace(path, apps, trace);
   return LoadWorkloadJson(path, apps);
 }
 

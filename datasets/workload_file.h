@@ -11,6 +11,7 @@ namespace mrlocal {
 
 // A name ending in ".tsv" is a SWIM trace (LoadSwimTrace with `trace`); anything else is a
 // JSON spec (LoadWorkloadJson; `trace` is unused). Its jobs are of `apps`.
+bool IsSwimTracePath(std::string_view path);
 Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,
                                   const TraceOptions& trace = {});
 

@@ -183,7 +183,7 @@ TEST(GenGraphCommand, WritesTheGeneratedGraph) {
   EXPECT_EQ(testing::ReadFile(file), Generate(o));
   // Defaults: chung-lu, skew 100, seed 1.
   r = testing::RunMrlocal(
-      {"gen", "graph", "--nodes", "3000", "--edges", "70000", "-o", file.string()});
+      {"gen", "graph", "--nodes", "3000", "--edges", "70000", "-o", file.string(), "--overwrite"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   o = Options(GraphModel::kChungLu, 100, 3000, 70000);
   o.seed = 1;

@@ -171,7 +171,7 @@ TEST(GenTextCommand, WritesTheGeneratedText) {
   EXPECT_EQ(testing::ReadFile(file), GenerateText(o));
   // The old spelling still works, and the seed is 1 unless given.
   r = testing::RunMrlocal({"generate", "text", "--size", "100KB", "--exponent", "1.2",
-                           "--vocabulary", "5000", "-o", file.string()});
+                           "--vocabulary", "5000", "-o", file.string(), "--overwrite"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   o.bytes = 100000;
   o.seed = 1;

@@ -185,7 +185,7 @@ TEST_F(DeadlineCli, UnusableHistoriesAndDeadlinesAreOneLineErrors) {
       {{"--deadline", "0"}, "--deadline"},
       {{"--deadline", "-3s"}, "positive"},
       {{"--deadline", "abc"}, "--deadline"},
-      {{"--deadline", ""}, "empty"},
+      {{"--deadline", ""}, "--deadline: must be a positive duration"},
       {{"--deadline", "10m", "--policy", "nope"}, "nope"},
   };
   for (auto& c : cases) {

@@ -5,11 +5,13 @@
 // map output per input unit, and seconds per shuffled unit of a reduce task. Each app runs
 // twice, with tasks of two sizes, on slots at full speed (by default one map and one
 // reduce slot per CPU, so that tasks share the machine as they do in a busy workload), and
-// a line is fitted through the tasks (least squares). The result is written atomically to
-// the calibration file that `mrlocal workload --sim` reads by default.
+// a line is fitted through the tasks (least squares). The apps measured are updated in the
+// calibration file that `mrlocal workload --sim` reads by default, atomically; the file's
+// other apps are kept.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 #include "engine/slot_worker.h"
 #include "sched/core/cluster_spec.h"
@@ -17,6 +19,7 @@
 #include "sched/estimate/task_model.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/option_checks.h"
 #include "tools/runtime/app_registry.h"
 #include "tools/runtime/calibration_file.h"
 
@@ -42,59 +45,71 @@ void PrintModel(std::ostream& out, const std::string& app, const CalibrationResu
   out << line;
 }
 
+// Calibration measures tasks at full speed: the model is per unit of speed.
+CLI::Validator FullSpeed() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        auto c = ClusterSpec::Parse(text);
+        if (!c.ok()) return "";  // ClusterSpecOrPreset says why
+        for (const NodeGroup& g : c->groups())
+          if (g.speed != 1.0) return "must have speed 1.0 in every group (got '" + text + "')";
+        return "";
+      },
+      "");
+}
+
 class CalibrateCommand final : public Command {
  public:
   explicit CalibrateCommand(CLI::App& root) {
     app = root.add_subcommand("calibrate",
                               "Measure the simulator's task-time model on the real engine and "
-                              "write it to the calibration file");
-    app->add_option("--apps", apps_, "Apps to calibrate")->delimiter(',')->capture_default_str();
-    app->add_option("--size", size_, "Input per text app (pi: samples per map of the big run)")
+                              "write it to the calibration file (the apps measured replace "
+                              "theirs; the file's other apps are kept)");
+    Within(app->add_option("--apps", apps_, "Apps to calibrate, comma-separated, each"),
+           OneOf(CalibratedApps()))
+        ->delimiter(',')
         ->capture_default_str();
-    app->add_option("--cluster", cluster_,
-                    "Slots to measure on (default: one node per CPU, each (1m,1r,1.0), so "
-                    "that tasks run side by side as in a busy workload)");
+    Within(
+        app->add_option("--size", size_, "Input per text app (pi: samples per map of the big run)"),
+        SizeAtLeast(1u << 20))
+        ->capture_default_str();
+    Within(app->add_option(
+               "--cluster", cluster_,
+               "Slots to measure on, at speed 1.0 (default: one node per CPU, each (1m,1r,1.0), "
+               "so that tasks run side by side as in a busy workload)"),
+           ClusterSpecOrPreset())
+        ->check(FullSpeed());
     app->add_option("-o,--output", file_,
-                    "Calibration file (default: " + DefaultCalibrationPath().string() + ")");
+                    "Calibration file to update: the apps measured replace theirs, its other "
+                    "apps are kept (default: " +
+                        DefaultCalibrationPath().string() + ")")
+        ->check(NotEmpty());
   }
 
   int Run() override {
-    auto size = ParseSize(size_);
-    if (!size.ok())
-      return ReportError(Status::InvalidArgument("--size: " + size.status().message()));
-    if (*size < (1u << 20))
-      return ReportError(Status::InvalidArgument("--size must be at least 1MiB"));
-    Calibration c = Calibration::BuiltIn();
-    if (auto existing = LoadDefaultCalibration(); existing.ok() && file_.empty()) c = *existing;
-    const std::vector<std::string> known = CalibratedApps();
-    for (const std::string& a : apps_) {
-      if (std::find(known.begin(), known.end(), a) != known.end()) continue;
-      std::string names;
-      for (const std::string& n : known) names += (names.empty() ? "" : ", ") + n;
-      return ReportError(
-          Status::InvalidArgument("--apps: unknown app '" + a + "' (known: " + names + ")"));
-    }
-    ClusterSpec cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
-    if (!cluster_.empty()) {
-      auto c = ClusterSpec::Parse(cluster_);
-      if (!c.ok()) return ReportError(c.status());
-      cluster = *c;
-    }
-    for (const NodeGroup& g : cluster.groups())
-      if (g.speed != 1.0)
-        return ReportError(Status::InvalidArgument("--cluster: calibrate at speed 1.0 only"));
-    std::cout << "calibrating on " << cluster.ToString() << ":\n";
-    for (const std::string& a : apps_) {
-      auto measured = (*AppRegistry::BuiltIn().Find(a))->calibrate(cluster, *size);
-      if (!measured.ok()) return ReportError(measured.status());
-      PrintModel(std::cout, a, *measured);
-      c.apps[a] = measured->model;
-    }
-    std::filesystem::path path =
+    const std::filesystem::path path =
         file_.empty() ? DefaultCalibrationPath() : std::filesystem::path(file_);
-    Status st = SaveCalibration(c, path);
-    if (!st.ok()) return ReportError(st);
-    std::cout << "wrote " << path.string() << "\n";
+    // A file that cannot be updated is an error before minutes of measuring, not after.
+    if (auto existing = ReadCalibratedApps(path);
+        !existing.ok() && existing.status().code() != Status::Code::kNotFound)
+      return ReportError(existing.status());
+    const uint64_t size = ParseSize(size_).value();
+    const ClusterSpec cluster = cluster_.empty()
+                                    ? ClusterSpec::Default(static_cast<int>(AllowedCpus().size()))
+                                    : ClusterSpec::Parse(cluster_).value();
+    std::cout << "calibrating on " << cluster.ToString() << ":\n";
+    std::map<std::string, AppModel> measured;
+    for (const std::string& a : apps_) {
+      auto result = (*AppRegistry::BuiltIn().Find(a))->calibrate(cluster, size);
+      if (!result.ok()) return ReportError(result.status());
+      PrintModel(std::cout, a, *result);
+      measured[a] = result->model;
+    }
+    auto kept = UpdateCalibration(path, measured);
+    if (!kept.ok()) return ReportError(kept.status());
+    std::cout << "wrote " << path.string();
+    if (!kept->empty()) std::cout << " (kept from the file: " << JoinNames(*kept, ", ") << ")";
+    std::cout << "\n";
     return kExitOk;
   }
 

@@ -12,6 +12,7 @@
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/option_checks.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/workload_runner.h"
 
@@ -25,20 +26,21 @@ class CompareCommand final : public Command {
                               "Run the same workload under several policies and compare their "
                               "figures side by side (Markdown table, SVG charts)");
     AddWorkloadOptions(app, options_);
-    std::string names;
-    for (auto& n : PolicyNames()) names += (names.empty() ? "" : ",") + n;
-    app->add_option("--policies", policies_, "Comma-separated policies (known: " + names + ")")
+    Within(app->add_option("--policies", policies_, "Comma-separated policies, each"),
+           OneOf(PolicyNames()))
         ->delimiter(',')
         ->required();
     app->footer(PolicyHelp());
-    app->add_option("--seeds", seeds_, "Runs per policy, with seeds --seed, --seed+1, ...")
+    Within(app->add_option("--seeds", seeds_, "Runs per policy, with seeds --seed, --seed+1, ..."),
+           IntegerIn(1, 1'000'000))
         ->capture_default_str();
   }
 
   int Run() override {
-    if (seeds_ < 1) return ReportError(Status::InvalidArgument("--seeds must be at least 1"));
-    for (const std::string& p : policies_)
-      if (auto made = MakePolicy(p); !made.ok()) return ReportError(made.status());
+    if (options_.seed > UINT64_MAX - static_cast<uint64_t>(seeds_ - 1))
+      return ReportError(Status::InvalidArgument("--seed + --seeds - 1 must be at most " +
+                                                 std::to_string(UINT64_MAX)));
+    if (Status st = CheckPolicyOptions(options_, policies_); !st.ok()) return ReportError(st);
     std::vector<ComparisonRow> rows;
     for (const std::string& p : policies_) rows.push_back({p, {}});
     std::optional<double> slowstart;  // the workload's reduce slow-start

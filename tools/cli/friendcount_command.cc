@@ -1,7 +1,8 @@
 // mrlocal friendcount EDGEFILE... [job options] [--list]
 #include "tools/cli/commands.h"
-#include "tools/runtime/job_apps.h"
 #include "tools/cli/job_runner.h"
+#include "tools/cli/option_checks.h"
+#include "tools/runtime/job_apps.h"
 
 namespace mrlocal {
 namespace {
@@ -14,14 +15,13 @@ class FriendCountCommand final : public Command {
         "Count each user's distinct friends in SNAP edge lists (src dst per line; '#' "
         "comments; .gz read as one split)");
     app->add_option("EDGEFILE", options_.inputs, "Edge-list files (or store paths with --store)")
-        ->required();
+        ->required()
+        ->check(NotEmpty());
     app->add_flag("--list", list_, "Output each user's friends, ascending, not their count");
     AddJobOptions(app, options_);
   }
 
-  int Run() override {
-    return RunJob(options_, FriendCountApp(list_));
-  }
+  int Run() override { return RunJob(options_, FriendCountApp(list_)); }
 
  private:
   JobOptions options_;

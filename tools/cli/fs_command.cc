@@ -5,33 +5,45 @@
 #include <iostream>
 
 #include "engine/block_store.h"
-#include "tools/cli/exit_codes.h"
 #include "sched/core/units.h"
+#include "tools/cli/exit_codes.h"
+#include "tools/cli/option_checks.h"
 
 namespace mrlocal {
 namespace {
+
+// Virtual nodes of a store: as many as a cluster spec may have.
+constexpr int kMaxNodes = 100'000;
 
 class FsCommand final : public Command {
  public:
   explicit FsCommand(CLI::App& root) {
     app = root.add_subcommand("fs", "The persistent block store's shell (like 'hdfs dfs')");
-    app->add_option("--store", dir_, "Store directory (created by the first put)")->required();
+    app->add_option("--store", dir_, "Store directory (created by the first put)")
+        ->required()
+        ->check(NotEmpty());
     app->require_subcommand(1);
     put_ = app->add_subcommand("put", "Copy a local file into the store");
-    put_->add_option("LOCAL", local_, "Local file")->required();
-    put_->add_option("PATH", path_, "Path in the store")->required();
-    put_->add_option("--block-size", block_size_,
-                     "Block size of this file, e.g. 64MiB (default: the store's; 32MiB for a "
-                     "new store)");
-    put_->add_option("--replication", replication_, "Replicas per block (default: min(3, nodes))");
-    nodes_opt_ =
-        put_->add_option("--nodes", nodes_, "Virtual nodes of a new store")->capture_default_str();
+    put_->add_option("LOCAL", local_, "Local file")->required()->check(NotEmpty());
+    put_->add_option("PATH", path_, "Path in the store")->required()->check(NotEmpty());
+    Within(put_->add_option("--block-size", block_size_,
+                            "Block size of this file (default: the store's; 32MiB for a new "
+                            "store)"),
+           SizeAtLeast(1));
+    Within(put_->add_option("--replication", replication_,
+                            "Replicas per block, at most the store's nodes (default: min(3, "
+                            "nodes))"),
+           IntegerIn(1, kMaxNodes));
+    nodes_opt_ = Within(put_->add_option("--nodes", nodes_, "Virtual nodes of a new store"),
+                        IntegerIn(1, kMaxNodes))
+                     ->capture_default_str();
     ls_ = app->add_subcommand("ls", "List files: size, replication, blocks, path");
-    ls_->add_option("PATH", path_, "A file, or a directory prefix such as /data");
+    ls_->add_option("PATH", path_, "A file, or a directory prefix such as /data")
+        ->check(NotEmpty());
     cat_ = app->add_subcommand("cat", "Print a file (checksums verified)");
-    cat_->add_option("PATH", path_, "Path in the store")->required();
+    cat_->add_option("PATH", path_, "Path in the store")->required()->check(NotEmpty());
     rm_ = app->add_subcommand("rm", "Remove a file and its replicas");
-    rm_->add_option("PATH", path_, "Path in the store")->required();
+    rm_->add_option("PATH", path_, "Path in the store")->required()->check(NotEmpty());
     CLI::App* fsck =
         app->add_subcommand("fsck", "Verify every replica; exit 2 if any is corrupt or missing");
     // `--store DIR` may also follow the action, as in `mrlocal fs ls --store DIR`.
@@ -52,16 +64,7 @@ class FsCommand final : public Command {
   int Put() {
     BlockStoreOptions create;  // used only if the store does not exist yet
     PutOptions put;
-    if (!block_size_.empty()) {
-      auto bs = ParseSize(block_size_);
-      if (!bs.ok())
-        return ReportError(Status::InvalidArgument("--block-size: " + bs.status().message()));
-      if (*bs == 0) return ReportError(Status::InvalidArgument("--block-size must be positive"));
-      create.block_size = put.block_size = *bs;
-    }
-    if (nodes_ < 1) return ReportError(Status::InvalidArgument("--nodes must be at least 1"));
-    if (replication_ < 0)
-      return ReportError(Status::InvalidArgument("--replication must be at least 1"));
+    if (!block_size_.empty()) create.block_size = put.block_size = ParseSize(block_size_).value();
     create.nodes = nodes_;
     auto store = BlockStore::Open(dir_, create);
     if (!store.ok()) return ReportError(store.status());

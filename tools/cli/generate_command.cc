@@ -1,13 +1,16 @@
-// mrlocal gen text  --size SIZE [--zipf S] [--vocab N] [--seed N] -o FILE
+// mrlocal gen text  --size SIZE [--zipf S] [--vocab N] [--seed N] -o FILE [--overwrite]
 // mrlocal gen graph --nodes N --edges E [--model chung-lu|rmat] [--skew R] [--seed N] -o FILE
+//                   [--overwrite]
 // (`generate` is an alias of `gen`; `--exponent` and `--vocabulary` of `--zipf`, `--vocab`.)
 // Writes the deterministic datasets of datasets/text_generator.h and graph_generator.h,
 // for benchmarks and skew experiments. The seed is 1 unless given.
 
 #include <atomic>
+#include <cfloat>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -15,12 +18,15 @@
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
 #include "engine/atomic_file.h"
+#include "sched/core/units.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "sched/core/units.h"
+#include "tools/cli/option_checks.h"
 
 namespace mrlocal {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::atomic<int> g_signal{0};
 void OnGenSignal(int sig) { g_signal.store(sig); }
@@ -90,6 +96,18 @@ int ExitCodeOf(const Status& s) {
   return s.code() == Status::Code::kAborted ? 130 : ExitCodeFor(s);  // as `wordcount` does
 }
 
+// As `wordcount -o` does for a directory: a file that exists is replaced only when asked.
+Status CheckOutputFile(const std::string& file, bool overwrite) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(file, ec);
+  if (fs::is_directory(st))
+    return Status::InvalidArgument("output '" + file + "' exists and is a directory");
+  if (fs::exists(st) && !overwrite)
+    return Status::InvalidArgument("Output file " + file +
+                                   " already exists (use --overwrite to replace it)");
+  return Status::OK();
+}
+
 class GenCommand final : public Command {
  public:
   explicit GenCommand(CLI::App& root) {
@@ -98,51 +116,59 @@ class GenCommand final : public Command {
     app->require_subcommand(1);
 
     text_ = app->add_subcommand("text", "English-like text with Zipf word frequencies");
-    text_->add_option("-o,--output", text_file_, "File to write")->required();
-    text_->add_option("--size", size_, "Bytes to generate (64MiB, 1GiB, 500MB...)")
+    AddOutput(text_, text_file_);
+    Within(text_->add_option("--size", size_, "Bytes to generate"), SizeAtLeast(1))
         ->capture_default_str();
-    text_->add_option("--zipf,--exponent", text_options_.exponent, "Zipf exponent s")
+    Within(text_->add_option("--zipf,--exponent", text_options_.exponent, "Zipf exponent s"),
+           NumberIn(0, 10))
         ->capture_default_str();
-    text_->add_option("--vocab,--vocabulary", text_options_.vocabulary, "Distinct words")
+    Within(text_->add_option("--vocab,--vocabulary", text_options_.vocabulary, "Distinct words"),
+           IntegerIn<uint32_t>(1, 100'000'000))
         ->capture_default_str();
-    text_->add_option("--seed", text_options_.seed, "Seed")->capture_default_str();
+    AddSeed(text_, text_options_.seed);
 
     graph_ = app->add_subcommand("graph", "Power-law graph as a SNAP edge list (src<TAB>dst)");
-    graph_->add_option("-o,--output", graph_file_, "File to write")->required();
-    graph_->add_option("--nodes", graph_options_.nodes, "Node ids are [0, N); 2 to 2^32")
+    AddOutput(graph_, graph_file_);
+    Within(graph_->add_option("--nodes", graph_options_.nodes, "Node ids are [0, N)"),
+           IntegerIn<uint64_t>(2, uint64_t{1} << 32))
         ->required();
-    graph_->add_option("--edges", graph_options_.edges, "Edge lines (duplicates included)")
+    Within(graph_->add_option("--edges", graph_options_.edges, "Edge lines (duplicates included)"),
+           IntegerIn<uint64_t>(1, UINT64_MAX))
         ->required();
-    graph_->add_option("--model", model_, "chung-lu or rmat")->capture_default_str();
-    graph_
-        ->add_option("--skew", graph_options_.skew,
-                     "Target max/mean distinct-neighbour degree (facebook 24, slashdot 208)")
+    Within(graph_->add_option("--model", model_, "The graph model"), OneOf({"chung-lu", "rmat"}))
         ->capture_default_str();
-    graph_->add_option("--seed", graph_options_.seed, "Seed")->capture_default_str();
+    Within(graph_->add_option(
+               "--skew", graph_options_.skew,
+               "Target max/mean distinct-neighbour degree (facebook 24, slashdot 208; default " +
+                   std::to_string(static_cast<int>(GraphGenerator::kDefaultSkew)) +
+                   ", or the most these nodes and edges reach)"),
+           NumberIn(1, DBL_MAX, LowEnd::kOpen));
+    AddSeed(graph_, graph_options_.seed);
   }
 
   int Run() override { return text_->parsed() ? RunText() : RunGraph(); }
 
  private:
+  void AddOutput(CLI::App* cmd, std::string& file) {
+    cmd->add_option("-o,--output", file, "File to write")->required()->check(NotEmpty());
+    cmd->add_flag("--overwrite", overwrite_, "Replace an existing output file");
+  }
+  static void AddSeed(CLI::App* cmd, uint64_t& seed) {
+    Within(cmd->add_option("--seed", seed, "Seed"), IntegerIn<uint64_t>(0, UINT64_MAX))
+        ->capture_default_str();
+  }
+
   int RunText() {
-    auto bytes = ParseSize(size_);
-    if (!bytes.ok())
-      return ReportError(Status::InvalidArgument("--size: " + bytes.status().message()));
-    if (*bytes == 0) return ReportError(Status::InvalidArgument("--size must be positive"));
-    if (text_options_.vocabulary < 1 || text_options_.vocabulary > 100'000'000)
-      return ReportError(Status::InvalidArgument("--vocab must be in [1, 100000000]"));
-    if (!(text_options_.exponent >= 0 && text_options_.exponent <= 10))
-      return ReportError(Status::InvalidArgument("--zipf must be in [0, 10]"));
-    text_options_.bytes = *bytes;
+    if (Status st = CheckOutputFile(text_file_, overwrite_); !st.ok()) return ReportError(st);
+    text_options_.bytes = ParseSize(size_).value();
     TextGenerator gen(text_options_);
     return ExitCodeOf(WriteChunks(text_file_, "", gen.chunks(),
                                   [&gen](uint64_t i, std::string* out) { gen.Chunk(i, out); }));
   }
 
   int RunGraph() {
-    auto model = ParseGraphModel(model_);
-    if (!model.ok()) return ReportError(model.status());
-    graph_options_.model = *model;
+    if (Status st = CheckOutputFile(graph_file_, overwrite_); !st.ok()) return ReportError(st);
+    graph_options_.model = ParseGraphModel(model_).value();
     auto gen = GraphGenerator::Create(graph_options_);
     if (!gen.ok()) return ReportError(gen.status());
     return ExitCodeOf(WriteChunks(graph_file_, gen->Header(), gen->chunks(),
@@ -152,6 +178,7 @@ class GenCommand final : public Command {
   CLI::App* text_;
   CLI::App* graph_;
   std::string text_file_, graph_file_;
+  bool overwrite_ = false;
   std::string size_ = "64MiB";
   TextOptions text_options_ = [] {
     TextOptions o = DefaultCorpusOptions();

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "engine/output_committer.h"
 #include "engine/slot_worker.h"
@@ -15,6 +16,7 @@
 #include "tools/cli/admission_report.h"
 #include "tools/cli/closing_report.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/option_checks.h"
 #include "tools/cli/progress_printer.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/interrupt.h"
@@ -32,11 +34,9 @@ struct Plan {
   std::optional<HistoryFile> history;  // request.history points here
 };
 
-// The shuffle: reduces, partitions, the partitioner and its sketch.
+// The shuffle: reduces, partitions, the partitioner and its sketch. Each option's own range
+// is checked while parsing (AddJobOptions); what is left here is how they go together.
 Status ValidateShuffle(const JobOptions& o, int reduce_slots, JobRequest& r) {
-  if (o.reduces && *o.reduces < 1)
-    return Status::InvalidArgument("--reduces must be at least 1 (got " +
-                                   std::to_string(*o.reduces) + ")");
   r.reduces = o.reduces ? *o.reduces : reduce_slots;
   if (o.partitions) {
     if (*o.partitions < static_cast<int>(r.reduces))
@@ -46,50 +46,31 @@ Status ValidateShuffle(const JobOptions& o, int reduce_slots, JobRequest& r) {
   } else {
     r.partitions = o.partitioner == "hash" ? r.reduces : 4 * r.reduces;
   }
-  if (o.sketch_rows < 1 || o.sketch_rows > 64)
-    return Status::InvalidArgument("--sketch-rows must be between 1 and 64");
   r.partitioner = o.partitioner;
   r.sketch_rows = o.sketch_rows;
   return Status::OK();
 }
 
-// The deadline, the policy and the cluster.
-Status ValidateScheduling(const JobOptions& o, JobRequest& r) {
-  // Given but empty ("--deadline ''") is an error, not "no deadline".
-  if (o.deadline) {
-    auto d = ParseDuration(*o.deadline);
-    if (!d.ok()) return Status::InvalidArgument("--deadline: " + d.status().message());
-    r.deadline = *d;
-  }
+// The deadline, the policy and the cluster (each checked by its option).
+void PlanScheduling(const JobOptions& o, JobRequest& r) {
+  if (o.deadline) r.deadline = ParseDuration(*o.deadline).value();
   r.policy = o.policy     ? *o.policy
              : r.deadline ? DeadlineDefaultPolicy().name
                           : BestEffortPolicy().name;
-  if (o.cluster.empty()) {
-    r.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
-  } else {
-    auto c = ClusterSpec::Parse(o.cluster);
-    if (!c.ok()) return c.status();
-    r.cluster = std::move(c).value();
-  }
-  return Status::OK();
+  r.cluster = o.cluster.empty() ? ClusterSpec::Default(static_cast<int>(AllowedCpus().size()))
+                                : ClusterSpec::Parse(o.cluster).value();
 }
 
 Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   Plan p;
   JobRequest& r = p.request;
   r.app = &app;
-  MRLOCAL_RETURN_IF_ERROR(ValidateScheduling(o, r));
+  PlanScheduling(o, r);
   MRLOCAL_RETURN_IF_ERROR(ValidateShuffle(o, r.cluster.reduce_slots(), r));
-  auto bs = ParseSize(o.block_size);
-  if (!bs.ok()) return Status::InvalidArgument("--block-size: " + bs.status().message());
-  if (*bs == 0) return Status::InvalidArgument("--block-size must be positive");
-  r.block_size = *bs;
-  auto policy = FindPolicy(r.policy);
-  if (!policy.ok()) return policy.status();
-  if (auto part = MakePartitioner(o.partitioner); !part.ok()) return part.status();
+  r.block_size = ParseSize(o.block_size).value();
+  const PolicyDescriptor* policy = FindPolicy(r.policy).value();
   if (o.partitioner == "hash" && r.partitions != r.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
-  if (o.top < 0) return Status::InvalidArgument("--top must not be negative");
   if (!o.output.empty()) MRLOCAL_RETURN_IF_ERROR(OutputCommitter::Check(o.output, o.overwrite));
   if (std::error_code ec;
       !o.report_dir.empty() && fs::exists(o.report_dir, ec) && !fs::is_directory(o.report_dir, ec))
@@ -97,9 +78,8 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   if (app.index_maps == 0 && !o.store.empty() && o.inputs.empty())
     return Status::InvalidArgument("--store needs at least one PATH");
   // Last, so that its warning (a corrupt file) never comes with another error.
-  if ((*policy)->traits.needs_estimator || o.history) {
-    const fs::path path =
-        o.history && !o.history->empty() ? fs::path(*o.history) : DefaultHistoryPath();
+  if (policy->traits.needs_estimator || o.history) {
+    const fs::path path = o.history ? fs::path(*o.history) : DefaultHistoryPath();
     auto h = HistoryFile::Open(path, std::cerr);
     if (!h.ok()) return h.status().WithContext("--history: ");
     p.history = std::move(h).value();
@@ -205,45 +185,53 @@ int Finish(JobRun& run, const JobOptions& o, const JobApp& app, bool interrupted
 
 void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   const bool files = input == JobInput::kFiles;
-  cmd->add_option("-o,--output", o.output, "Output directory (part-r-NNNNN + _SUCCESS)");
-  cmd->add_option(
-      "--deadline", o.deadline,
-      "Deadline from the command's start, e.g. 30s, 1500ms, 2m, 1h (admission by rtmr unless "
-      "--policy)");
-  auto join = [](const std::vector<std::string>& names) {
-    std::string all;
-    for (auto& n : names) all += (all.empty() ? "" : " | ") + n;
-    return all;
-  };
-  cmd->add_option("--policy", o.policy,
-                  "Scheduling policy: " + join(PolicyNames()) +
-                      " (default: rtmr with --deadline, fifo without)");
+  constexpr int kIntMax = std::numeric_limits<int>::max();
+  cmd->add_option("-o,--output", o.output, "Output directory (part-r-NNNNN + _SUCCESS)")
+      ->check(NotEmpty());
+  Within(cmd->add_option("--deadline", o.deadline,
+                         "Deadline from the command's start (admission by rtmr unless --policy)"),
+         PositiveDuration());
+  Within(cmd->add_option("--policy", o.policy,
+                         "Scheduling policy (default: rtmr with --deadline, fifo without)"),
+         OneOf(PolicyNames()));
   cmd->footer(PolicyHelp());
   cmd->add_option("--history", o.history,
                   "Task-time history of the deadline policies (default: " +
-                      DefaultHistoryPath().string() + ")");
+                      DefaultHistoryPath().string() + ")")
+      ->check(NotEmpty());
   cmd->add_flag("--best-effort", o.best_effort,
                 "Run a job the admission rejects anyway, under " + BestEffortPolicy().name +
                     ", with no guarantee");
-  cmd->add_option("--cluster", o.cluster,
-                  "Cluster: groups of N x (map slots, reduce slots, speed), e.g. "
-                  "'2x(4m,1r,1.0)+1x(2m,1r,0.5)' (default: one node per CPU, each (1m,1r,1.0))");
+  Within(cmd->add_option("--cluster", o.cluster,
+                         "Cluster: groups of N x (map slots, reduce slots, speed) (default: one "
+                         "node per CPU, each (1m,1r,1.0))"),
+         ClusterSpecOrPreset());
   if (files) {
-    cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)");
-    cmd->add_option("--partitions", o.partitions,
-                    "Partitions p >= R (default: R for hash, 4R otherwise)");
-    cmd->add_option("--partitioner", o.partitioner, join(PartitionerNames()))
+    Within(cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)"),
+           IntegerIn(1, kIntMax));
+    Within(cmd->add_option("--partitions", o.partitions,
+                           "Partitions p, at least R (default: R for hash, 4R otherwise)"),
+           IntegerIn(1, kIntMax));
+    Within(cmd->add_option("--partitioner", o.partitioner, "How keys go to partitions"),
+           OneOf(PartitionerNames()))
         ->capture_default_str();
-    cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch")
+    Within(cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch"),
+           IntegerIn(1, 64))
         ->capture_default_str();
-    cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store")
+    Within(
+        cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store"),
+        SizeAtLeast(1))
         ->capture_default_str();
-    cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR");
+    cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR")
+        ->check(NotEmpty());
   }
   cmd->add_option("--report", o.report_dir,
-                  "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR");
+                  "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR")
+      ->check(NotEmpty());
   if (files) {
-    cmd->add_option("--top", o.top, "Print the N highest-scoring keys")->capture_default_str();
+    Within(cmd->add_option("--top", o.top, "Print the N highest-scoring keys"),
+           IntegerIn(0, kIntMax))
+        ->capture_default_str();
     cmd->add_flag("--skip-bad-records", o.skip_bad_records,
                   "Skip and count malformed input records instead of failing the job");
   }

@@ -10,8 +10,9 @@
 #include "sched/core/cluster_spec.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/runtime/job_apps.h"
 #include "tools/cli/job_runner.h"
+#include "tools/cli/option_checks.h"
+#include "tools/runtime/job_apps.h"
 
 namespace mrlocal {
 namespace {
@@ -34,8 +35,12 @@ class PiCommand final : public Command {
         "pi",
         "Estimate Pi as Hadoop's example does: NMAPS map tasks each count which of NSAMPLES "
         "points of a Halton sequence fall in the circle (quasi-Monte Carlo); one reduce");
-    app->add_option("NMAPS", maps_, "Map tasks (1 to 2147483647)")->required();
-    app->add_option("NSAMPLES", samples_, "Samples per map (NMAPS * NSAMPLES < 2^63)")->required();
+    // Hadoop's ranges (apps::ParsePiArgs, which also checks the product).
+    Within(app->add_option("NMAPS", maps_, "Map tasks"), IntegerIn<int64_t>(1, INT32_MAX))
+        ->required();
+    Within(app->add_option("NSAMPLES", samples_, "Samples per map, NMAPS * NSAMPLES < 2^63"),
+           IntegerIn<int64_t>(1, INT64_MAX))
+        ->required();
     options_.reduces = 1;  // Hadoop's Pi has one reduce
     options_.top = 2;      // "inside" and "outside": how the counts reach print_result
     AddJobOptions(app, options_, JobInput::kNone);
@@ -47,14 +52,10 @@ class PiCommand final : public Command {
       return ReportError(Status::InvalidArgument(*error));
 
     // The map slots that can work at once, for the per-core rate.
-    uint32_t slots = 0;
-    if (options_.cluster.empty()) {
-      slots = static_cast<uint32_t>(
-          ClusterSpec::Default(static_cast<int>(AllowedCpus().size())).map_slots());
-    } else if (auto c = ClusterSpec::Parse(options_.cluster); c.ok()) {
-      slots = static_cast<uint32_t>(c->map_slots());
-    }  // else RunJob reports the bad spec
-    slots = std::min(slots, args.maps);
+    const ClusterSpec cluster = options_.cluster.empty()
+                                    ? ClusterSpec::Default(static_cast<int>(AllowedCpus().size()))
+                                    : ClusterSpec::Parse(options_.cluster).value();
+    const uint32_t slots = std::min(static_cast<uint32_t>(cluster.map_slots()), args.maps);
 
     JobApp job = PiApp(args.maps, args.samples);
     job.print_result = [args, slots](std::ostream& out, const JobMetrics& s) {

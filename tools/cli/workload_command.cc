@@ -11,6 +11,7 @@
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/option_checks.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/workload_runner.h"
@@ -95,27 +96,26 @@ class WorkloadCommand final : public Command {
                               "Run a stream of jobs (a JSON spec, a SWIM trace or a preset) "
                               "under one policy, for real or --sim, and report its figures");
     AddWorkloadOptions(app, options_);
-    std::string names;
-    for (auto& n : PolicyNames()) names += (names.empty() ? "" : " | ") + n;
-    app->add_option("--policy", policy_, "Scheduling policy: " + names)->capture_default_str();
+    Within(app->add_option("--policy", policy_, "Scheduling policy"), OneOf(PolicyNames()))
+        ->capture_default_str();
     app->footer(PolicyHelp());
     app->add_flag("--no-feedback", no_feedback_,
                   "rtmr without its feedback controller (the same as --policy rtmr-nofb)");
   }
 
   int Run() override {
+    std::string policy = policy_;
+    if (no_feedback_) {
+      policy = FindPolicy(policy_).value()->without_feedback;
+      if (policy.empty())
+        return ReportError(Status::InvalidArgument("--no-feedback applies to --policy " +
+                                                   DeadlineDefaultPolicy().name));
+    }
+    if (Status st = CheckPolicyOptions(options_, {policy}); !st.ok()) return ReportError(st);
     auto loaded = LoadWorkloadFromOptions(options_);
     if (!loaded.ok()) return ReportError(loaded.status());
     WorkloadRunOptions& ro = loaded->run;
-    ro.policy = policy_;
-    if (no_feedback_) {
-      auto policy = FindPolicy(policy_);
-      if (!policy.ok()) return ReportError(policy.status());
-      if ((*policy)->without_feedback.empty())
-        return ReportError(Status::InvalidArgument("--no-feedback applies to --policy " +
-                                                   DeadlineDefaultPolicy().name));
-      ro.policy = (*policy)->without_feedback;
-    }
+    ro.policy = policy;
     ro.keep_attempts = !options_.report_dir.empty();
     WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());
     Result<WorkloadRun> run = Status::Internal("not run");

@@ -1,82 +1,149 @@
 #include "tools/cli/workload_options.h"
 
+#include <algorithm>
+
 #include "datasets/workload_file.h"
 #include "datasets/workload_presets.h"
 #include "engine/slot_worker.h"
 #include "sched/core/units.h"
+#include "sched/policy/policy_registry.h"
+#include "tools/cli/option_checks.h"
 #include "tools/runtime/calibration_file.h"
 #include "tools/runtime/history_file.h"
 
 namespace mrlocal {
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
-  std::string presets;
-  for (auto& n : PresetNames()) presets += (presets.empty() ? "" : " | ") + n;
-  std::string clusters;
-  for (auto& n : ClusterPresetNames()) clusters += (clusters.empty() ? "" : " | ") + n;
-  cmd->add_option("WORKLOAD", o.source, "A workload spec (.json) or a SWIM trace (.tsv)");
-  cmd->add_option("--preset", o.preset, "A generated workload: " + presets);
+  cmd->add_option("WORKLOAD", o.source, "A workload spec (.json) or a SWIM trace (.tsv)")
+      ->check(NotEmpty());
+  Within(cmd->add_option("--preset", o.preset, "A generated workload"), OneOf(PresetNames()));
   cmd->add_flag("--sim", o.sim, "Simulate instead of running the jobs on the local slots");
-  cmd->add_option("--cluster", o.cluster,
-                  "Cluster spec, e.g. '3000x(1m,1r,1.0)', or a preset: " + clusters +
-                      " (default: the workload's, else one node per CPU)");
-  cmd->add_option("--seed", o.seed, "Seed of the preset's draws and the model's noise")
+  Within(cmd->add_option("--cluster", o.cluster,
+                         "Cluster (default: the workload's, else one node per CPU)"),
+         ClusterSpecOrPreset(ClusterPresetNames()));
+  Within(cmd->add_option("--seed", o.seed, "Seed of the preset's draws and the model's noise"),
+         IntegerIn<uint64_t>(0, UINT64_MAX))
       ->capture_default_str();
-  cmd->add_option("--time-scale", o.time_scale,
-                  "Multiply arrival times, deadlines and availability steps by X "
-                  "(0.05: a 20-minute workload's arrivals in one minute)")
+  Within(cmd->add_option("--time-scale", o.time_scale,
+                         "Multiply arrival times, deadlines and availability steps by X "
+                         "(0.05: a 20-minute workload's arrivals in one minute)"),
+         NumberIn(0, 1e6, LowEnd::kOpen))
       ->capture_default_str();
-  cmd->add_option("--report", o.report_dir, "Write the report files to DIR");
-  cmd->add_option("--block-size", o.block_size,
-                  "Traces: input bytes per map task (default 64MiB, as SWIM's replayer)");
-  cmd->add_option("--trace-app", o.trace_app, "Traces: the calibrated app that models their jobs")
-      ->capture_default_str();
-  cmd->add_option("--limit", o.limit, "Traces: only the first N jobs");
-  cmd->add_option("--jobs", o.preset_jobs, "Presets with a job count (mars-random): how many");
+  cmd->add_option("--report", o.report_dir, "Write the report files to DIR")->check(NotEmpty());
+  Within(cmd->add_option("--block-size", o.block_size,
+                         "Traces: input bytes per map task (default 64MiB, as SWIM's replayer)"),
+         SizeAtLeast(1));
+  cmd->add_option("--trace-app", o.trace_app,
+                  "Traces: the calibrated app that models their jobs (default: wordcount)")
+      ->check(NotEmpty());
+  Within(cmd->add_option("--limit", o.limit, "Traces: only the first N jobs"),
+         IntegerIn<size_t>(1, SIZE_MAX));
+  Within(cmd->add_option("--jobs", o.preset_jobs,
+                         "Presets with a job count (mars-*): how many (default 50; the rtmr-* "
+                         "presets fix theirs)"),
+         IntegerIn<size_t>(1, 1'000'000));
   cmd->add_option("--calibration", o.calibration,
                   "Task-time model (default: " + DefaultCalibrationPath().string() +
-                      " if it exists, else the built-in one)");
-  cmd->add_option("--noise", o.noise,
-                  "Presets: sigma of the log-normal factor on each task's time (default 0)");
+                      " if it exists, else the built-in one)")
+      ->check(NotEmpty());
+  Within(cmd->add_option("--noise", o.noise,
+                         "Presets: sigma of the log-normal factor on each task's time (default 0)"),
+         NumberIn(0, 10));
   cmd->add_option("--history", o.history,
                   "rtmr/dc: task-time estimates from this history file (default: in "
-                  "simulation the model's worst case, for real the user's history file)");
-  cmd->add_option("--feedback-threshold", o.feedback_threshold,
-                  "rtmr: feedback threshold epsilon (default: the finished job's median map time)");
-  cmd->add_option("--estimate-margin", o.estimate_margin,
-                  "rtmr/dc: multiply every estimated task time by X >= 1 (default: 1 in "
-                  "simulation, 1.5 for real runs)");
-  cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
-                  "Fraction F in (0, 1] of a job's maps done before its reduces may take slots "
-                  "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: the "
-                  "spec's, rtmr-* presets 0.05, else 1)");
+                  "simulation the model's worst case, for real the user's history file)")
+      ->check(NotEmpty());
+  Within(cmd->add_option("--feedback-threshold", o.feedback_threshold,
+                         "rtmr: feedback threshold epsilon (default: the finished job's median "
+                         "map time)"),
+         PositiveDuration());
+  Within(cmd->add_option("--estimate-margin", o.estimate_margin,
+                         "rtmr/dc: multiply every estimated task time by X (default: 1 in "
+                         "simulation, 1.5 for real runs)"),
+         NumberIn(1, 100));
+  Within(cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
+                         "Fraction F of a job's maps done before its reduces may take slots "
+                         "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: "
+                         "the spec's, rtmr-* presets 0.05, else 1)"),
+         NumberIn(0, 1, LowEnd::kOpen));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
+}
+
+namespace {
+
+// The options that apply to one kind of workload only: an error naming the first one given
+// for another kind.
+Status CheckWorkloadKind(const WorkloadOptions& o) {
+  const bool trace = !o.source.empty() && IsSwimTracePath(o.source);
+  const std::string what = o.preset.empty() ? "'" + o.source + "'" : "--preset " + o.preset;
+  auto only = [&](bool given, const char* option, const char* applies_to) {
+    return given ? Status::InvalidArgument(std::string(option) + " applies to " + applies_to +
+                                           ", not to " + what)
+                 : Status::OK();
+  };
+  if (!trace) {
+    const char* traces = "SWIM traces (.tsv)";
+    MRLOCAL_RETURN_IF_ERROR(only(o.block_size.has_value(), "--block-size", traces));
+    MRLOCAL_RETURN_IF_ERROR(only(o.trace_app.has_value(), "--trace-app", traces));
+    MRLOCAL_RETURN_IF_ERROR(only(o.limit.has_value(), "--limit", traces));
+  }
+  if (o.preset.empty()) {
+    MRLOCAL_RETURN_IF_ERROR(only(o.preset_jobs.has_value(), "--jobs", "presets"));
+    MRLOCAL_RETURN_IF_ERROR(
+        only(o.noise.has_value(), "--noise", "presets (a spec file sets model.noise)"));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies) {
+  // An error when none of `policies` is one of those `reads` says read the option.
+  auto applies = [&](bool given, const char* option, auto&& reads) {
+    if (!given) return Status::OK();
+    std::vector<std::string> readers;
+    for (const std::string& name : PolicyNames())
+      if (reads(*FindPolicy(name).value())) readers.push_back(name);
+    for (const std::string& p : policies)
+      if (std::find(readers.begin(), readers.end(), p) != readers.end()) return Status::OK();
+    return Status::InvalidArgument(std::string(option) + " applies to --policy " +
+                                   JoinNames(readers) + " only");
+  };
+  auto reads_setting = [](std::string_view setting) {
+    return [setting](const PolicyDescriptor& p) {
+      return std::any_of(p.settings.begin(), p.settings.end(),
+                         [&](const PolicySetting& s) { return s.name == setting; });
+    };
+  };
+  MRLOCAL_RETURN_IF_ERROR(applies(!o.history.empty(), "--history", [](const PolicyDescriptor& p) {
+    return p.traits.needs_estimator;
+  }));
+  MRLOCAL_RETURN_IF_ERROR(
+      applies(o.estimate_margin.has_value(), "--estimate-margin", reads_setting(kEstimateMargin)));
+  return applies(!o.feedback_threshold.empty(), "--feedback-threshold",
+                 reads_setting(kFeedbackThreshold));
 }
 
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   LoadedWorkload w;
-  if (o.source.empty() == o.preset.empty())
-    return Status::InvalidArgument("give either a WORKLOAD file or --preset NAME (not both)");
-  if (!(o.time_scale > 0) || o.time_scale > 1e6)
-    return Status::InvalidArgument("--time-scale must be a positive number");
+  if (o.source.empty() && o.preset.empty())
+    return Status::InvalidArgument(
+        "no workload: give a WORKLOAD file (a .json spec or a .tsv SWIM trace) or --preset NAME");
+  if (!o.source.empty() && !o.preset.empty())
+    return Status::InvalidArgument("give either a WORKLOAD file or --preset NAME, not both");
+  MRLOCAL_RETURN_IF_ERROR(CheckWorkloadKind(o));
   if (!o.preset.empty()) {
     PresetOptions po;
-    if (o.preset_jobs < 0) return Status::InvalidArgument("--jobs must be positive");
-    if (o.preset_jobs > 0) po.jobs = o.preset_jobs;
-    if (o.noise >= 0) po.noise = o.noise;
+    if (o.preset_jobs) po.jobs = *o.preset_jobs;
+    if (o.noise) po.noise = *o.noise;
     auto spec = MakePreset(o.preset, o.seed, po);
     if (!spec.ok()) return spec.status();
     w.spec = std::move(spec).value();
   } else {
     TraceOptions to;
-    if (!o.block_size.empty()) {
-      auto bs = ParseSize(o.block_size);
-      if (!bs.ok()) return Status::InvalidArgument("--block-size: " + bs.status().message());
-      if (*bs == 0) return Status::InvalidArgument("--block-size must be positive");
-      to.block_size = *bs;
-    }
-    to.app = o.trace_app;
-    to.limit = o.limit;
+    if (o.block_size) to.block_size = ParseSize(*o.block_size).value();
+    if (o.trace_app) to.app = *o.trace_app;
+    if (o.limit) to.limit = *o.limit;
     auto spec = LoadWorkload(o.source, AppRegistry::BuiltIn().schemas(), to);
     if (!spec.ok()) return spec.status();
     w.spec = std::move(spec).value();
@@ -106,28 +173,15 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     if (!c.ok()) return c.status();
     w.run.calibration = std::move(c).value();
   }
-  if (o.noise >= 0 && o.preset.empty())
-    return Status::InvalidArgument("--noise applies to presets (a spec file sets model.noise)");
   if (!o.history.empty()) {
     auto h = LoadHistory(o.history);
     if (!h.ok()) return h.status().WithContext("--history: ");
     w.run.history = std::move(h).value();
   }
-  if (!o.feedback_threshold.empty()) {
-    auto d = ParseDuration(o.feedback_threshold);
-    if (!d.ok()) return Status::InvalidArgument("--feedback-threshold: " + d.status().message());
-    w.run.policy_args.Set(kFeedbackThreshold, *d);
-  }
-  if (o.estimate_margin != 0) {
-    if (!(o.estimate_margin >= 1 && o.estimate_margin <= 100))
-      return Status::InvalidArgument("--estimate-margin must be between 1 and 100");
-    w.run.policy_args.Set(kEstimateMargin, o.estimate_margin);
-  }
-  if (o.reduce_slowstart != 0) {
-    if (!(o.reduce_slowstart > 0 && o.reduce_slowstart <= 1))
-      return Status::InvalidArgument("--reduce-slowstart must be a fraction in (0, 1]");
-    w.spec.reduce_slowstart = o.reduce_slowstart;
-  }
+  if (!o.feedback_threshold.empty())
+    w.run.policy_args.Set(kFeedbackThreshold, ParseDuration(o.feedback_threshold).value());
+  if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
+  if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;
   return w;

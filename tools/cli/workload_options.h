@@ -4,7 +4,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
@@ -12,6 +14,8 @@
 
 namespace mrlocal {
 
+// What the user gave; each option's range is checked while parsing (AddWorkloadOptions).
+// An option left empty (std::nullopt, or an empty string) was not given.
 struct WorkloadOptions {
   std::string source;  // SPEC.json or TRACE.tsv
   std::string preset;  // --preset NAME
@@ -20,16 +24,19 @@ struct WorkloadOptions {
   uint64_t seed = 1;
   double time_scale = 1.0;
   std::string report_dir;
-  std::string block_size;  // traces: bytes per map (default 64 MiB, SWIM's replayer)
-  std::string trace_app = "wordcount";
-  size_t limit = 0;
-  std::string calibration;         // empty: the default file, else the built-in model
-  int preset_jobs = 0;             // presets with a job count (mars-random); 0: the preset's own
-  double noise = -1;               // presets: sigma of the task-time noise; < 0: the preset's
-  std::string history;             // rtmr/dc estimates from this history file
-  std::string feedback_threshold;  // rtmr's ε, a duration
-  double estimate_margin = 0;      // rtmr/dc; 0: the runner's default
-  double reduce_slowstart = 0;     // (0, 1]; 0: the spec's (presets: rtmr-* 0.05), else none
+  // Traces only.
+  std::optional<std::string> block_size;  // bytes per map (default 64 MiB, SWIM's replayer)
+  std::optional<std::string> trace_app;   // default: wordcount
+  std::optional<size_t> limit;            // only the first N jobs
+  std::string calibration;                // empty: the default file, else the built-in model
+  // Presets only.
+  std::optional<size_t> preset_jobs;  // presets with a job count (mars-*)
+  std::optional<double> noise;        // sigma of the task-time noise
+  // Policies that read them only.
+  std::string history;                     // rtmr/dc estimates from this history file
+  std::string feedback_threshold;          // rtmr's epsilon, a duration
+  std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
+  std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
   bool quiet = false;
 };
 
@@ -41,7 +48,13 @@ struct LoadedWorkload {
 };
 
 // Reads or generates the workload and resolves the cluster (--cluster, else the spec's,
-// else one node per CPU) and the calibration. Errors are one line, for exit code 2.
+// else one node per CPU) and the calibration. Errors are one line, for exit code 2: no
+// workload or two, an option that does not apply to this workload (--limit to a preset),
+// or a file that cannot be read.
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
+
+// An error naming the option when --history, --estimate-margin or --feedback-threshold is
+// given and none of `policies` reads it.
+Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies);
 
 }  // namespace mrlocal
