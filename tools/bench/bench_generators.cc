@@ -2,7 +2,8 @@
 //
 //   bench_generators text   [--mib N]   word-length histogram and rank/frequency slope of
 //                                       generated text (s = 1.0 and 1.5) and of the
-//                                       Gutenberg books in ../shared/datasets/text
+//                                       Gutenberg books in ../shared/datasets/text, and
+//                                       the generator's speed (one thread, median of 5)
 //   bench_generators graph  [--nodes N] [--edges E]   realized distinct-degree skew for
 //                                       each model at targets 24, 100, 208, and the time
 //                                       to generate (in memory, every core)
@@ -88,21 +89,40 @@ std::string ReadAll(const fs::path& p) {
   return ss.str();
 }
 
+// The generator's own speed: the chunks of `o` made in order on this thread (the
+// vocabulary built beforehand), median of 5 runs. One thread, so that other load on the
+// machine's cores moves it less.
+double GenerateMBPerSecond(const mrlocal::TextOptions& o) {
+  const mrlocal::TextGenerator gen(o);
+  std::string chunk;
+  std::vector<double> seconds;
+  for (int run = 0; run < 5; ++run) {
+    auto t0 = Clock::now();
+    for (uint64_t i = 0; i < gen.chunks(); ++i) gen.Chunk(i, &chunk);
+    seconds.push_back(Seconds(t0));
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return static_cast<double>(o.bytes) / seconds[2] / 1e6;
+}
+
 int Text(uint64_t mib) {
   std::string english;
+  int books = 0;
   const fs::path dir = fs::path(MRLOCAL_SHARED_DATASETS) / "text" / "gutenberg";
   if (fs::is_directory(dir))
     for (auto& e : fs::directory_iterator(dir))
-      if (e.path().extension() == ".txt") english += ReadAll(e.path());
-  if (!english.empty()) PrintShape("gutenberg (16 books)", MeasureShape(english));
+      if (e.path().extension() == ".txt") english += ReadAll(e.path()), ++books;
+  char name[64];
+  std::snprintf(name, sizeof name, "gutenberg (%d books)", books);
+  if (!english.empty()) PrintShape(name, MeasureShape(english));
   for (double s : {1.0, 1.5}) {
     mrlocal::TextOptions o = mrlocal::DefaultCorpusOptions();
     o.bytes = mib << 20;
     o.exponent = s;
-    char name[64];
     std::snprintf(name, sizeof name, "generated s=%.1f, %llu MiB", s,
                   static_cast<unsigned long long>(mib));
     PrintShape(name, MeasureShape(mrlocal::GenerateText(o)));
+    std::printf("  generate: %.1f MB/s on one thread\n", GenerateMBPerSecond(o));
   }
   return 0;
 }
