@@ -5,11 +5,15 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "datasets/alias_table.h"
+#include "datasets/pseudo_words.h"
 
 namespace mrlocal {
 namespace {
@@ -26,85 +30,83 @@ struct SplitMix {
 
 // ---- Words ----------------------------------------------------------------------------
 
-// Lengths (capped at 9) and first letter (1 = vowel) of the 256 most frequent words of the
-// 16 Gutenberg books in ../shared/datasets/text/gutenberg ([a-z]+ tokens, lower-cased,
-// single-consonant fragments such as the "s" of "'s" left out).
-constexpr std::string_view kHeadLength =
-    "3322122142333433332323322324244424425423225243544232332542534443"
-    "4544444334443424664573254343435443333467444544445423574356343446"
-    "4573394263654434436353543273455555675446552544754547553454453565"
-    "4554656669544534847584453543846265654455343475639454466443555477";
-constexpr std::string_view kHeadVowelFirst =
-    "0101101101000000001010011100000000000001010001000111001000000100"
-    "0100100000000001000100110001001000100100100000000010000000101100"
-    "1000100001000000000000010000001000110000011000000000000000100000"
-    "0000000001100000100000000000000010000100000000001000010000100010";
-constexpr uint32_t kHead = 256;
-static_assert(kHeadLength.size() == kHead && kHeadVowelFirst.size() == kHead);
+// datasets/english_words.txt, compiled in: '#' lines, then "word count" lines.
+constexpr std::string_view kWordListFile =
+#include "datasets/english_words.inc"
+    ;
 
-// Past the head, the same books' distinct words of ranks [256, 512), [512, 1024), ...,
-// [16384, 32768) (the last band serves every later rank): how many of 256 have 1, 2, ...,
-// 16 letters, and how many of 256 start with a vowel.
-constexpr int kBands = 7;
+const std::vector<std::string_view>& ListedWords() {
+  static const std::vector<std::string_view> words = [] {
+    std::vector<std::string_view> w;
+    for (std::string_view rest = kWordListFile; !rest.empty();) {
+      const std::string_view line = rest.substr(0, rest.find('\n'));
+      rest.remove_prefix(std::min(rest.size(), line.size() + 1));
+      if (!line.empty() && line[0] != '#') w.push_back(line.substr(0, line.find(' ')));
+    }
+    return w;
+  }();
+  return words;
+}
+
+// Past the list, the lengths of the pseudo-words follow those of the Gutenberg books'
+// distinct words of ranks [4096, 8192), [8192, 16384) and [16384, 32768) (the last band
+// serves every later rank): how many of 256 have 1, 2, ..., 16 letters, and how many of
+// 256 start with a vowel.
+constexpr int kBands = 3;
 constexpr uint8_t kBandLength[kBands][16] = {
-    {3, 4, 26, 74, 45, 45, 31, 19, 3, 2, 1, 2, 0, 1, 0, 0},
-    {0, 2, 20, 48, 56, 48, 40, 20, 14, 6, 1, 1, 0, 0, 0, 0},
-    {1, 2, 11, 34, 47, 54, 43, 30, 18, 9, 4, 2, 2, 0, 0, 0},
-    {1, 2, 9, 27, 42, 43, 45, 38, 24, 13, 6, 3, 2, 1, 0, 0},
     {0, 2, 8, 21, 32, 41, 44, 41, 28, 19, 11, 6, 3, 1, 0, 0},
     {0, 1, 6, 16, 26, 40, 43, 38, 34, 23, 15, 8, 4, 2, 1, 0},
     {0, 1, 5, 13, 23, 33, 39, 40, 35, 27, 17, 11, 6, 3, 1, 1},
 };
-constexpr uint8_t kBandVowelFirst[kBands] = {46, 31, 44, 46, 44, 51, 56};
+constexpr uint8_t kBandVowelFirst[kBands] = {44, 51, 56};
 
-constexpr char kConsonants[] = "bcdfghjklmnprstvwxyz";  // 20
-constexpr char kVowels[] = "aeiou";                     // 5
-
-// Words of `len` letters that alternate consonants and vowels, starting with a vowel or not.
-uint64_t Capacity(int len, bool vowel_first) {
-  int vowels = vowel_first ? (len + 1) / 2 : len / 2;
-  uint64_t c = 1;
-  for (int i = 0; i < vowels; ++i) c *= 5;
-  for (int i = vowels; i < len; ++i) c *= 20;
-  return c;
-}
-
-struct Shape {
-  int len;
-  bool vowel_first;
-  uint64_t index;  // distinct among the ranks of one shape
-};
-
-// Head rank r (0-based) is the (index)-th rank of its shape among the head's ranks.
-const std::array<Shape, kHead>& HeadShapes() {
-  static const std::array<Shape, kHead> shapes = [] {
-    std::array<Shape, kHead> s{};
-    uint64_t seen[10][2] = {};
-    for (uint32_t r = 0; r < kHead; ++r) {
-      int len = kHeadLength[r] - '0';
-      bool v = kHeadVowelFirst[r] == '1';
-      s[r] = {len, v, seen[len][v]++};
-    }
-    return s;
-  }();
-  return shapes;
-}
-
-// Tail rank r keeps index r (>= kHead, so never an index of the head) and draws its length
-// from its band, lengthened until its shape has more than r words.
-Shape TailShape(uint32_t r) {
+// Rank r (0-based, past the list) takes a pseudo-word of index r, of a length drawn from
+// its band and lengthened until its shape has more than r words.
+WordShape TailShape(uint32_t r) {
   SplitMix h{r * 0xD1B54A32D192ED03ull};
   uint64_t x = h.Next();
-  int band = std::min(static_cast<int>(std::bit_width(r)) - 9, kBands - 1);
+  int band = std::clamp(static_cast<int>(std::bit_width(r)) - 13, 0, kBands - 1);
   uint32_t total = 0;
   for (uint8_t c : kBandLength[band]) total += c;
   const uint32_t pick = static_cast<uint32_t>(((x & 0xffff) * total) >> 16);  // [0, total)
-  int len = 1;
-  for (uint32_t acc = kBandLength[band][0]; acc <= pick; acc += kBandLength[band][len++]) {
+  WordShape shape{1, ((x >> 16) & 0xff) < kBandVowelFirst[band]};
+  for (uint32_t acc = kBandLength[band][0]; acc <= pick; acc += kBandLength[band][shape.len++]) {
   }
-  bool vowel_first = ((x >> 16) & 0xff) < kBandVowelFirst[band];
-  while (Capacity(len, vowel_first) <= r) ++len;
-  return {len, vowel_first, r};
+  while (PseudoWordCount(shape) <= r) ++shape.len;
+  return shape;
+}
+
+// The ranks past the list whose pseudo-word is a listed word, and the index each takes
+// instead. Such a rank is the index of a listed word of its own shape. No rank past the
+// list has an index below the list's size, so those indices are free but for the listed
+// words' own: a shape's k-th such rank takes its k-th free index. There are enough: a
+// shape has no more such ranks than listed words with indices past the list's size.
+const std::unordered_map<uint32_t, uint64_t>& ReplacedIndices() {
+  static const std::unordered_map<uint32_t, uint64_t> replaced = [] {
+    const uint64_t listed = ListedWords().size();
+    auto key = [](WordShape s) { return 2 * s.len + s.vowel_first; };
+    std::map<int, std::set<uint64_t>> taken;        // the listed words' indices, by shape
+    std::map<int, std::vector<uint32_t>> clashing;  // the ranks to replace, by shape
+    for (std::string_view w : ListedWords()) {
+      const auto p = IndexOfPseudoWord(w);
+      if (!p) continue;
+      taken[key(p->shape)].insert(p->index);
+      if (p->index >= listed && p->index < UINT32_MAX &&
+          TailShape(static_cast<uint32_t>(p->index)) == p->shape)
+        clashing[key(p->shape)].push_back(static_cast<uint32_t>(p->index));
+    }
+    std::unordered_map<uint32_t, uint64_t> out;
+    for (auto& [shape, ranks] : clashing) {
+      std::sort(ranks.begin(), ranks.end());
+      uint64_t free = 0;
+      for (uint32_t r : ranks) {
+        while (taken[shape].count(free)) ++free;
+        out[r] = free++;
+      }
+    }
+    return out;
+  }();
+  return replaced;
 }
 
 // ---- Zipf sampling --------------------------------------------------------------------
@@ -132,27 +134,15 @@ std::vector<Column> BuildAlias(uint32_t n, double s, const std::vector<uint32_t>
 
 }  // namespace
 
+uint32_t ListedWordCount() { return static_cast<uint32_t>(ListedWords().size()); }
+
 std::string WordOfRank(uint32_t rank) {
   const uint32_t r = rank - 1;
-  const Shape shape = r < kHead ? HeadShapes()[r] : TailShape(r);
-  // A bijection of [0, capacity) (an affine map with a multiplier prime to 2 and 5) spreads
-  // the indices over the whole alphabet; the word's letters are the result's digits. A word
-  // shows its length and its first letter's kind, hence its shape, and within a shape
-  // distinct indices give distinct words: distinct ranks give distinct words.
-  const uint64_t cap = Capacity(shape.len, shape.vowel_first);
-  constexpr uint64_t kMul = 0x2545F4914F6CDD1Dull;
-  static_assert(kMul % 2 == 1 && kMul % 5 != 0);
-  unsigned __int128 v = static_cast<unsigned __int128>(shape.index) * (kMul % cap);
-  v = (v + 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(shape.len)) % cap;
-  std::string w(shape.len, ' ');
-  for (int i = shape.len - 1; i >= 0; --i) {
-    bool vowel = (i % 2 == 0) == shape.vowel_first;
-    unsigned radix = vowel ? 5 : 20;
-    w[i] = vowel ? kVowels[static_cast<unsigned>(v % radix)]
-                 : kConsonants[static_cast<unsigned>(v % radix)];
-    v /= radix;
-  }
-  return w;
+  const auto& listed = ListedWords();
+  if (r < listed.size()) return std::string(listed[r]);
+  const auto& replaced = ReplacedIndices();
+  const auto it = replaced.find(r);
+  return PseudoWord(TailShape(r), it == replaced.end() ? r : it->second);
 }
 
 // The vocabulary, flat: word k is pool[word[k] + 1, ...) with its length in
@@ -187,7 +177,7 @@ uint64_t TextGenerator::chunk_bytes(uint64_t index) const {
 }
 
 // Decorations exercise a tokenizer: capitals, ALL CAPS, quotes, numbers and punctuation
-// leave the lower-cased word as it is; "'s" (1 word in 64) makes a distinct word "w's".
+// leave the lower-cased word as it is; "'s" (1 word in 64) makes the word "w's".
 void TextGenerator::Chunk(uint64_t index, std::string* out) const {
   const uint64_t size = chunk_bytes(index);
   const Tables& t = *tables_;
@@ -218,7 +208,8 @@ void TextGenerator::Chunk(uint64_t index, std::string* out) const {
       std::memcpy(p, w, 16);
       if (len > 16) std::memcpy(p, w, len);
       if (d == 3) {
-        for (size_t k = 0; k < len; ++k) p[k] = static_cast<char>(p[k] - 'a' + 'A');
+        for (size_t k = 0; k < len; ++k)
+          if (p[k] != '\'') p[k] = static_cast<char>(p[k] - 'a' + 'A');
       } else if (i == 0) {
         p[0] = static_cast<char>(p[0] - 'a' + 'A');
       }

@@ -1,6 +1,7 @@
-// Deterministic English-like text with Zipf-distributed word frequencies: the built-in
-// default corpus of `mrlocal wordcount`, and skewed inputs for tests and benchmarks.
-// The same options give the same bytes on any machine and with any number of threads.
+// Deterministic English-shaped text with Zipf-distributed word frequencies: the built-in
+// default corpus of `mrlocal wordcount` and `mrlocal gen text`, and skewed inputs for tests
+// and benchmarks. The same options give the same bytes on any machine and with any number
+// of threads.
 #pragma once
 
 #include <cstdint>
@@ -21,12 +22,14 @@ struct TextOptions {
 // Zipf s = 1.0 (natural language), seed 2026.
 TextOptions DefaultCorpusOptions();
 
-// The word of rank `rank` (1-based, >= 1): lower-case letters only, alternating consonants
-// and vowels, with English's word lengths: the 256 most frequent ranks take the lengths of
-// English's 256 most frequent words (the, and, to, of, a...), later ranks the length
-// distribution of English words of about that rank (7-8 letters past rank 4,000).
-// Distinct ranks give distinct words.
+// The word of rank `rank` (1-based, >= 1). Ranks 1..ListedWordCount() are English words
+// in their frequency order in 15 Gutenberg books (the, and, to, of, a, ...), from
+// datasets/english_words.txt, compiled in. Later ranks are pseudo-words (lower-case letters,
+// alternating consonants and vowels) with the length distribution of the books' words of
+// about that rank (7-8 letters past rank 4,000), none of them a listed word. Every word is a
+// key WordCount makes ([a-z][a-z']*, at most 16 bytes); distinct ranks give distinct words.
 std::string WordOfRank(uint32_t rank);
+uint32_t ListedWordCount();
 
 // Makes the text one chunk at a time. Chunk i (kChunkBytes, the last one shorter) depends
 // only on the options and i, so the bytes do not depend on which thread makes which chunk.

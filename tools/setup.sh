@@ -2,7 +2,8 @@
 # Installs what is missing (Debian 12, as root), builds mrlocal, then runs the demo or the
 # test suite. The README's Quick start and .ci/run call this script.
 #
-#   bash tools/setup.sh demo            build, then: mrlocal wordcount --deadline 30s
+#   bash tools/setup.sh demo            build, then: mrlocal wordcount --deadline 30s (on
+#                                       the built-in corpus, generated in memory)
 #   bash tools/setup.sh test            build, then the whole test suite (ctest)
 #   bash tools/setup.sh test --asan     the suite under AddressSanitizer + UBSan
 #   bash tools/setup.sh test --tsan     the suite under ThreadSanitizer

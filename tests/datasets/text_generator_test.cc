@@ -1,5 +1,6 @@
-// The Zipf text generator: deterministic, sized exactly, Zipf-shaped, with English's word
-// lengths; `mrlocal gen text` writes exactly that or nothing.
+// The Zipf text generator: deterministic, sized exactly, Zipf-shaped, English's words at
+// their frequency ranks, then pseudo-words with English's word lengths; `mrlocal gen text`
+// writes exactly that or nothing.
 #include "datasets/text_generator.h"
 
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -68,17 +70,87 @@ TEST(TextGenerator, EveryRankHasItsOwnWordThatTheTokenizerReadsBack) {
   for (uint32_t r = 4294967295u; r > 4294967295u - 10000; --r) words.push_back(WordOfRank(r));
   std::sort(words.begin(), words.end());
   EXPECT_EQ(std::adjacent_find(words.begin(), words.end()), words.end());
+  // WordCount's words, lower-cased: a letter, then letters or apostrophes.
   for (const std::string& w : words) {
     ASSERT_TRUE(w.size() >= 1 && w.size() <= 16) << w;
-    ASSERT_TRUE(std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; })) << w;
+    ASSERT_TRUE(w[0] >= 'a' && w[0] <= 'z') << w;
+    ASSERT_TRUE(std::all_of(w.begin(), w.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || c == '\'';
+    })) << w;
   }
-  for (uint32_t r : {1u, 5u, 300u, 99999u, 4294967295u}) {
+  uint32_t apostrophe = 1;  // the most frequent word with an apostrophe ("don't")
+  while (apostrophe < 1000 && WordOfRank(apostrophe).find('\'') == std::string::npos) ++apostrophe;
+  EXPECT_EQ(WordOfRank(apostrophe), "don't");
+  for (uint32_t r : {1u, 5u, 300u, apostrophe, 99999u, 4294967295u}) {
     std::string line = "\"";  // (not " " + w + ".": GCC 12 warns wrongly, -Wrestrict)
     line += WordOfRank(r);
     line += "\".";
     auto counts = testing::ReferenceWordCount(line);
     EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{WordOfRank(r), 1}}));
   }
+}
+
+// The words WordCount counts in a text, most frequent first (ties by word).
+std::vector<std::string> MostFrequentWords(std::string_view text, size_t n) {
+  std::vector<std::pair<uint64_t, std::string>> by_count;
+  for (auto& [w, c] : testing::ReferenceWordCount(text)) by_count.emplace_back(c, w);
+  std::sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<std::string> words;
+  for (size_t i = 0; i < n && i < by_count.size(); ++i) words.push_back(by_count[i].second);
+  return words;
+}
+
+// What `mrlocal wordcount` with no input prints first: English's most frequent words, in
+// the order of datasets/english_words.txt.
+TEST(TextGenerator, TheDefaultCorpusTopWordsAreEnglishInTheListsOrder) {
+  TextOptions o = DefaultCorpusOptions();
+  o.bytes = 8 << 20;
+  const std::vector<std::string> english = {"the", "and", "to", "of",   "a",
+                                            "he",  "in",  "i",  "that", "was"};
+  EXPECT_EQ(MostFrequentWords(GenerateText(o), 10), english);
+  for (uint32_t r = 1; r <= 10; ++r) EXPECT_EQ(WordOfRank(r), english[r - 1]);
+}
+
+// The built-in corpus (English list and pseudo-word tail): the same bytes from the same
+// seed, printable ASCII lines whose words are the ranks' words, sometimes with "'s".
+TEST(TextGenerator, TheDefaultCorpusIsDeterministicAndMadeOfTheRanksWords) {
+  TextOptions o = DefaultCorpusOptions();
+  o.bytes = 6 << 20;
+  const std::string text = GenerateText(o);
+  EXPECT_EQ(GenerateText(o), text);
+  EXPECT_TRUE(std::all_of(text.begin(), text.end(),
+                          [](char c) { return c == '\n' || (c >= ' ' && c <= '~'); }));
+  std::set<std::string> vocabulary;
+  for (uint32_t r = 1; r <= o.vocabulary; ++r) vocabulary.insert(WordOfRank(r));
+  for (auto& [w, c] : testing::ReferenceWordCount(text)) {
+    const bool possessive =
+        w.size() > 2 && w.ends_with("'s") && vocabulary.count(w.substr(0, w.size() - 2));
+    EXPECT_TRUE(vocabulary.count(w) || possessive) << w;
+  }
+  o.seed += 1;
+  EXPECT_NE(GenerateText(o), text);
+}
+
+// The distinct words of a Zipf text are what the model predicts: rank k (probability
+// p_k) shows up among T words with probability 1 - exp(-T p_k), as itself, and as "w's"
+// when 1 word in 64 gets "'s". 16 MiB of the default corpus: 110,260 keys (the model
+// says 110,444).
+TEST(TextGenerator, TheDefaultCorpusHasTheKeyCountItsModelPredicts) {
+  TextOptions o = DefaultCorpusOptions();
+  o.bytes = 16 << 20;
+  const auto counts = testing::ReferenceWordCount(GenerateText(o));
+  double words = 0;
+  for (auto& [w, c] : counts) words += static_cast<double>(c);
+  double harmonic = 0;
+  for (uint32_t k = 1; k <= o.vocabulary; ++k) harmonic += 1.0 / k;
+  double expected = 0;
+  for (uint32_t k = 1; k <= o.vocabulary; ++k) {
+    const double p = 1.0 / (k * harmonic);
+    expected += (1 - std::exp(-words * p * 63 / 64)) + (1 - std::exp(-words * p / 64));
+  }
+  EXPECT_NEAR(static_cast<double>(counts.size()), expected, 0.01 * expected);
 }
 
 // Lower-cased [a-z]+ tokens of a text: their mean length, percent of each length, and the
@@ -123,10 +195,11 @@ Shape MeasureShape(std::string_view text) {
   return s;
 }
 
-// English (the 16 Gutenberg books of ../shared/datasets, same tokens): mean length 4.19,
-// most tokens of 3 letters, slope -1.11. The default corpus measures 4.9 (its words have
-// English's lengths rank by rank, but pure Zipf gives rare ranks more of the tokens than
-// English does), most tokens of 3 letters, slope -1.00; s = 1.5 gives -1.51.
+// English (the 15 Gutenberg books of ../shared/datasets, same tokens): mean length 4.18,
+// most tokens of 3 letters, slope -1.11. The default corpus measures 4.9 (its words are
+// English's, or have English's lengths, rank by rank, but pure Zipf gives rare ranks more
+// of the tokens than English does), most tokens of 3 letters, slope -1.01; s = 1.5 gives
+// -1.51 (`bench_generators text`).
 TEST(TextGenerator, WordLengthsAndFrequenciesHaveEnglishShape) {
   TextOptions o = DefaultCorpusOptions();
   o.bytes = 3 << 20;

@@ -2,7 +2,9 @@
 //
 //   bench_generators text   [--mib N]   word-length histogram and rank/frequency slope of
 //                                       generated text (s = 1.0 and 1.5) and of the
-//                                       Gutenberg books in ../shared/datasets/text
+//                                       Gutenberg books in ../shared/datasets/text, and
+//                                       the generator's speed (MB per CPU second, one
+//                                       thread, median of 5)
 //   bench_generators graph  [--nodes N] [--edges E]   realized distinct-degree skew for
 //                                       each model at targets 24, 100, 208, and the time
 //                                       to generate (in memory, every core)
@@ -16,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -88,21 +91,45 @@ std::string ReadAll(const fs::path& p) {
   return ss.str();
 }
 
+// The generator's own speed: the chunks of `o` made in order on this thread (the
+// vocabulary built beforehand), in MB per second of this thread's CPU time, which other
+// load on a shared machine moves less than wall time; median of 5 runs.
+double GenerateMBPerCpuSecond(const mrlocal::TextOptions& o) {
+  auto cpu_seconds = [] {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  };
+  const mrlocal::TextGenerator gen(o);
+  std::string chunk;
+  std::vector<double> seconds;
+  for (int run = 0; run < 5; ++run) {
+    const double t0 = cpu_seconds();
+    for (uint64_t i = 0; i < gen.chunks(); ++i) gen.Chunk(i, &chunk);
+    seconds.push_back(cpu_seconds() - t0);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return static_cast<double>(o.bytes) / seconds[2] / 1e6;
+}
+
 int Text(uint64_t mib) {
   std::string english;
+  int books = 0;
   const fs::path dir = fs::path(MRLOCAL_SHARED_DATASETS) / "text" / "gutenberg";
   if (fs::is_directory(dir))
     for (auto& e : fs::directory_iterator(dir))
-      if (e.path().extension() == ".txt") english += ReadAll(e.path());
-  if (!english.empty()) PrintShape("gutenberg (16 books)", MeasureShape(english));
+      if (e.path().extension() == ".txt") english += ReadAll(e.path()), ++books;
+  char name[64];
+  std::snprintf(name, sizeof name, "gutenberg (%d books)", books);
+  if (!english.empty()) PrintShape(name, MeasureShape(english));
   for (double s : {1.0, 1.5}) {
     mrlocal::TextOptions o = mrlocal::DefaultCorpusOptions();
     o.bytes = mib << 20;
     o.exponent = s;
-    char name[64];
     std::snprintf(name, sizeof name, "generated s=%.1f, %llu MiB", s,
                   static_cast<unsigned long long>(mib));
     PrintShape(name, MeasureShape(mrlocal::GenerateText(o)));
+    std::printf("  generate: %.1f MB per CPU second (one thread)\n", GenerateMBPerCpuSecond(o));
   }
   return 0;
 }

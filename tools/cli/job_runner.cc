@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 
+#include "datasets/text_generator.h"
 #include "engine/output_committer.h"
 #include "engine/slot_worker.h"
 #include "sched/core/cluster_spec.h"
@@ -103,8 +104,10 @@ JobRequest ToRequest(const JobOptions& o, Plan& plan) {
 JobRunNotes Notes(const JobOptions& o) {
   JobRunNotes notes;
   if (o.quiet) return notes;
-  notes.generating_default_input = [](const std::string& name) {
-    std::cerr << "mrlocal: no input given: generating " << name << "\n";
+  // WordCount's corpus, the only built-in input: made in memory, no file is written.
+  notes.generating_default_input = [](const std::string&) {
+    std::cerr << "mrlocal: no input given: generating the built-in corpus in memory ("
+              << FormatBytes(DefaultCorpusOptions().bytes) << " of English-like text)\n";
   };
   notes.probing = [](std::string_view app, std::string_view what) {
     std::cerr << "mrlocal: no history for " << app << ": probing " << what
