@@ -103,7 +103,8 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   Running& r = running_[slot];
   if (r.token != token) return;  // cancelled meanwhile
   const TaskRef t = r.launch.task;
-  const SimJob& job = jobs_.at(t.job).job;
+  JobModel& m = jobs_.at(t.job);
+  SimJob& job = m.job;
   TaskReport report;
   report.task = t;
   report.token = token;
@@ -111,8 +112,15 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   report.start = r.start;
   report.end = loop_.Now();
   report.dispatch_latency = r.start - r.launch.ready_since;
-  const auto& out = t.kind == TaskKind::kMap ? job.map_output : job.reduce_output;
-  if (t.index < out.size()) report.output_bytes = out[t.index];
+  if (t.kind == TaskKind::kMap) {
+    if (t.index < job.map_input.size()) report.input_bytes = job.map_input[t.index];
+    if (t.index < job.map_output.size()) report.output_bytes = job.map_output[t.index];
+    // Attempts end only here (preempted ones in Cancel), so this is the last map.
+    if (++m.maps_finished == job.map_work_s.size() && job.shuffle.depth() > 0)
+      report.sketch = std::move(job.shuffle);
+  } else if (t.index < job.reduce_output.size()) {
+    report.output_bytes = job.reduce_output[t.index];
+  }
   r.token = 0;
   ++events_;
   report_(std::move(report));

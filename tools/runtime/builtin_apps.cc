@@ -57,7 +57,11 @@ Status ModelInputJob(const WorkloadJob& job, const SimModelContext& c, SimJobPar
     sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
     shuffle_units += sim.map_output.back();
   }
-  // A trace knows its shuffle: it overrides the model's output ratio, and the job declares it.
+  sim.map_input = *std::move(splits);
+  // A trace knows its maps' output: the shuffle, or a map-only job's output. It overrides
+  // the model's output ratio, split over the maps by their input; the job declares it.
+  const uint64_t declared = job.reduces > 0 ? job.shuffle_bytes : job.output_bytes;
+  if (declared > 0) sim.map_output = SplitByWeight(declared, sim.map_input);
   if (job.shuffle_bytes > 0) spec.shuffle_units = shuffle_units = job.shuffle_bytes;
   ModelReduces(*model, shuffle_units, p);
   return Status::OK();
@@ -133,6 +137,7 @@ AppDescriptor Pi() {
     p.spec.maps.assign(job.maps, {samples, {}});  // a map's units are its samples
     p.sim.map_work_s.assign(job.maps, model->MapSeconds(double(samples)));
     p.spec.shuffle_units = 2ull * job.maps;  // inside and outside counts
+    p.sim.map_output.assign(job.maps, 2);
     ModelReduces(*model, p.spec.shuffle_units, p);
     return Status::OK();
   };
@@ -185,14 +190,16 @@ AppDescriptor Synthetic() {
   d.model = [](const WorkloadJob& job, const SimModelContext&, SimJobParts& p) {
     p.sim.map_work_s = PerTask(job.params.TaskSeconds(kMapSeconds), job.maps);
     p.sim.reduce_work_s = PerTask(job.params.TaskSeconds(kReduceSeconds), job.reduces);
-    for (double w : p.sim.map_work_s) {
-      p.spec.maps.push_back({SyntheticUnits(w), {}});
-      p.spec.input_bytes += p.spec.maps.back().bytes;
-    }
+    // Units, not bytes read: spec.input_bytes (reports' input) stays 0, as for real.
+    for (double w : p.sim.map_work_s) p.spec.maps.push_back({SyntheticUnits(w), {}});
     for (double w : p.sim.reduce_work_s) {
+      p.reduce_input.push_back(SyntheticUnits(w));
       p.spec.shuffle_units += SyntheticUnits(w);
       p.spec.max_reduce_units = std::max(p.spec.max_reduce_units, SyntheticUnits(w));
     }
+    // Every map emits an equal share of the reduce work (apps/spin.h): zero weights.
+    p.sim.map_output =
+        SplitByWeight(p.spec.shuffle_units, std::vector<uint64_t>(p.sim.map_work_s.size()));
     return Status::OK();
   };
   d.model_estimate = [](const Calibration&, double worst) -> std::optional<AppEstimate> {

@@ -55,7 +55,8 @@ Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOp
   Runtime& runtime = **made;
   run.slots = runtime.slots();
   if (runtime.policy().uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
-  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
+  run.recorder = std::make_unique<RunRecorder>(
+      RunRecorderOptions{.keep_attempts = o.keep_attempts, .counts_records = !sim});
   runtime.AddObserver(run.recorder.get());
   if (o.observer) runtime.AddObserver(o.observer);
   return made;
