@@ -19,4 +19,9 @@ Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& app
 // (InvalidArgument, as for any file that is not a regular file), IoError otherwise.
 Result<std::string> ReadWorkloadFile(const std::string& path);
 
+// Whether `path` is a regular file this process can read, as ReadWorkloadFile finds out,
+// without reading it: the same errors, naming the file as `shown` ("cannot read <shown>:
+// <reason>"), e.g. "'a.txt' (relative to /data)".
+Status CheckReadableFile(const std::string& path, const std::string& shown);
+
 }  // namespace mrlocal

@@ -46,12 +46,9 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
 
 Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOptions ro, bool sim,
                                              const WorkloadRunOptions& o, WorkloadRun& run) {
+  MRLOCAL_RETURN_IF_ERROR(CheckAvailability(spec, o.cluster));
   auto made = sim ? Runtime::Simulated(std::move(ro)) : Runtime::Real(std::move(ro));
-  if (!made.ok()) {
-    // The spec named the node; the runtime's other errors name their option.
-    const bool availability = made.status().message().rfind("availability", 0) == 0;
-    return availability ? made.status().WithContext(spec.source + ": ") : made.status();
-  }
+  if (!made.ok()) return made.status();
   Runtime& runtime = **made;
   run.slots = runtime.slots();
   if (runtime.policy().uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
