@@ -10,11 +10,6 @@
 namespace mrlocal {
 namespace {
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // `shown`: the file as messages name it.
 Status ReadError(const std::string& shown, int err) {
   std::string msg = "cannot read " + shown + ": " + std::strerror(err);
@@ -53,9 +48,11 @@ Result<OpenFile> OpenRegularFile(const std::string& path, const std::string& sho
 
 Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,
                                   const TraceOptions& trace) {
-  if (EndsWith(path, ".tsv")) return LoadSwimTrace(path, apps, trace);
+  if (IsSwimTracePath(path)) return LoadSwimTrace(path, apps, trace);
   return LoadWorkloadJson(path, apps);
 }
+
+bool IsSwimTracePath(std::string_view path) { return path.ends_with(".tsv"); }
 
 Status CheckReadableFile(const std::string& path, const std::string& shown) {
   Result<OpenFile> file = OpenRegularFile(path, shown);

@@ -9,6 +9,9 @@
 
 namespace mrlocal {
 
+// Whether `path` names a SWIM trace: its name ends in ".tsv".
+bool IsSwimTracePath(std::string_view path);
+
 // A name ending in ".tsv" is a SWIM trace (LoadSwimTrace with `trace`); anything else is a
 // JSON spec (LoadWorkloadJson; `trace` is unused). Its jobs are of `apps`.
 Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,

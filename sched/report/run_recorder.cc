@@ -49,6 +49,7 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
     r.phase = JobPhase::kRejected;
     r.finished = true;
     r.finish = now;
+    ++jobs_finished_;
   } else {
     counts_[job.id] = {std::vector<uint16_t>(job.M()), std::vector<uint16_t>(job.R())};
   }
@@ -114,6 +115,7 @@ void RunRecorder::OnJobFinished(const JobState& job, const JobOutcome& outcome, 
   counts_.erase(job.id);
   JobRecord* j = mutable_job(job.id);
   if (!j) return;
+  if (!j->finished) ++jobs_finished_;
   j->phase = job.phase;  // may have turned kFailed when the output commit failed
   j->finished = true;
   j->finish = job.finish;

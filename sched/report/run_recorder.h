@@ -123,6 +123,8 @@ class RunRecorder final : public ControllerObserver {
 
   // Jobs in admission order (= id order for one Controller).
   const std::vector<JobRecord>& jobs() const { return jobs_; }
+  // How many of them have finished (rejected ones included), without counting them.
+  size_t jobs_finished() const { return jobs_finished_; }
   const JobRecord* job(JobId id) const;
   // Attempts in report order; empty when !keeps_attempts().
   const std::vector<AttemptRecord>& attempts() const { return attempts_; }
@@ -154,6 +156,7 @@ class RunRecorder final : public ControllerObserver {
   };
   std::unordered_map<JobId, TaskCounts> counts_;
   uint64_t attempts_seen_ = 0, preempted_seen_ = 0, failed_seen_ = 0;
+  size_t jobs_finished_ = 0;
 };
 
 }  // namespace mrlocal

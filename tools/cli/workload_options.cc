@@ -51,6 +51,8 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                   "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: the "
                   "spec's, rtmr-* presets 0.05, else 1)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
+  cmd->add_flag("--progress", o.progress,
+                "--sim: progress lines on stderr even when it is not a terminal");
 }
 
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
@@ -93,6 +95,18 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     }
   } else if (w.spec.cluster) {
     w.run.cluster = *w.spec.cluster;
+  } else if (o.sim && IsSwimTracePath(o.source)) {
+    std::optional<ClusterSpec> recorded = SwimTraceCluster(o.source);
+    if (!recorded)
+      return Status::InvalidArgument(
+          o.source +
+          ": unknown cluster size (only FB-2009 and FB-2010 traces are known, by name: 600 "
+          "and 3000 machines); simulate it with --cluster 'Nx(1m,1r,1.0)' for its N machines");
+    w.run.cluster = *recorded;
+    w.cluster_note = "simulating on " + recorded->ToString() + ", the " +
+                     std::to_string(recorded->nodes()) +
+                     " machines the trace was recorded on (SWIM; one map and one reduce slot "
+                     "each): --cluster to change it";
   } else {
     w.run.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
   }

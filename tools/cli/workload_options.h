@@ -31,6 +31,7 @@ struct WorkloadOptions {
   double estimate_margin = 0;      // rtmr/dc; 0: the runner's default
   double reduce_slowstart = 0;     // (0, 1]; 0: the spec's (presets: rtmr-* 0.05), else none
   bool quiet = false;
+  bool progress = false;  // a simulation's progress even when stderr is not a terminal
 };
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
@@ -38,10 +39,15 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
 struct LoadedWorkload {
   WorkloadSpec spec;
   WorkloadRunOptions run;  // cluster, calibration, seed and time scale filled in
+  // Why run.cluster is what it is when neither --cluster nor the spec chose it and it is
+  // not this machine (a trace simulated on its own cluster), for one line; else empty.
+  std::string cluster_note;
 };
 
 // Reads or generates the workload and resolves the cluster (--cluster, else the spec's,
-// else one node per CPU) and the calibration. Errors are one line, for exit code 2.
+// else, simulating a trace, the cluster it was recorded on (SwimTraceCluster), else one
+// node per CPU) and the calibration. Errors are one line, for exit code 2; a simulated
+// trace whose cluster is unknown is one, giving the --cluster to use.
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
 }  // namespace mrlocal

@@ -7,6 +7,7 @@
 #include "engine/block_store.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
+#include "sched/sim/sim_loop.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/runtime.h"
@@ -78,6 +79,15 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   run.metrics = ComputeMetrics(*run.recorder, mc);
 }
 
+// Hands `report` where the simulation stands every kSimProgressEvents events.
+void WatchProgress(Runtime& runtime, const RunRecorder& recorder, size_t jobs,
+                   std::function<void(const SimProgress&)> report) {
+  auto& loop = static_cast<SimLoop&>(runtime.loop());  // a simulated runtime's (runtime.h)
+  loop.SetProgressHook(kSimProgressEvents, [&loop, &runtime, &recorder, jobs, report] {
+    report(SimProgress{loop.Now(), recorder.jobs_finished(), jobs, runtime.task_events()});
+  });
+}
+
 // Leaves out of `spec` the jobs a policy that runs all reduces of a job at once can never
 // admit (R > reduce slots), as RTMR section V does for its dc runs; their count.
 size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int reduce_slots) {
@@ -126,6 +136,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   }
   auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/true, o, run);
   if (!runtime.ok()) return runtime.status();
+  if (o.sim_progress) WatchProgress(**runtime, *run.recorder, spec.jobs.size(), o.sim_progress);
   Status build_error;
   for (const WorkloadJob& j : spec.jobs) {
     (*runtime)->SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId) -> RuntimeJob {
