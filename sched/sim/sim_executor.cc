@@ -102,9 +102,10 @@ void SimExecutor::Launch(const TaskLaunch& l) {
 void SimExecutor::Finish(SlotId slot, uint64_t token) {
   Running& r = running_[slot];
   if (r.token != token) return;  // cancelled meanwhile
+  r.token = 0;
+  ++events_;
   const TaskRef t = r.launch.task;
-  JobModel& m = jobs_.at(t.job);
-  SimJob& job = m.job;
+  SimJob& job = jobs_.at(t.job).job;
   TaskReport report;
   report.task = t;
   report.token = token;
@@ -115,14 +116,17 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   if (t.kind == TaskKind::kMap) {
     if (t.index < job.map_input.size()) report.input_bytes = job.map_input[t.index];
     if (t.index < job.map_output.size()) report.output_bytes = job.map_output[t.index];
-    // Attempts end only here (preempted ones in Cancel), so this is the last map.
-    if (++m.maps_finished == job.map_work_s.size() && job.shuffle.depth() > 0)
-      report.sketch = std::move(job.shuffle);
+    if (job.shuffle.width() > 0) {
+      // Once per job. A report of its own, so that every other one is known to carry no
+      // sketch and costs no more than before.
+      TaskReport carrying = std::move(report);
+      carrying.sketch = std::exchange(job.shuffle, CountMinSketch());
+      report_(std::move(carrying));
+      return;
+    }
   } else if (t.index < job.reduce_output.size()) {
     report.output_bytes = job.reduce_output[t.index];
   }
-  r.token = 0;
-  ++events_;
   report_(std::move(report));
 }
 

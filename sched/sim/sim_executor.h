@@ -36,7 +36,8 @@ struct SimJob {
   std::vector<uint64_t> reduce_output;  // bytes written per reduce
   // The job's map output by partition, as the maps' sketches would sum it: the partition
   // plan (and so the reports' reduce loads) is made of it. Reported whole with the job's
-  // last map, since the Controller uses only the sum: nothing to pay per map. Depth 0: none.
+  // first finished map, since the Controller uses only the sum: nothing to pay per map.
+  // Width 0: none.
   CountMinSketch shuffle;
   double shuffle_delay_s = 0;  // map phase end -> reduce data available
 };
@@ -89,7 +90,6 @@ class SimExecutor final : public Executor {
   struct JobModel {
     SimJob job;
     Time map_phase_end{0};
-    uint32_t maps_finished = 0;
   };
   double Noise(const TaskLaunch& l) const;
   double Speed(SlotId slot, Time t) const;

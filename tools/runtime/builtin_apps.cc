@@ -46,22 +46,27 @@ Status ModelInputJob(const WorkloadJob& job, const SimModelContext& c, SimJobPar
   if (!splits.ok()) return splits.status();
   JobSpec& spec = p.spec;
   SimJob& sim = p.sim;
-  spec.maps.reserve(splits->size());
-  sim.map_work_s.reserve(splits->size());
-  sim.map_output.reserve(splits->size());
-  uint64_t shuffle_units = 0;
-  for (uint64_t b : *splits) {
+  sim.map_input = std::move(splits).value();
+  spec.maps.reserve(sim.map_input.size());
+  sim.map_work_s.reserve(sim.map_input.size());
+  for (uint64_t b : sim.map_input) {
     spec.maps.push_back({b, {}});
     spec.input_bytes += b;
     sim.map_work_s.push_back(model->MapSeconds(double(b)));
-    sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
-    shuffle_units += sim.map_output.back();
   }
-  sim.map_input = *std::move(splits);
-  // A trace knows its maps' output: the shuffle, or a map-only job's output. It overrides
+  // A trace knows its maps' output: the shuffle, or a map-only job's output. It replaces
   // the model's output ratio, split over the maps by their input; the job declares it.
   const uint64_t declared = job.reduces > 0 ? job.shuffle_bytes : job.output_bytes;
-  if (declared > 0) sim.map_output = SplitByWeight(declared, sim.map_input);
+  uint64_t shuffle_units = 0;
+  if (declared > 0) {
+    sim.map_output = SplitByWeight(declared, sim.map_input);
+  } else {
+    sim.map_output.reserve(sim.map_input.size());
+    for (uint64_t b : sim.map_input) {
+      sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
+      shuffle_units += sim.map_output.back();
+    }
+  }
   if (job.shuffle_bytes > 0) spec.shuffle_units = shuffle_units = job.shuffle_bytes;
   ModelReduces(*model, shuffle_units, p);
   return Status::OK();

@@ -1,6 +1,5 @@
 #include "tools/runtime/sim_jobs.h"
 
-#include <cmath>
 #include <filesystem>
 #include <system_error>
 
@@ -77,16 +76,17 @@ std::vector<uint64_t> SplitByWeight(uint64_t total, const std::vector<uint64_t>&
   }
   // Differences of the rounded running shares: they telescope to `total` exactly (a double
   // holds trace sizes, < 2^53, exactly; a 128-bit division per part would cost more).
+  // Signed conversions: one instruction each, and trace sizes are far below 2^63.
   parts.reserve(weights.size());
   const double scale = static_cast<double>(total) / static_cast<double>(sum);
-  uint64_t running = 0, given = 0;
+  int64_t running = 0, given = 0;
   for (uint64_t w : weights) {
-    running += w;
-    const uint64_t upto =
-        running == sum ? total : static_cast<uint64_t>(std::llround(double(running) * scale));
-    parts.push_back(upto - given);
+    running += static_cast<int64_t>(w);
+    const int64_t upto = static_cast<int64_t>(static_cast<double>(running) * scale + 0.5);
+    parts.push_back(static_cast<uint64_t>(upto - given));
     given = upto;
   }
+  parts.back() += total - static_cast<uint64_t>(given);  // 0 unless rounding drifted
   return parts;
 }
 
