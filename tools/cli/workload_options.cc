@@ -19,7 +19,8 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_flag("--sim", o.sim, "Simulate instead of running the jobs on the local slots");
   cmd->add_option("--cluster", o.cluster,
                   "Cluster spec, e.g. '3000x(1m,1r,1.0)', or a preset: " + clusters +
-                      " (default: the workload's, else one node per CPU)");
+                      " (default: the workload's; --sim on a SWIM trace: the trace's own; else one "
+                      "node per CPU)");
   cmd->add_option("--seed", o.seed, "Seed of the preset's draws and the model's noise")
       ->capture_default_str();
   cmd->add_option("--time-scale", o.time_scale,
