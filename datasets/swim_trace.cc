@@ -154,6 +154,15 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
   return spec;
 }
 
+std::optional<ClusterSpec> SwimTraceCluster(std::string_view path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  int machines = 0;
+  if (name.starts_with("FB-2009") || name.starts_with("samples_24_times_1hr_")) machines = 600;
+  if (name.starts_with("FB-2010")) machines = 3000;
+  if (machines == 0) return std::nullopt;
+  return ClusterSpec({NodeGroup{.count = machines, .map_slots = 1, .reduce_slots = 1}});
+}
+
 Result<WorkloadSpec> LoadSwimTrace(const std::string& path, const AppSchemas& apps,
                                    const TraceOptions& options) {
   if (auto app = CheckOptions(options, apps); !app.ok()) return app.status();

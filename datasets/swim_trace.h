@@ -17,7 +17,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
@@ -40,6 +42,14 @@ struct TraceOptions {
 // name (the app registry's schemas, tools/runtime/app_registry.h).
 Result<WorkloadSpec> LoadSwimTrace(const std::string& path, const AppSchemas& apps,
                                    const TraceOptions& options = {});
+
+// The cluster the SWIM trace at `path` was recorded on, known from its file name: an
+// FB-2009 trace (and SWIM's first samples_24_times_1hr_* files) comes from a 600-machine
+// Facebook cluster, an FB-2010 one from the same cluster grown to 3000 machines (SWIM's
+// wiki, "Workloads repository", and workloadSuite/README; ../shared/datasets/SOURCES.md).
+// Neither the traces nor SWIM give slots per machine: one map and one reduce slot each.
+// None for any other name.
+std::optional<ClusterSpec> SwimTraceCluster(std::string_view path);
 
 // As LoadSwimTrace, on the text of a trace; `source` names it in messages and gives the
 // workload's name (its stem).

@@ -10,16 +10,41 @@
 namespace mrlocal {
 namespace {
 
-Status ReadError(const std::string& path, int err) {
-  std::string msg = "cannot read '" + path + "': " + std::strerror(err);
+// `shown`: the file as messages name it.
+Status ReadError(const std::string& shown, int err) {
+  std::string msg = "cannot read " + shown + ": " + std::strerror(err);
   if (err == ENOENT || err == ENOTDIR) return Status::NotFound(std::move(msg));
   if (err == EISDIR) return Status::InvalidArgument(std::move(msg));
   return Status::IoError(std::move(msg));
 }
 
-}  // namespace
+std::string Quoted(const std::string& path) { return "'" + path + "'"; }
 
-bool IsSwimTracePath(std::string_view path) { return path.ends_with(".tsv"); }
+struct OpenFile {
+  int fd = -1;  // the caller closes it
+  size_t size = 0;
+};
+
+// `path` opened for reading, when it is a regular file.
+Result<OpenFile> OpenRegularFile(const std::string& path, const std::string& shown) {
+  // O_NONBLOCK: a FIFO must not block the open; it is refused below as not a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return ReadError(shown, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return ReadError(shown, e);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    if (S_ISDIR(st.st_mode)) return ReadError(shown, EISDIR);
+    return Status::InvalidArgument("cannot read " + shown + ": not a regular file");
+  }
+  return OpenFile{fd, static_cast<size_t>(st.st_size)};
+}
+
+}  // namespace
 
 Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& apps,
                                   const TraceOptions& trace) {
@@ -27,22 +52,20 @@ Result<WorkloadSpec> LoadWorkload(const std::string& path, const AppSchemas& app
   return LoadWorkloadJson(path, apps);
 }
 
+bool IsSwimTracePath(std::string_view path) { return path.ends_with(".tsv"); }
+
+Status CheckReadableFile(const std::string& path, const std::string& shown) {
+  Result<OpenFile> file = OpenRegularFile(path, shown);
+  if (!file.ok()) return file.status();
+  ::close(file->fd);
+  return Status::OK();
+}
+
 Result<std::string> ReadWorkloadFile(const std::string& path) {
-  // O_NONBLOCK: a FIFO must not block the open; it is refused below as not a regular file.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return ReadError(path, errno);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    const int e = errno;
-    ::close(fd);
-    return ReadError(path, e);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    if (S_ISDIR(st.st_mode)) return ReadError(path, EISDIR);
-    return Status::InvalidArgument("cannot read '" + path + "': not a regular file");
-  }
-  std::string text(static_cast<size_t>(st.st_size), '\0');
+  Result<OpenFile> file = OpenRegularFile(path, Quoted(path));
+  if (!file.ok()) return file.status();
+  const int fd = file->fd;
+  std::string text(file->size, '\0');
   size_t got = 0;
   while (true) {
     if (got == text.size()) text.resize(text.size() + 4096);  // the file grew: keep reading
@@ -51,7 +74,7 @@ Result<std::string> ReadWorkloadFile(const std::string& path) {
     if (n < 0) {
       const int e = errno;
       ::close(fd);
-      return ReadError(path, e);
+      return ReadError(Quoted(path), e);
     }
     if (n == 0) break;
     got += static_cast<size_t>(n);

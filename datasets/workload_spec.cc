@@ -58,7 +58,10 @@ std::string LineCol(std::string_view text, size_t at) {
 // Every error of one spec: "<source>: <field path>: <what>".
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+  // check_files: input files must be readable now (a spec read from a file, whose inputs
+  // are on this machine), not just named.
+  Reader(std::string source, bool check_files)
+      : source_(std::move(source)), check_files_(check_files) {}
 
   Status Fail(const std::string& path, const std::string& what) const {
     return Status::InvalidArgument(source_ + ": " + (path.empty() ? "" : path + ": ") + what);
@@ -148,9 +151,11 @@ class Reader {
   }
 
   const std::string& source() const { return source_; }
+  bool check_files() const { return check_files_; }
 
  private:
   std::string source_;
+  bool check_files_;
 };
 
 const json* Find(const json& obj, std::string_view key) {
@@ -214,6 +219,17 @@ class DuplicateKeyFinder {
   std::string duplicate_;
 };
 
+// `dir` as an absolute path, for messages ("" is the working directory).
+std::string AbsoluteDir(std::string_view dir) {
+  std::error_code ec;
+  std::filesystem::path abs =
+      std::filesystem::absolute(dir.empty() ? std::filesystem::path(".") : dir, ec);
+  if (ec) return std::string(dir);
+  std::string s = abs.lexically_normal().string();
+  if (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
 Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& path,
                              const AppSchema& app, std::string_view base_dir) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
@@ -234,12 +250,18 @@ Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& 
       return r.Fail(fpath, "must be a non-empty list of paths " + Got(*files));
     in.kind = InputSpec::Kind::kFiles;
     for (size_t i = 0; i < files->size(); ++i) {
+      const std::string ipath = fpath + "[" + std::to_string(i) + "]";
       std::string f;
-      MRLOCAL_READ_INTO(f, r.String((*files)[i], fpath + "[" + std::to_string(i) + "]"));
+      MRLOCAL_READ_INTO(f, r.String((*files)[i], ipath));
       const std::filesystem::path p(f);
       in.files.push_back(base_dir.empty() || p.is_absolute()
                              ? f
                              : (std::filesystem::path(base_dir) / p).lexically_normal().string());
+      if (!r.check_files()) continue;
+      const std::string shown =
+          "'" + f + "'" + (p.is_absolute() ? "" : " (relative to " + AbsoluteDir(base_dir) + ")");
+      if (Status st = CheckReadableFile(in.files.back(), shown); !st.ok())
+        return r.Fail(ipath, st.message());
     }
     return in;
   }
@@ -448,6 +470,12 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
   return job;
 }
 
+std::string NodeOutsideCluster(uint64_t node, const std::optional<ClusterSpec>& cluster) {
+  return "node " + std::to_string(node) + " is not in the cluster" +
+         (cluster ? " (" + std::to_string(cluster->nodes()) + " nodes: " + cluster->ToString() + ")"
+                  : "");
+}
+
 Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v,
                                               const std::string& path,
                                               const std::optional<ClusterSpec>& cluster) {
@@ -467,11 +495,7 @@ Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v,
     const std::string ipath = npath + "[" + std::to_string(i) + "]";
     uint64_t id;
     MRLOCAL_READ_INTO(id, r.Integer((*nodes)[i], ipath, 0));
-    if (id > max_node)
-      return r.Fail(ipath, "node " + std::to_string(id) + " is not in the cluster" +
-                               (cluster ? " (" + std::to_string(cluster->nodes()) +
-                                              " nodes: " + cluster->ToString() + ")"
-                                        : ""));
+    if (id > max_node) return r.Fail(ipath, NodeOutsideCluster(id, cluster));
     a.nodes.push_back(static_cast<int>(id));
   }
   const std::string ppath = Join(path, "profile");
@@ -594,11 +618,10 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
   return spec;
 }
 
-}  // namespace
-
-Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
-                                       const AppSchemas& apps, std::string_view base_dir) {
-  const Reader r(source.empty() ? std::string("spec") : std::string(source));
+Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
+                               const AppSchemas& apps, std::string_view base_dir,
+                               bool check_files) {
+  const Reader r(source.empty() ? std::string("spec") : std::string(source), check_files);
   DuplicateKeyFinder dups;
   json root;
   try {
@@ -632,10 +655,31 @@ Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view s
   }
 }
 
+}  // namespace
+
+Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
+                                       const AppSchemas& apps, std::string_view base_dir) {
+  return ParseSpec(text, source, apps, base_dir, /*check_files=*/false);
+}
+
+Status CheckAvailability(const WorkloadSpec& spec, const ClusterSpec& cluster) {
+  for (size_t i = 0; i < spec.availability.size(); ++i) {
+    const std::vector<int>& nodes = spec.availability[i].nodes;
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      if (nodes[k] < cluster.nodes()) continue;
+      return Status::InvalidArgument(spec.source + ": availability[" + std::to_string(i) +
+                                     "].nodes[" + std::to_string(k) +
+                                     "]: " + NodeOutsideCluster(nodes[k], cluster));
+    }
+  }
+  return Status::OK();
+}
+
 Result<WorkloadSpec> LoadWorkloadJson(const std::string& path, const AppSchemas& apps) {
   Result<std::string> text = ReadWorkloadFile(path);
   if (!text.ok()) return text.status();
-  return ParseWorkloadJson(*text, path, apps, std::filesystem::path(path).parent_path().string());
+  return ParseSpec(*text, path, apps, std::filesystem::path(path).parent_path().string(),
+                   /*check_files=*/true);
 }
 
 }  // namespace mrlocal

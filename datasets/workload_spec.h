@@ -107,7 +107,14 @@ Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view s
                                        const AppSchemas& apps, std::string_view base_dir = {});
 
 // Reads and parses the spec file at `path`; relative input files are resolved against the
-// file's directory. Errors as ParseWorkloadJson, or "cannot read 'x': <OS reason>".
+// file's directory, and must be readable. Errors as ParseWorkloadJson, or "cannot read 'x':
+// <OS reason>" for the spec itself, or for an input file its field: "spec.json:
+// jobs[0].input.files[0]: cannot read 'a.txt' (relative to /data): No such file or directory".
 Result<WorkloadSpec> LoadWorkloadJson(const std::string& path, const AppSchemas& apps);
+
+// Whether the spec's availability profiles name only nodes of `cluster` (the one it runs
+// on: the spec's, --cluster's or a default). InvalidArgument naming the source and field,
+// e.g. "spec.json: availability[0].nodes[1]: node 7 is not in the cluster (2 nodes: ...)".
+Status CheckAvailability(const WorkloadSpec& spec, const ClusterSpec& cluster);
 
 }  // namespace mrlocal

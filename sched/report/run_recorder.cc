@@ -4,6 +4,18 @@
 #include <limits>
 
 namespace mrlocal {
+namespace {
+
+// A reduce's input is what the plan routed to it, in size units, whatever the executor:
+// a real one counts the records it read, a simulated one nothing. None before the plan
+// (a reduce that slow-start let in early) and for maps.
+std::optional<uint64_t> ReduceInput(const JobRecord* j, const TaskRef& t) {
+  if (t.kind != TaskKind::kReduce || !j || !j->plan || t.index >= j->plan->reduce_load.size())
+    return std::nullopt;
+  return j->plan->reduce_load[t.index];
+}
+
+}  // namespace
 
 const JobRecord* RunRecorder::job(JobId id) const {
   auto it = index_.find(id);
@@ -37,6 +49,7 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
     r.phase = JobPhase::kRejected;
     r.finished = true;
     r.finish = now;
+    ++jobs_finished_;
   } else {
     counts_[job.id] = {std::vector<uint16_t>(job.M()), std::vector<uint16_t>(job.R())};
   }
@@ -67,7 +80,8 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
   if (preempted) ++preempted_seen_;
   if (!ok && !preempted) ++failed_seen_;
   const uint16_t attempt = NextAttempt(r.task);
-  if (JobRecord* j = mutable_job(r.task.job)) {
+  JobRecord* j = mutable_job(r.task.job);
+  if (j) {
     j->slot_time += r.end - r.start;
     j->first_start = j->first_start ? std::min(*j->first_start, r.start) : r.start;
     ++j->attempts;
@@ -79,7 +93,7 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
   AttemptRecord a;
   a.start = r.start;
   a.end = r.end;
-  a.input_bytes = r.input_bytes;
+  a.input_bytes = ReduceInput(j, r.task).value_or(r.input_bytes);
   a.output_bytes = r.output_bytes;
   a.job = r.task.job;
   a.index = r.task.index;
@@ -101,6 +115,7 @@ void RunRecorder::OnJobFinished(const JobState& job, const JobOutcome& outcome, 
   counts_.erase(job.id);
   JobRecord* j = mutable_job(job.id);
   if (!j) return;
+  if (!j->finished) ++jobs_finished_;
   j->phase = job.phase;  // may have turned kFailed when the output commit failed
   j->finished = true;
   j->finish = job.finish;

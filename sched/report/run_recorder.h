@@ -71,8 +71,8 @@ struct JobRecord {
 struct AttemptRecord {
   Time start{0};
   Time end{0};
-  uint64_t input_bytes = 0;
-  uint64_t output_bytes = 0;
+  uint64_t input_bytes = 0;   // map: bytes of its split; reduce: size units the plan gave it
+  uint64_t output_bytes = 0;  // map: size units of its output; reduce: bytes written
   JobId job = 0;
   uint32_t index = 0;
   SlotId slot = -1;
@@ -103,6 +103,9 @@ struct DecisionRecord {
 
 struct RunRecorderOptions {
   bool keep_attempts = true;  // false: only per-job sums (for very large simulations)
+  // false: the executor does not count records (a simulation models bytes only), so the
+  // reports leave the jobs' output_records out rather than say 0.
+  bool counts_records = true;
   // Decisions kept (with the attempts) for trace.json, which shows this many at most.
   size_t max_decisions = 1000000;
 };
@@ -120,11 +123,14 @@ class RunRecorder final : public ControllerObserver {
 
   // Jobs in admission order (= id order for one Controller).
   const std::vector<JobRecord>& jobs() const { return jobs_; }
+  // How many of them have finished (rejected ones included), without counting them.
+  size_t jobs_finished() const { return jobs_finished_; }
   const JobRecord* job(JobId id) const;
   // Attempts in report order; empty when !keeps_attempts().
   const std::vector<AttemptRecord>& attempts() const { return attempts_; }
   const std::vector<AttemptFailure>& attempt_failures() const { return failures_; }
   bool keeps_attempts() const { return options_.keep_attempts; }
+  bool counts_records() const { return options_.counts_records; }
   // Decisions in order, the first max_decisions; empty when !keeps_attempts().
   const std::vector<DecisionRecord>& decisions() const { return decisions_; }
 
@@ -150,6 +156,7 @@ class RunRecorder final : public ControllerObserver {
   };
   std::unordered_map<JobId, TaskCounts> counts_;
   uint64_t attempts_seen_ = 0, preempted_seen_ = 0, failed_seen_ = 0;
+  size_t jobs_finished_ = 0;
 };
 
 }  // namespace mrlocal

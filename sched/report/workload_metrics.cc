@@ -132,7 +132,7 @@ void TakePlan(const JobRecord& j, JobMetrics& m) {
   m.reduce_load = j.plan->reduce_load;
 }
 
-JobMetrics Measure(const JobRecord& j, Duration setup) {
+JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
   JobMetrics m;
   m.id = j.id;
   m.name = j.name;
@@ -172,7 +172,7 @@ JobMetrics Measure(const JobRecord& j, Duration setup) {
   TakePlan(j, m);
   m.map_output_units = j.map_output_units;
   m.skipped_records = j.skipped_records;
-  m.output_records = j.output_records;
+  if (counts_records) m.output_records = j.output_records;
   m.output_bytes = j.output_bytes;
   m.warnings = j.warnings;
   m.top = j.top;
@@ -184,7 +184,8 @@ JobMetrics Measure(const JobRecord& j, Duration setup) {
 std::vector<JobMetrics> ComputeJobMetrics(const RunRecorder& recorder, Duration setup) {
   std::vector<JobMetrics> jobs;
   jobs.reserve(recorder.jobs().size());
-  for (const JobRecord& j : recorder.jobs()) jobs.push_back(Measure(j, setup));
+  for (const JobRecord& j : recorder.jobs())
+    jobs.push_back(Measure(j, setup, recorder.counts_records()));
   return jobs;
 }
 

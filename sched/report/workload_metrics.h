@@ -128,7 +128,8 @@ struct JobMetrics {
   double plan_cost_us = 0, sketch_fill_us = 0;
   std::vector<uint64_t> reduce_load;
   uint64_t map_output_units = 0, skipped_records = 0;
-  uint64_t output_records = 0, output_bytes = 0;
+  std::optional<uint64_t> output_records;  // none when the run did not count records (sim)
+  uint64_t output_bytes = 0;
   std::vector<std::string> warnings;
   std::vector<TopEntry> top;
 };

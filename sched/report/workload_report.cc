@@ -112,7 +112,7 @@ Json JobJson(const JobMetrics& j) {
                 {"reduce_load", j.reduce_load}}},
               {"map_output_units", j.map_output_units},
               {"skipped_records", j.skipped_records},
-              {"output_records", j.output_records},
+              {"output_records", OrNull(j.output_records)},
               {"output_bytes", j.output_bytes},
               {"warnings", j.warnings},
               {"top", std::move(top)}};
@@ -251,14 +251,14 @@ std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
       "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
       "response_s,met_deadline,slack_s,maps,reduces,slot_time_s\n";
   for (const JobMetrics& j : jobs) {
-    const bool ran = j.finish_s.has_value();
     const bool completed = j.status == "succeeded";
     out += std::to_string(j.id) + ',' + CsvField(j.name) + ',' + CsvField(j.app) + ',' +
            CsvField(j.queue) + ',' + Fixed(j.weight, 6) + ',' + Fixed(j.arrival_s, 6) + ',' +
            Sec(j.deadline_at_s) + ',' + Bool(j.admitted) + ',' + j.status + ',' + Sec(j.start_s) +
            ',' + Sec(j.finish_s) + ',' + (completed ? Fixed(j.elapsed_s, 6) : "") + ',' +
-           (ran ? Bool(j.successful) : "") + ',' + Sec(j.slack_s) + ',' + std::to_string(j.maps) +
-           ',' + std::to_string(j.reduces) + ',' + Fixed(j.slot_time_s, 6) + '\n';
+           (j.met_deadline ? Bool(*j.met_deadline) : "") + ',' + Sec(j.slack_s) + ',' +
+           std::to_string(j.maps) + ',' + std::to_string(j.reduces) + ',' +
+           Fixed(j.slot_time_s, 6) + '\n';
   }
   return out;
 }

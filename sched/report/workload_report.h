@@ -12,11 +12,17 @@
 //                 slot_time_s. deadline_s is absolute here (arrival + D, metrics.json's
 //                 deadline_at_s), like arrival_s and finish_s; start_s is the job's first
 //                 attempt start; slack_s = deadline_s - finish_s (negative: missed by);
-//                 met_deadline is RTMR's "successful" (completed, by the deadline if any).
+//                 met_deadline: whether an admitted job with a deadline completed by it
+//                 (metrics.json's "successful" is RTMR's: by its deadline if it has one).
 //                 Empty cells: not applicable (no deadline, rejected, unfinished).
 //   tasks.csv     one row per attempt: job,kind,index,attempt,slot,node,start_s,end_s,
 //                 duration_s,ok,preempted,input_bytes,output_bytes (header only when the
-//                 recorder did not keep attempts).
+//                 recorder did not keep attempts). A map's input_bytes are its split's
+//                 bytes (0 for apps without input: pi, synthetic), its output_bytes the
+//                 size units of its output (the shuffle it sends); a reduce's input_bytes
+//                 are the size units the partition plan gave it, its output_bytes the
+//                 bytes it wrote. A simulation reports what its model says of the same
+//                 job (a trace's input, shuffle and output bytes).
 //   trace.json    trace_json.h.
 //   gantt.svg     gantt_svg.h.
 // CSV: RFC 4180, a header line, CRLF-free ("\n" line ends), text fields quoted when they

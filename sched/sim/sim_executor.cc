@@ -102,8 +102,10 @@ void SimExecutor::Launch(const TaskLaunch& l) {
 void SimExecutor::Finish(SlotId slot, uint64_t token) {
   Running& r = running_[slot];
   if (r.token != token) return;  // cancelled meanwhile
+  r.token = 0;
+  ++events_;
   const TaskRef t = r.launch.task;
-  const SimJob& job = jobs_.at(t.job).job;
+  SimJob& job = jobs_.at(t.job).job;
   TaskReport report;
   report.task = t;
   report.token = token;
@@ -111,10 +113,20 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   report.start = r.start;
   report.end = loop_.Now();
   report.dispatch_latency = r.start - r.launch.ready_since;
-  const auto& out = t.kind == TaskKind::kMap ? job.map_output : job.reduce_output;
-  if (t.index < out.size()) report.output_bytes = out[t.index];
-  r.token = 0;
-  ++events_;
+  if (t.kind == TaskKind::kMap) {
+    if (t.index < job.map_input.size()) report.input_bytes = job.map_input[t.index];
+    if (t.index < job.map_output.size()) report.output_bytes = job.map_output[t.index];
+    if (job.shuffle.width() > 0) {
+      // Once per job. A report of its own, so that every other one is known to carry no
+      // sketch and costs no more than before.
+      TaskReport carrying = std::move(report);
+      carrying.sketch = std::exchange(job.shuffle, CountMinSketch());
+      report_(std::move(carrying));
+      return;
+    }
+  } else if (t.index < job.reduce_output.size()) {
+    report.output_bytes = job.reduce_output[t.index];
+  }
   report_(std::move(report));
 }
 

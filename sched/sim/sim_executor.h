@@ -26,13 +26,20 @@
 
 namespace mrlocal {
 
-// What the simulation knows of a job's tasks.
+// What the simulation knows of a job's tasks. The sizes are what a real run's reports say
+// of the same job (executor.h's TaskReport); empty vectors report 0.
 struct SimJob {
   std::vector<double> map_work_s;       // one per map task, seconds at speed 1.0
   std::vector<double> reduce_work_s;    // one per reduce task, seconds at speed 1.0
-  std::vector<uint64_t> map_output;     // size units per map (reports); may be empty
-  std::vector<uint64_t> reduce_output;  // bytes written per reduce (reports); may be empty
-  double shuffle_delay_s = 0;           // map phase end -> reduce data available
+  std::vector<uint64_t> map_input;      // bytes each map reads; empty: no input (pi, synthetic)
+  std::vector<uint64_t> map_output;     // size units each map outputs (its shuffle share)
+  std::vector<uint64_t> reduce_output;  // bytes written per reduce
+  // The job's map output by partition, as the maps' sketches would sum it: the partition
+  // plan (and so the reports' reduce loads) is made of it. Reported whole with the job's
+  // first finished map, since the Controller uses only the sum: nothing to pay per map.
+  // Width 0: none.
+  CountMinSketch shuffle;
+  double shuffle_delay_s = 0;  // map phase end -> reduce data available
 };
 
 // A node's speed factor over time: `factor[i]` from `at[i]` on (1.0 before at[0]).

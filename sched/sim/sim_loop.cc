@@ -22,6 +22,12 @@ void SimLoop::DropCancelled() {
   std::make_heap(queue_.begin(), queue_.end(), Later{});
 }
 
+void SimLoop::SetProgressHook(uint64_t every, Callback fn) {
+  progress_ = std::move(fn);
+  progress_every_ = every;
+  until_progress_ = every > 0 && progress_ ? every : ~uint64_t{0};
+}
+
 void SimLoop::Run() {
   stopped_ = false;
   while (!stopped_ && !queue_.empty()) {
@@ -34,6 +40,10 @@ void SimLoop::Run() {
     callbacks_.erase(it);
     now_ = e.at;
     fn();
+    if (--until_progress_ == 0) {
+      until_progress_ = progress_every_;
+      progress_();
+    }
   }
 }
 

@@ -21,6 +21,11 @@ class SimLoop final : public EventLoop {
   void Run() override;
   void Stop() override { stopped_ = true; }
 
+  // Calls `fn` between events, after every `every` events run (0: never again): a front
+  // end's progress report, paced by the simulation's own work. `fn` must not schedule
+  // events, so that a run is the same with or without it.
+  void SetProgressHook(uint64_t every, Callback fn);
+
   // Events still to run (cancelled ones excluded).
   size_t pending() const { return callbacks_.size(); }
   // Entries of the time-ordered queue, including cancelled ones not yet dropped: bounded
@@ -47,6 +52,9 @@ class SimLoop final : public EventLoop {
   Time now_{0};
   TimerId last_id_ = 0;
   bool stopped_ = false;
+  Callback progress_;
+  uint64_t progress_every_ = 0;
+  uint64_t until_progress_ = ~uint64_t{0};  // events left before the hook; never reaches 0 unset
 };
 
 }  // namespace mrlocal

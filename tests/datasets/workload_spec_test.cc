@@ -192,15 +192,19 @@ TEST(WorkloadSpec, GraphBytesIsWhatTheGeneratorWrites) {
 
 TEST(WorkloadSpec, LoadsFilesRelativeToTheSpec) {
   testing::ScratchDir dir;
-  std::filesystem::create_directories(dir / "specs");
+  std::filesystem::create_directories(dir / "specs" / "data");
+  // The inputs must exist (LoadWorkloadJson checks them); the absolute one is elsewhere.
+  const std::string abs = (dir / "c.txt").string();
+  for (const auto& f : {dir / "specs" / "data" / "a.txt", dir / "b.txt", dir / "c.txt"})
+    testing::WriteFile(f, "x");
   testing::WriteFile(dir / "specs" / "w.json", R"({"jobs": [{"arrival_s": 0, "app": "wordcount",
-      "input": {"files": ["data/a.txt", "../b.txt", "/abs/c.txt"]}}]})");
+      "input": {"files": ["data/a.txt", "../b.txt", ")" +
+                                                   abs + R"("]}}]})");
   Result<WorkloadSpec> spec = LoadWorkloadJson((dir / "specs" / "w.json").string(), Apps());
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   const std::string base = (dir / "specs").string();
   EXPECT_EQ(spec->jobs[0].input.files,
-            (std::vector<std::string>{base + "/data/a.txt", dir.path().string() + "/b.txt",
-                                      "/abs/c.txt"}));
+            (std::vector<std::string>{base + "/data/a.txt", dir.path().string() + "/b.txt", abs}));
   EXPECT_EQ(spec->source, (dir / "specs" / "w.json").string());
   EXPECT_EQ(spec->name, "w");
 }

@@ -88,7 +88,8 @@ void PrintClosingReport(std::ostream& out, const WorkloadMetrics& run, const Job
       << Fixed(run.scheduler.dispatch_latency_us.p50, 1) << " us p99 "
       << Fixed(run.scheduler.dispatch_latency_us.p99, 1) << " us\n";
   if (job.status == "succeeded") {
-    out << "  output    " << job.output_records << " keys, " << FormatBytes(job.output_bytes);
+    out << "  output    " << job.output_records.value_or(0) << " keys, "
+        << FormatBytes(job.output_bytes);
     out << (output_dir.empty() ? " (not written: no -o DIR)" : " in " + output_dir) << "\n";
   } else {
     out << "  failure   " << job.failure << "\n";

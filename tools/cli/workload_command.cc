@@ -3,6 +3,9 @@
 // Runs a stream of jobs under one policy and prints the workload's figures (RTMR's
 // AcceptR / SuccessR / Util, TWJCT, latency, makespan, scheduler cost); --report writes
 // metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg.
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -89,6 +92,31 @@ class WorkloadProgress final : public ControllerObserver {
   Time last_{0};
 };
 
+// A simulation's progress, like git's: shown on a terminal unless -q, or when asked for
+// (--progress); a line at most once a second, from the second second on, so that a short
+// simulation prints none.
+class SimProgressLines {
+ public:
+  explicit SimProgressLines(std::ostream& out) : out_(out) {}
+  void operator()(const SimProgress& p) {
+    using namespace std::chrono_literals;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < 2s || now - last_ < 1s) return;
+    last_ = now;
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    char line[160];
+    std::snprintf(
+        line, sizeof line, "[%7.1f s] simulated %s, %zu/%zu jobs finished, %.2f M events/s\n", wall,
+        FormatDuration(p.now).c_str(), p.jobs_finished, p.jobs, double(p.task_events) / wall / 1e6);
+    out_ << line << std::flush;
+  }
+
+ private:
+  std::ostream& out_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_;
+};
+
 class WorkloadCommand final : public Command {
  public:
   explicit WorkloadCommand(CLI::App& root) {
@@ -120,6 +148,10 @@ class WorkloadCommand final : public Command {
     WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());
     Result<WorkloadRun> run = Status::Internal("not run");
     if (options_.sim) {
+      if (!loaded->cluster_note.empty() && !options_.quiet)
+        std::cerr << "mrlocal: " << loaded->cluster_note << "\n";
+      if (options_.progress || (!options_.quiet && ::isatty(STDERR_FILENO)))
+        ro.sim_progress = SimProgressLines(std::cerr);
       run = RunWorkloadSim(loaded->spec, ro);
     } else {
       if (!options_.quiet) ro.observer = &progress;

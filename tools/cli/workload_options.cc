@@ -18,8 +18,10 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
       ->check(NotEmpty());
   Within(cmd->add_option("--preset", o.preset, "A generated workload"), OneOf(PresetNames()));
   cmd->add_flag("--sim", o.sim, "Simulate instead of running the jobs on the local slots");
-  Within(cmd->add_option("--cluster", o.cluster,
-                         "Cluster (default: the workload's, else one node per CPU)"),
+  Within(cmd->add_option(
+             "--cluster", o.cluster,
+             "Cluster (default: the workload's; --sim on a SWIM trace: the trace's own; else one "
+             "node per CPU)"),
          ClusterSpecOrPreset(ClusterPresetNames()));
   Within(cmd->add_option("--seed", o.seed, "Seed of the preset's draws and the model's noise"),
          IntegerIn<uint64_t>(0, UINT64_MAX))
@@ -67,6 +69,8 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "the spec's, rtmr-* presets 0.05, else 1)"),
          NumberIn(0, 1, LowEnd::kOpen));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
+  cmd->add_flag("--progress", o.progress,
+                "--sim: progress lines on stderr even when it is not a terminal");
 }
 
 namespace {
@@ -160,6 +164,18 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     }
   } else if (w.spec.cluster) {
     w.run.cluster = *w.spec.cluster;
+  } else if (o.sim && IsSwimTracePath(o.source)) {
+    std::optional<ClusterSpec> recorded = SwimTraceCluster(o.source);
+    if (!recorded)
+      return Status::InvalidArgument(
+          o.source +
+          ": unknown cluster size (only FB-2009 and FB-2010 traces are known, by name: 600 "
+          "and 3000 machines); simulate it with --cluster 'Nx(1m,1r,1.0)' for its N machines");
+    w.run.cluster = *recorded;
+    w.cluster_note = "simulating on " + recorded->ToString() + ", the " +
+                     std::to_string(recorded->nodes()) +
+                     " machines the trace was recorded on (SWIM; one map and one reduce slot "
+                     "each): --cluster to change it";
   } else {
     w.run.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
   }

@@ -38,6 +38,7 @@ struct WorkloadOptions {
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
   bool quiet = false;
+  bool progress = false;  // a simulation's progress even when stderr is not a terminal
 };
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
@@ -45,12 +46,16 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
 struct LoadedWorkload {
   WorkloadSpec spec;
   WorkloadRunOptions run;  // cluster, calibration, seed and time scale filled in
+  // Why run.cluster is what it is when neither --cluster nor the spec chose it and it is
+  // not this machine (a trace simulated on its own cluster), for one line; else empty.
+  std::string cluster_note;
 };
 
 // Reads or generates the workload and resolves the cluster (--cluster, else the spec's,
-// else one node per CPU) and the calibration. Errors are one line, for exit code 2: no
-// workload or two, an option that does not apply to this workload (--limit to a preset),
-// or a file that cannot be read.
+// else, simulating a trace, the cluster it was recorded on (SwimTraceCluster), else one
+// node per CPU) and the calibration. Errors are one line, for exit code 2; a simulated
+// trace whose cluster is unknown is one, giving the --cluster to use; so is an option that
+// does not apply to this workload (--limit to a preset).
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
 // An error naming the option when --history, --estimate-margin or --feedback-threshold is

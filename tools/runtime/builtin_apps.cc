@@ -46,18 +46,27 @@ Status ModelInputJob(const WorkloadJob& job, const SimModelContext& c, SimJobPar
   if (!splits.ok()) return splits.status();
   JobSpec& spec = p.spec;
   SimJob& sim = p.sim;
-  spec.maps.reserve(splits->size());
-  sim.map_work_s.reserve(splits->size());
-  sim.map_output.reserve(splits->size());
-  uint64_t shuffle_units = 0;
-  for (uint64_t b : *splits) {
+  sim.map_input = std::move(splits).value();
+  spec.maps.reserve(sim.map_input.size());
+  sim.map_work_s.reserve(sim.map_input.size());
+  for (uint64_t b : sim.map_input) {
     spec.maps.push_back({b, {}});
     spec.input_bytes += b;
     sim.map_work_s.push_back(model->MapSeconds(double(b)));
-    sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
-    shuffle_units += sim.map_output.back();
   }
-  // A trace knows its shuffle: it overrides the model's output ratio, and the job declares it.
+  // A trace knows its maps' output: the shuffle, or a map-only job's output. It replaces
+  // the model's output ratio, split over the maps by their input; the job declares it.
+  const uint64_t declared = job.reduces > 0 ? job.shuffle_bytes : job.output_bytes;
+  uint64_t shuffle_units = 0;
+  if (declared > 0) {
+    sim.map_output = SplitByWeight(declared, sim.map_input);
+  } else {
+    sim.map_output.reserve(sim.map_input.size());
+    for (uint64_t b : sim.map_input) {
+      sim.map_output.push_back(static_cast<uint64_t>(double(b) * model->alpha));
+      shuffle_units += sim.map_output.back();
+    }
+  }
   if (job.shuffle_bytes > 0) spec.shuffle_units = shuffle_units = job.shuffle_bytes;
   ModelReduces(*model, shuffle_units, p);
   return Status::OK();
@@ -133,6 +142,7 @@ AppDescriptor Pi() {
     p.spec.maps.assign(job.maps, {samples, {}});  // a map's units are its samples
     p.sim.map_work_s.assign(job.maps, model->MapSeconds(double(samples)));
     p.spec.shuffle_units = 2ull * job.maps;  // inside and outside counts
+    p.sim.map_output.assign(job.maps, 2);
     ModelReduces(*model, p.spec.shuffle_units, p);
     return Status::OK();
   };
@@ -185,14 +195,16 @@ AppDescriptor Synthetic() {
   d.model = [](const WorkloadJob& job, const SimModelContext&, SimJobParts& p) {
     p.sim.map_work_s = PerTask(job.params.TaskSeconds(kMapSeconds), job.maps);
     p.sim.reduce_work_s = PerTask(job.params.TaskSeconds(kReduceSeconds), job.reduces);
-    for (double w : p.sim.map_work_s) {
-      p.spec.maps.push_back({SyntheticUnits(w), {}});
-      p.spec.input_bytes += p.spec.maps.back().bytes;
-    }
+    // Units, not bytes read: spec.input_bytes (reports' input) stays 0, as for real.
+    for (double w : p.sim.map_work_s) p.spec.maps.push_back({SyntheticUnits(w), {}});
     for (double w : p.sim.reduce_work_s) {
+      p.reduce_input.push_back(SyntheticUnits(w));
       p.spec.shuffle_units += SyntheticUnits(w);
       p.spec.max_reduce_units = std::max(p.spec.max_reduce_units, SyntheticUnits(w));
     }
+    // Every map emits an equal share of the reduce work (apps/spin.h): zero weights.
+    p.sim.map_output =
+        SplitByWeight(p.spec.shuffle_units, std::vector<uint64_t>(p.sim.map_work_s.size()));
     return Status::OK();
   };
   d.model_estimate = [](const Calibration&, double worst) -> std::optional<AppEstimate> {

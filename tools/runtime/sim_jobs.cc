@@ -66,11 +66,36 @@ Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t blo
   return splits;
 }
 
+std::vector<uint64_t> SplitByWeight(uint64_t total, const std::vector<uint64_t>& weights) {
+  std::vector<uint64_t> parts;
+  uint64_t sum = 0;
+  for (uint64_t w : weights) sum += w;
+  if (sum == 0) {
+    SplitEvenly(total, static_cast<uint32_t>(weights.size()), parts);
+    return parts;
+  }
+  // Differences of the rounded running shares: they telescope to `total` exactly (a double
+  // holds trace sizes, < 2^53, exactly; a 128-bit division per part would cost more).
+  // Signed conversions: one instruction each, and trace sizes are far below 2^63.
+  parts.reserve(weights.size());
+  const double scale = static_cast<double>(total) / static_cast<double>(sum);
+  int64_t running = 0, given = 0;
+  for (uint64_t w : weights) {
+    running += static_cast<int64_t>(w);
+    const int64_t upto = static_cast<int64_t>(static_cast<double>(running) * scale + 0.5);
+    parts.push_back(static_cast<uint64_t>(upto - given));
+    given = upto;
+  }
+  parts.back() += total - static_cast<uint64_t>(given);  // 0 unless rounding drifted
+  return parts;
+}
+
 void ModelReduces(const AppModel& model, uint64_t shuffle_units, SimJobParts& parts) {
   const uint32_t reduces = parts.spec.reduces;
   for (uint32_t r = 0; r < reduces; ++r) {
     const uint64_t units = shuffle_units / reduces + (r < shuffle_units % reduces ? 1 : 0);
     parts.sim.reduce_work_s.push_back(model.ReduceSeconds(double(units)));
+    parts.reduce_input.push_back(units);
   }
   if (parts.spec.shuffle_units > 0 && reduces > 0)
     parts.spec.max_reduce_units = (shuffle_units + reduces - 1) / reduces;
@@ -94,8 +119,15 @@ Result<SimJobParts> BuildSimJob(const AppRegistry& apps, const WorkloadJob& job,
     for (uint32_t r = 0; r < job.reduces; ++r)
       p.sim.reduce_output.push_back(job.output_bytes / job.reduces);
   }
-  // One partition per reduce, hashed: the simulation has no keys to sketch.
-  if (job.reduces > 0) spec.partition_hashes = MakePartitionHashes(1, job.reduces, /*seed=*/1);
+  // One partition per reduce, hashed: the simulation has no keys to sketch. Row 0 sends
+  // key hash r to partition r, so the sketch holds each reduce's share as it is.
+  if (job.reduces > 0) {
+    spec.partition_hashes = MakePartitionHashes(1, job.reduces, /*seed=*/1);
+    if (p.reduce_input.size() == job.reduces) {
+      p.sim.shuffle = CountMinSketch(spec.partition_hashes);
+      for (uint32_t r = 0; r < job.reduces; ++r) p.sim.shuffle.Add(r, p.reduce_input[r]);
+    }
+  }
   return p;
 }
 

@@ -18,6 +18,9 @@ class AppRegistry;
 struct SimJobParts {
   JobSpec spec;
   SimJob sim;
+  // Size units each reduce reads (its share of the shuffle): BuildSimJob makes the job's
+  // shuffle sketch of it. Empty: unknown.
+  std::vector<uint64_t> reduce_input;
 };
 
 // What an app's model sees beside the job.
@@ -44,5 +47,9 @@ Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t blo
 // For the models of calibrated apps: `shuffle_units` split evenly over the job's reduces,
 // each timed by `model`; the job's largest reduce input when it declares its shuffle.
 void ModelReduces(const AppModel& model, uint64_t shuffle_units, SimJobParts& parts);
+
+// `total` split over parts in proportion to `weights` (evenly when they are all 0); the
+// parts sum to `total` exactly. E.g. a trace job's shuffle bytes over its maps by input.
+std::vector<uint64_t> SplitByWeight(uint64_t total, const std::vector<uint64_t>& weights);
 
 }  // namespace mrlocal

@@ -7,6 +7,7 @@
 #include "engine/block_store.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
+#include "sched/sim/sim_loop.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/runtime.h"
@@ -46,16 +47,14 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
 
 Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOptions ro, bool sim,
                                              const WorkloadRunOptions& o, WorkloadRun& run) {
+  MRLOCAL_RETURN_IF_ERROR(CheckAvailability(spec, o.cluster));
   auto made = sim ? Runtime::Simulated(std::move(ro)) : Runtime::Real(std::move(ro));
-  if (!made.ok()) {
-    // The spec named the node; the runtime's other errors name their option.
-    const bool availability = made.status().message().rfind("availability", 0) == 0;
-    return availability ? made.status().WithContext(spec.source + ": ") : made.status();
-  }
+  if (!made.ok()) return made.status();
   Runtime& runtime = **made;
   run.slots = runtime.slots();
   if (runtime.policy().uses_reduce_slowstart()) run.reduce_slowstart = spec.reduce_slowstart;
-  run.recorder = std::make_unique<RunRecorder>(RunRecorderOptions{o.keep_attempts});
+  run.recorder = std::make_unique<RunRecorder>(
+      RunRecorderOptions{.keep_attempts = o.keep_attempts, .counts_records = !sim});
   runtime.AddObserver(run.recorder.get());
   if (o.observer) runtime.AddObserver(o.observer);
   return made;
@@ -78,6 +77,15 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   mc.admission_control = runtime.policy().admission_control();
   mc.scheduler = &run.stats;
   run.metrics = ComputeMetrics(*run.recorder, mc);
+}
+
+// Hands `report` where the simulation stands every kSimProgressEvents events.
+void WatchProgress(Runtime& runtime, const RunRecorder& recorder, size_t jobs,
+                   std::function<void(const SimProgress&)> report) {
+  auto& loop = static_cast<SimLoop&>(runtime.loop());  // a simulated runtime's (runtime.h)
+  loop.SetProgressHook(kSimProgressEvents, [&loop, &runtime, &recorder, jobs, report] {
+    report(SimProgress{loop.Now(), recorder.jobs_finished(), jobs, runtime.task_events()});
+  });
 }
 
 // Leaves out of `spec` the jobs a policy that runs all reduces of a job at once can never
@@ -128,6 +136,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   }
   auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/true, o, run);
   if (!runtime.ok()) return runtime.status();
+  if (o.sim_progress) WatchProgress(**runtime, *run.recorder, spec.jobs.size(), o.sim_progress);
   Status build_error;
   for (const WorkloadJob& j : spec.jobs) {
     (*runtime)->SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId) -> RuntimeJob {

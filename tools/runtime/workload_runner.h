@@ -24,6 +24,13 @@
 
 namespace mrlocal {
 
+// Where a simulation stands, for a front end's progress line.
+struct SimProgress {
+  Time now{0};  // simulated time
+  size_t jobs_finished = 0, jobs = 0;
+  uint64_t task_events = 0;  // attempt starts + ends so far
+};
+
 struct WorkloadRunOptions {
   const AppRegistry* apps = &AppRegistry::BuiltIn();  // what the jobs' apps are
   std::string policy = "fifo";
@@ -41,6 +48,9 @@ struct WorkloadRunOptions {
   std::optional<JobHistory> history;
   ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
   Duration observer_tick{0};
+  // Simulation: called between events every kSimProgressEvents events (the caller paces
+  // what it shows by its own clock). Null: never. Nothing in the run depends on it.
+  std::function<void(const SimProgress&)> sim_progress;
 };
 
 struct WorkloadRun {
@@ -56,6 +66,10 @@ struct WorkloadRun {
   // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
   std::optional<double> reduce_slowstart;
 };
+
+// Events between two sim_progress calls: a few a second at the simulator's millions of
+// events per second, and nothing to notice in its cost.
+inline constexpr uint64_t kSimProgressEvents = 1 << 16;
 
 // Validates the spec against the options (apps modelled, inputs present), then runs it.
 Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOptions& options);
