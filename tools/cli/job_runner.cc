@@ -126,9 +126,8 @@ JobRunNotes Notes(const JobOptions& o) {
   notes.generating_default_input = [](const std::string& name) {
     std::cerr << "mrlocal: no input given: generating " << name << "\n";
   };
-  notes.probing = [](std::string_view app, std::string_view what) {
-    std::cerr << "mrlocal: no history for " << app << ": probing " << what
-              << " (first-run estimate)\n";
+  notes.probing = [](std::string_view why, std::string_view what) {
+    std::cerr << "mrlocal: " << why << ": probing " << what << " (an estimate for this run)\n";
   };
   return notes;
 }

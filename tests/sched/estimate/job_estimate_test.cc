@@ -34,7 +34,7 @@ JobEstimate ByTheFormulas(const JobState& job, const AppModel& app, double map_s
     e.shuffle_units = static_cast<double>(job.spec.shuffle_units);
     largest_reduce = static_cast<double>(job.spec.max_reduce_units);
   } else {
-    e.shuffle_units = app.alpha * input;
+    e.shuffle_units = app.shuffle_fixed_units + app.alpha * input;
     largest_reduce = std::max(1.0, app.reduce_skew) * e.shuffle_units / job.R();
   }
   e.reduce_task = FromSeconds(app.ReduceSeconds(largest_reduce) / reduce_speed);
@@ -78,7 +78,8 @@ TEST(EstimateJob, ThroughJobHistoryIsExactlyTheHistorysFormulas) {
                      .map_s_per_unit = 4.62e-9,
                      .reduce_fixed_s = 0.0021,
                      .reduce_s_per_unit = 1.69e-8,
-                     .reduce_skew = 1.3};
+                     .reduce_skew = 1.3,
+                     .shuffle_fixed_units = 2500};
   JobHistory h;
   h.Set("wordcount", {.model = app, .jobs = 4});
   const ClusterState state = Cluster({{SlotKind::kMap, 1.0},
