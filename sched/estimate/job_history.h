@@ -16,7 +16,7 @@
 // Deviation from the paper (README, "RTMR"): the paper keeps the max of one cost per unit,
 // τ/σ. A small task's fixed cost divided by its size then sets that cost thousands of times
 // too high for a task of normal size, and a max keeps it forever: one 24-byte WordCount
-// made a 4 MB one look like 20 minutes. So the cost is affine, fitted across the sizes
+// made a 4.2 MiB one look like 16 minutes. So the cost is affine, fitted across the sizes
 // seen, and robust: every observation kept lies under the bound but at most one in ten
 // (the furthest above a robust line), and only the newest kMaxTaskObservations tasks and
 // kMaxJobObservations jobs are kept, so an old outlier is forgotten.
