@@ -161,6 +161,14 @@ TEST_F(HistoryCli, ResetRemovesOnlyAFileThatIsMrlocalsHistory) {
   EXPECT_TRUE(Has(Run({"history", "reset"}).err, "not removed")) << "says it kept the file";
 }
 
+TEST_F(HistoryCli, AnEmptyHistoryPathIsAnErrorNotTheDefaultFile) {
+  for (const char* action : {"show", "reset"}) {
+    auto r = RunMrlocal({"history", action, "--history", ""});
+    EXPECT_EQ(r.exit_code, 2) << action;
+    EXPECT_EQ(r.err, "mrlocal: error: --history: an empty path\n");
+  }
+}
+
 // B6: the --deadline a rejection suggests leaves room for the next run's set-up, so that
 // following it is admitted. Each round seeds the same history (a recorded run would
 // change the estimate): four maps of 60 ms on one map slot, × 1.5, about 0.4 s.

@@ -74,6 +74,9 @@ class HistoryCommand final : public Command {
   }
 
   int Run() override {
+    // Given but empty is an error, not the default file: that one may be the one to keep.
+    if (app->count("--history") > 0 && file_.empty())
+      return ReportError(Status::InvalidArgument("--history: an empty path"));
     const fs::path path = file_.empty() ? DefaultHistoryPath() : fs::path(file_);
     int version = 0;
     Result<JobHistory> loaded = LoadHistory(path, &version);

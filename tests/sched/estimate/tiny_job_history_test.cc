@@ -5,6 +5,7 @@
 
 #include "sched/estimate/job_estimate.h"
 #include "sched/estimate/job_history.h"
+#include "tests/util/estimate_inputs.h"
 
 namespace mrlocal {
 namespace {
@@ -16,29 +17,14 @@ JobObservation Job(const std::string& app, double input, double shuffle,
   return {app, input, shuffle, std::move(maps), std::move(reduces)};
 }
 
-// A job of `splits` as a policy sees it at arrival, with `reduces` reduces.
-JobState Arriving(const std::string& app, std::vector<uint64_t> splits, uint32_t reduces) {
-  JobState j;
-  j.spec.app = app;
-  for (uint64_t b : splits) {
-    TaskState t;
-    t.input_bytes = b;
-    j.maps.push_back(t);
-  }
-  j.reduces.resize(reduces);
-  return j;
-}
+using testing::JobOfSplits;
 
 // Two map and two reduce slots of speed 1.0.
 ClusterState TwoByTwo() {
-  ClusterState s;
-  for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce, SlotKind::kMap, SlotKind::kReduce}) {
-    SlotState slot;
-    slot.info.id = static_cast<SlotId>(s.slots.size());
-    slot.info.kind = kind;
-    s.slots.push_back(slot);
-  }
-  return s;
+  return testing::SlotsOf({{SlotKind::kMap, 1.0},
+                           {SlotKind::kReduce, 1.0},
+                           {SlotKind::kMap, 1.0},
+                           {SlotKind::kReduce, 1.0}});
 }
 
 // The worst case of one map then one reduce, × the 1.5 margin of real runs: with one map
@@ -60,7 +46,7 @@ TEST(TinyJobHistory, ATinyWordCountLeavesANormalOneAdmissible) {
   const JobObservation tiny = Job("wordcount", 24, 59, {{24, 0.0025}}, {{30, 0.0122}, {29, 0.012}});
   h.Record(kjv_fast);
   h.Record(kjv_slow);
-  const JobState next = Arriving("wordcount", {uint64_t(kKjvBytes)}, 2);
+  const JobState next = JobOfSplits("wordcount", {uint64_t(kKjvBytes)}, 2);
   const double before = WorstCaseSeconds(h, next);
   h.Record(tiny);
   const double after = WorstCaseSeconds(h, next);
@@ -69,7 +55,7 @@ TEST(TinyJobHistory, ATinyWordCountLeavesANormalOneAdmissible) {
   // Still a worst case of what was seen: the slow run's map and the slowest reduce.
   EXPECT_GE(after, 0.110 + 0.0551);
   // And the tiny job's own time is no longer estimated at nothing.
-  EXPECT_GE(WorstCaseSeconds(h, Arriving("wordcount", {24}, 2)), 0.0025 + 0.0122);
+  EXPECT_GE(WorstCaseSeconds(h, JobOfSplits("wordcount", {24}, 2)), 0.0025 + 0.0122);
 }
 
 // Pi's tasks cost the same whatever their samples, nearly: after `pi 1 100` the history
@@ -88,7 +74,8 @@ TEST(TinyJobHistory, APiOfAHundredSamplesDoesNotExtrapolateToAMillion) {
                {{72, 0.0004}}));
   EXPECT_FALSE(OutsideObservedSizes(*h.Find("pi"), 1e6));
   EXPECT_FALSE(OutsideObservedSizes(*h.Find("pi"), 100));
-  const double big = WorstCaseSeconds(h, Arriving("pi", {1000000, 1000000, 1000000, 1000000}, 1));
+  const double big =
+      WorstCaseSeconds(h, JobOfSplits("pi", {1000000, 1000000, 1000000, 1000000}, 1));
   EXPECT_LT(big, 0.01);
   EXPECT_GE(big, 0.0023 + 0.0004);
 }
