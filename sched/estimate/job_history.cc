@@ -6,14 +6,9 @@
 namespace mrlocal {
 namespace {
 
-// Seconds of work at speed 1.0 and input units of one valid task sample.
-struct Work {
-  double units;
-  double w;
-};
-
-std::vector<Work> ValidWork(const std::vector<TaskSample>& samples) {
-  std::vector<Work> out;
+// The valid samples as (units, seconds of work at speed 1.0).
+std::vector<AffinePoint> ValidWork(const std::vector<TaskSample>& samples) {
+  std::vector<AffinePoint> out;
   out.reserve(samples.size());
   for (const TaskSample& s : samples) {
     const double w = s.seconds * s.speed;
@@ -25,32 +20,32 @@ std::vector<Work> ValidWork(const std::vector<TaskSample>& samples) {
   return out;
 }
 
-// The smallest fixed part a >= 0 (up to an ulp) with a + c·u >= w as evaluated in doubles,
-// which is how AppModel::MapSeconds evaluates it: w - c·u alone can round one ulp low.
-double FixedPartCovering(double w, double c, double u) {
-  const double p = c * u;
-  if (p >= w) return 0;
-  double a = w - p;
-  while (a + p < w) a = std::nextafter(a, INFINITY);
-  return a;
+// Appends `more` to `kept`, then drops the oldest beyond `limit`.
+template <typename T>
+void AppendBounded(std::vector<T>& kept, const std::vector<T>& more, size_t limit) {
+  kept.insert(kept.end(), more.begin(), more.end());
+  if (kept.size() > limit) kept.erase(kept.begin(), kept.end() - static_cast<ptrdiff_t>(limit));
 }
 
-// Grows (fixed, per_unit) to cover `tasks` (non-empty). The per-unit cost comes from the
-// full-size tasks only (units at least half the largest), so a tiny last split, whose time
-// is mostly fixed cost, does not inflate it; the fixed part then covers every task against
-// the grown per-unit cost. Fitting against the new cost rather than this job's own c is
-// tighter and still an upper bound, since new cost >= c.
-void GrowAffine(const std::vector<Work>& tasks, double& fixed, double& per_unit) {
-  double big = 0;
-  for (const Work& t : tasks) big = std::max(big, t.units);
-  double c = 0;
-  for (const Work& t : tasks)
-    if (t.units > 0 && t.units >= big / 2 && std::isfinite(t.w / t.units))
-      c = std::max(c, t.w / t.units);
-  per_unit = std::max(per_unit, c);
-  double a = 0;
-  for (const Work& t : tasks) a = std::max(a, FixedPartCovering(t.w, per_unit, t.units));
-  fixed = std::max(fixed, a);
+// The model refitted to what was observed; a part nothing was observed for keeps its value.
+void Refit(const AppObservations& o, AppModel& m) {
+  if (!o.maps.empty()) {
+    const AffineBound b = FitAffineBound(o.maps);
+    m.map_fixed_s = b.fixed;
+    m.map_s_per_unit = b.per_unit;
+  }
+  if (!o.reduces.empty()) {
+    const AffineBound b = FitAffineBound(o.reduces);
+    m.reduce_fixed_s = b.fixed;
+    m.reduce_s_per_unit = b.per_unit;
+  }
+  if (!o.shuffles.empty()) {
+    const AffineBound b = FitAffineBound(o.shuffles);
+    m.shuffle_fixed_units = b.fixed;
+    m.alpha = b.per_unit;
+  }
+  // max/mean >= 1 in exact arithmetic; the max with 1 absorbs rounding.
+  if (!o.skews.empty()) m.reduce_skew = std::max(1.0, TrimmedMax(o.skews, 1.0));
 }
 
 // A task's sample as it ran on `slot`; none when the slot is unknown (a task without one
@@ -82,7 +77,7 @@ std::optional<ShuffleEstimate> JobHistory::Shuffle(const JobState& job) const {
   const AppEstimate* e = Find(job.spec.app);
   if (!e) return std::nullopt;
   ShuffleEstimate s;
-  s.total_units = e->model.alpha * InputUnits(job);
+  s.total_units = e->model.shuffle_fixed_units + e->model.alpha * InputUnits(job);
   s.largest_units = std::max(1.0, e->model.reduce_skew) * s.total_units / job.R();
   return s;
 }
@@ -115,41 +110,42 @@ void JobHistory::ObserveJobEnd(const JobState& job) {
 }
 
 void JobHistory::Record(const JobObservation& job) {
-  const std::vector<Work> maps = ValidWork(job.maps);
+  const std::vector<AffinePoint> maps = ValidWork(job.maps);
   if (maps.empty()) return;
-  const std::vector<Work> reduces = ValidWork(job.reduces);
-  const double ratio = job.shuffle_units / job.input_units;
-  const bool shows_alpha = job.input_units > 0 && std::isfinite(ratio) && ratio >= 0;
+  const std::vector<AffinePoint> reduces = ValidWork(job.reduces);
   double sum = 0, largest = 0;
-  for (const Work& r : reduces) {
+  for (const AffinePoint& r : reduces) {
     sum += r.units;
     largest = std::max(largest, r.units);
   }
-  const bool shows_skew = sum > 0 && std::isfinite(sum);
+  const double skew = largest / (sum / static_cast<double>(reduces.size()));
 
   AppEstimate& e = apps_[job.app];
-  AppModel& m = e.model;
   if (e.source == "probe") {
-    // Replace what this job shows; keep the probe's guesses for what it cannot show.
-    m.map_fixed_s = 0;
-    m.map_s_per_unit = 0;
-    if (!reduces.empty()) {
-      m.reduce_fixed_s = 0;
-      m.reduce_s_per_unit = 0;
-    }
-    if (shows_alpha) m.alpha = 0;
-    if (shows_skew) m.reduce_skew = 1;
+    e.observations = {};
     e.jobs = 0;
   }
   e.source = "history";
   e.jobs += 1;
+  AppObservations& o = e.observations;
+  AppendBounded(o.maps, maps, kMaxTaskObservations);
+  AppendBounded(o.reduces, reduces, kMaxTaskObservations);
+  if (std::isfinite(job.input_units) && job.input_units >= 0 && std::isfinite(job.shuffle_units) &&
+      job.shuffle_units >= 0)
+    AppendBounded(o.shuffles, {{job.input_units, job.shuffle_units}}, kMaxJobObservations);
+  if (sum > 0 && std::isfinite(sum) && std::isfinite(skew))
+    AppendBounded(o.skews, {skew}, kMaxJobObservations);
+  Refit(o, e.model);
+}
 
-  GrowAffine(maps, m.map_fixed_s, m.map_s_per_unit);
-  if (!reduces.empty()) GrowAffine(reduces, m.reduce_fixed_s, m.reduce_s_per_unit);
-  if (shows_alpha) m.alpha = std::max(m.alpha, ratio);
-  // max/mean >= 1 in exact arithmetic; the max with the old skew (>= 1) absorbs rounding.
-  if (shows_skew)
-    m.reduce_skew = std::max(m.reduce_skew, largest / (sum / static_cast<double>(reduces.size())));
+bool OutsideObservedSizes(const AppEstimate& e, double map_units) {
+  if (e.observations.maps.empty()) return false;
+  double lo = INFINITY, hi = 0;
+  for (const AffinePoint& p : e.observations.maps) {
+    lo = std::min(lo, p.units);
+    hi = std::max(hi, p.units);
+  }
+  return map_units > 2 * hi || 2 * map_units < lo;
 }
 
 const AppEstimate* JobHistory::Find(const std::string& app) const {

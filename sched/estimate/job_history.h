@@ -1,19 +1,25 @@
 // History-based task-time estimates per app (RTMR section IV.A): what the deadline
-// policies (rtmr, dc) know of a job before it runs. After each job the worst case seen so
-// far grows to cover it (the fields of AppModel, sched/estimate/app_model.h):
-//   alpha            max ratio of shuffled size units to input units (RTMR's α = max(α, σ_r/σ))
-//   map cost         c_m^max: every map task seen ran within map_fixed_s + map_s_per_unit · σ_i
-//   reduce cost      c_r^max likewise, per reduce input unit
-//   reduce_skew      max over jobs of (largest reduce input) / (mean reduce input)
+// policies (rtmr, dc) know of a job before it runs. Per app it keeps a bounded sample of
+// what finished jobs showed, and fits the fields of AppModel (sched/estimate/app_model.h)
+// to it after each job:
+//   map cost         a worst-case affine bound of the map tasks' times over their input
+//                    units (FitAffineBound, sched/estimate/affine_bound.h)
+//   reduce cost      likewise, over the reduce tasks' input units
+//   alpha and        a worst-case affine bound of each job's shuffled units over its input
+//   shuffle_fixed_units  units (RTMR's α is the per-unit part)
+//   reduce_skew      the largest of the jobs' (largest reduce input) / (mean reduce input)
+//                    once the outliers are left out (TrimmedMax)
 // Times are normalized to slot speed 1.0 (seconds × the slot's speed), so a history taken
 // on one cluster holds on another: a policy divides by its slowest slot's speed, which is
 // RTMR's "worst case over heterogeneous nodes" without having to run on every node.
 //
-// Deviation from the paper (README, "RTMR"): the paper keeps one cost per unit. A job's
-// small last split or a nearly empty reduce then sets c^max hundreds of times too high for
-// full-size tasks, so we keep an affine bound instead: the per-unit cost is the worst over
-// each job's full-size tasks (at least half its largest), and the fixed part is what the
-// other tasks need on top. Every task seen lies under the bound.
+// Deviation from the paper (README, "RTMR"): the paper keeps the max of one cost per unit,
+// τ/σ. A small task's fixed cost divided by its size then sets that cost thousands of times
+// too high for a task of normal size, and a max keeps it forever: one 24-byte WordCount
+// made a 4.2 MiB one look like 16 minutes. So the cost is affine, fitted across the sizes
+// seen, and robust: every observation kept lies under the bound but at most one in ten
+// (the furthest above a robust line), and only the newest kMaxTaskObservations tasks and
+// kMaxJobObservations jobs are kept, so an old outlier is forgotten.
 //
 // The history file (reading, writing, where it lives) is tools/runtime/history_file.h.
 #pragma once
@@ -24,10 +30,23 @@
 #include <vector>
 
 #include "sched/core/cluster_state.h"
+#include "sched/estimate/affine_bound.h"
 #include "sched/estimate/app_model.h"
 #include "sched/estimate/estimator.h"
 
 namespace mrlocal {
+
+// What an app's finished jobs showed, newest last, at most kMaxTaskObservations tasks of
+// each kind and kMaxJobObservations jobs.
+struct AppObservations {
+  std::vector<AffinePoint> maps;      // (input units, seconds at speed 1.0)
+  std::vector<AffinePoint> reduces;   // (input size units, seconds at speed 1.0)
+  std::vector<AffinePoint> shuffles;  // per job: (input units σ, shuffled units σ_r)
+  std::vector<double> skews;          // per job with reduce input: largest / mean
+  bool operator==(const AppObservations&) const = default;
+};
+inline constexpr size_t kMaxTaskObservations = 64;
+inline constexpr size_t kMaxJobObservations = 32;
 
 // An app's model and where it comes from.
 struct AppEstimate {
@@ -37,6 +56,9 @@ struct AppEstimate {
   // safety factor), "model" (a simulation's task model), "declared" (a synthetic job's
   // own task times, in a real run).
   std::string source = "history";
+  // What the model is fitted to; empty for a model given whole (a probe, a simulation's
+  // model, a history file of version 1, which kept only maxima).
+  AppObservations observations = {};
 };
 
 // One finished task, as measured: its input in size units, its duration in seconds and
@@ -61,7 +83,8 @@ class JobHistory final : public Estimator {
   // The app's model at the slot's speed: MapSeconds or ReduceSeconds of the units over the
   // speed. None for an app without history.
   std::optional<double> TaskSeconds(const JobState& job, const TaskFeatures& task) const override;
-  // α·σ in all, the largest reduce max(1, skew)·α·σ/R (RTMR section IV.A). REQUIRES: R > 0.
+  // shuffle_fixed_units + α·σ in all, the largest reduce max(1, skew) times an R-th of that
+  // (RTMR section IV.A, with the fixed part). REQUIRES: R > 0.
   std::optional<ShuffleEstimate> Shuffle(const JobState& job) const override;
   std::string Source(const JobState& job) const override;
   // A successful attempt is kept with its job; at the job's end a job that is done is
@@ -69,27 +92,32 @@ class JobHistory final : public Estimator {
   void Observe(const TaskRecord& record, const ClusterState& state) override;
   void ObserveJobEnd(const JobState& job) override;
 
-  // Grows the app's estimate to cover `job` (RTMR's max updates, affine as above): each
-  // quantity becomes the max of its old value and what this job needs, and jobs += 1. The
-  // fixed part is fitted against the new per-unit cost, so every task of this job and of
-  // the jobs before it lies under fixed + per_unit · units, exactly in double arithmetic.
-  // An estimate from a "probe" is replaced, not maxed: the probe is a deliberately widened
-  // first guess and a max would keep its widening forever. What this job cannot show (the
-  // reduce costs and skew of a job without reduces) keeps the probe's values.
+  // Adds `job`'s tasks and shape to the app's observations (dropping the oldest beyond
+  // the bounds) and refits the app's model to them, as described above; jobs += 1. What
+  // no observation shows yet (the reduce costs and skew of a map-only job) keeps the value
+  // the estimate had. An estimate from a "probe" starts afresh (jobs = 1, no observations):
+  // the probe is a deliberately widened first guess, and its sample is no job of the app.
   // Samples with negative or non-finite units or seconds, or a speed that is not positive,
-  // are ignored. Tasks of zero units or zero seconds carry no per-unit information but
-  // still bound the fixed part. A job with no (valid) map sample changes nothing.
+  // are ignored. A job with no (valid) map sample changes nothing.
   void Record(const JobObservation& job);
 
   // Null when the app has no estimate.
   const AppEstimate* Find(const std::string& app) const;
   void Set(const std::string& app, AppEstimate estimate) { apps_[app] = std::move(estimate); }
+  // Forgets the app; false when it had no estimate.
+  bool Erase(const std::string& app) { return apps_.erase(app) > 0; }
   const std::map<std::string, AppEstimate>& apps() const { return apps_; }
 
  private:
   std::map<std::string, AppEstimate> apps_;
   std::map<JobId, JobObservation> running_;  // what Observe has seen of unfinished jobs
 };
+
+// True when a map of `map_units` is more than twice as big as any map `e` observed, or
+// less than half as small as all of them: how its time relates to theirs is then an
+// extrapolation the history cannot vouch for (a front end probes instead). False when `e`
+// observed no map (a model given whole: nothing to compare with).
+bool OutsideObservedSizes(const AppEstimate& e, double map_units);
 
 // The observation of a finished job: each done task's input (map: split bytes; reduce:
 // planned size units), its duration end - start and the speed of its slot. The caller

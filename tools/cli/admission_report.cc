@@ -36,6 +36,10 @@ std::string DeadlineArg(Duration d) {
   return std::to_string(up(kH)) + "h";
 }
 
+Duration SuggestedDeadline(Duration min_deadline, Duration setup) {
+  return min_deadline + setup + setup / 2 + kSetUpJitter;
+}
+
 std::string FormatAdmission(const AdmissionView& v) {
   const JobState& job = *v.job;
   const Admission& a = *v.admission;
@@ -63,7 +67,8 @@ std::string FormatAdmission(const AdmissionView& v) {
   if (a.admitted) return line;
   const Admission::DeadlineEstimate hints = a.estimate.value_or(Admission::DeadlineEstimate{});
   std::string fixes;
-  if (hints.min_deadline) fixes = "--deadline " + DeadlineArg(*hints.min_deadline + v.setup);
+  if (hints.min_deadline)
+    fixes = "--deadline " + DeadlineArg(SuggestedDeadline(*hints.min_deadline, v.setup));
   if (hints.extra_nodes)
     fixes += (fixes.empty() ? "" : " or ") + std::to_string(*hints.extra_nodes) + " more node" +
              (*hints.extra_nodes == 1 ? "" : "s") + " of (1m,1r,1.0)";

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "sched/core/job.h"
-#include "sched/estimate/job_history.h"
 #include "sched/core/policy.h"
+#include "sched/estimate/job_history.h"
 
 namespace mrlocal {
 
@@ -30,5 +30,16 @@ std::string FormatAdmission(const AdmissionView& v);
 
 // A duration as --deadline takes it, rounded up to a whole unit: "350ms", "42s", "12m", "3h".
 std::string DeadlineArg(Duration d);
+
+// The --deadline a rejection suggests, from the policy's smallest deadline after submission
+// and this run's set-up: that set-up, half of it again and kSetUpJitter more. The estimate
+// is the same on the next run (a rejected job records no history); the set-up is not: the
+// inputs are read and the slot threads started again, on a machine doing other things.
+// Measured on the reference machine (README, "Deadlines"), the set-up of a 4.2 MiB
+// WordCount varied from 5.3 to 11.1 ms over 12 runs, and a hint with one set-up in it was
+// rejected again up to 3 times in 4; the constant covers small set-ups, whose jitter is
+// large relative to them, the half covers big ones (generating or reading gigabytes).
+Duration SuggestedDeadline(Duration min_deadline, Duration setup);
+inline constexpr Duration kSetUpJitter = std::chrono::milliseconds(20);
 
 }  // namespace mrlocal

@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root) {
   commands.push_back(AddWorkloadCommand(root));
   commands.push_back(AddCompareCommand(root));
   commands.push_back(AddCalibrateCommand(root));
+  commands.push_back(AddHistoryCommand(root));
   return commands;
 }
 

@@ -19,5 +19,6 @@ std::unique_ptr<Command> AddGenerateCommand(CLI::App& root);
 std::unique_ptr<Command> AddWorkloadCommand(CLI::App& root);
 std::unique_ptr<Command> AddCompareCommand(CLI::App& root);
 std::unique_ptr<Command> AddCalibrateCommand(CLI::App& root);
+std::unique_ptr<Command> AddHistoryCommand(CLI::App& root);
 
 }  // namespace mrlocal

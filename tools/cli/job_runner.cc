@@ -109,9 +109,8 @@ JobRunNotes Notes(const JobOptions& o) {
     std::cerr << "mrlocal: no input given: generating the built-in corpus in memory ("
               << FormatBytes(DefaultCorpusOptions().bytes) << " of English-like text)\n";
   };
-  notes.probing = [](std::string_view app, std::string_view what) {
-    std::cerr << "mrlocal: no history for " << app << ": probing " << what
-              << " (first-run estimate)\n";
+  notes.probing = [](std::string_view why, std::string_view what) {
+    std::cerr << "mrlocal: " << why << ": probing " << what << " (an estimate for this run)\n";
   };
   return notes;
 }

@@ -21,7 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kVersion = 1;
+// 2: the fitted model and the observations it is fitted to (AppObservations). 1: the
+// model only, as worst cases that only grew; still read, its models kept until each app's
+// next job refits them.
+constexpr int kVersion = 2;
 
 // The model's doubles by their names in the file, in the order they are written.
 struct Field {
@@ -35,6 +38,7 @@ constexpr Field kFields[] = {
     {"reduce_fixed_s", &AppModel::reduce_fixed_s},
     {"reduce_s_per_unit", &AppModel::reduce_s_per_unit},
     {"reduce_skew", &AppModel::reduce_skew},
+    {"shuffle_fixed_units", &AppModel::shuffle_fixed_units},  // version 2 on
 };
 constexpr const char* kSources[] = {"history", "probe", "model", "declared"};
 
@@ -99,11 +103,60 @@ std::string ParseErrorText(const nlohmann::json::exception& e) {
   return what;
 }
 
-// The estimate of one app from its JSON object; the error is "<field>: <what>" with the
-// field relative to the app.
-Result<AppEstimate> ParseApp(const nlohmann::json& obj) {
+// Each [units, value] pair of `array` (at most the newest `limit`), or what is wrong
+// ("<index>: <what>").
+Result<std::vector<AffinePoint>> ParsePoints(const nlohmann::json& array, size_t limit) {
+  std::vector<AffinePoint> points;
+  for (const nlohmann::json& pair : array) {
+    const size_t i = points.size();
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number() || !pair[1].is_number())
+      return Status::InvalidArgument(std::to_string(i) + ": not a pair of numbers");
+    const AffinePoint p{pair[0].get<double>(), pair[1].get<double>()};
+    if (!std::isfinite(p.units) || p.units < 0 || !std::isfinite(p.value) || p.value < 0)
+      return Status::InvalidArgument(std::to_string(i) + ": not finite non-negative numbers");
+    points.push_back(p);
+  }
+  if (points.size() > limit) points.erase(points.begin(), points.end() - limit);
+  return points;
+}
+
+// AppObservations from its JSON object; the error is "<field>: <what>".
+Result<AppObservations> ParseObservations(const nlohmann::json& obj) {
+  if (!obj.is_object()) return Status::InvalidArgument("not an object");
+  AppObservations o;
+  const std::pair<const char*, std::vector<AffinePoint>*> lists[] = {
+      {"maps", &o.maps}, {"reduces", &o.reduces}, {"shuffles", &o.shuffles}};
+  for (auto& [key, value] : obj.items()) {
+    auto list =
+        std::find_if(std::begin(lists), std::end(lists), [&](auto& l) { return key == l.first; });
+    if (list != std::end(lists)) {
+      if (!value.is_array()) return Status::InvalidArgument(key + ": not an array");
+      const size_t limit = key == "shuffles" ? kMaxJobObservations : kMaxTaskObservations;
+      auto points = ParsePoints(value, limit);
+      if (!points.ok()) return points.status().WithContext(key + ".");
+      *list->second = std::move(points).value();
+    } else if (key == "skews") {
+      if (!value.is_array()) return Status::InvalidArgument("skews: not an array");
+      for (const nlohmann::json& v : value) {
+        if (!v.is_number() || !(v.get<double>() >= 1) || !std::isfinite(v.get<double>()))
+          return Status::InvalidArgument("skews: " + v.dump() + " is not a number >= 1");
+        o.skews.push_back(v.get<double>());
+      }
+      if (o.skews.size() > kMaxJobObservations)
+        o.skews.erase(o.skews.begin(), o.skews.end() - kMaxJobObservations);
+    } else {
+      return Status::InvalidArgument(key + ": unknown key");
+    }
+  }
+  return o;
+}
+
+// The estimate of one app from its JSON object in a file of `version`; the error is
+// "<field>: <what>" with the field relative to the app.
+Result<AppEstimate> ParseApp(const nlohmann::json& obj, int version) {
   for (auto& [key, value] : obj.items()) {
     const bool known = key == "jobs" || key == "source" ||
+                       (version >= 2 && key == "observations") ||
                        std::any_of(std::begin(kFields), std::end(kFields),
                                    [&](const Field& f) { return key == f.name; });
     if (!known) return Status::InvalidArgument(key + ": unknown key");
@@ -111,6 +164,7 @@ Result<AppEstimate> ParseApp(const nlohmann::json& obj) {
   AppEstimate e;
   for (const Field& f : kFields) {
     auto v = obj.find(f.name);
+    if (v == obj.end() && version == 1 && f.member == &AppModel::shuffle_fixed_units) continue;
     if (v == obj.end()) return Status::InvalidArgument(std::string(f.name) + ": missing");
     if (!v->is_number()) return Status::InvalidArgument(std::string(f.name) + ": not a number");
     e.model.*f.member = v->get<double>();
@@ -127,7 +181,41 @@ Result<AppEstimate> ParseApp(const nlohmann::json& obj) {
   if (!source->is_string()) return Status::InvalidArgument("source: not a string");
   e.source = source->get<std::string>();
   if (std::string bad = CheckSource(e.source); !bad.empty()) return Status::InvalidArgument(bad);
+  if (auto o = obj.find("observations"); o != obj.end()) {
+    auto observations = ParseObservations(*o);
+    if (!observations.ok()) return observations.status().WithContext("observations.");
+    e.observations = std::move(observations).value();
+  }
   return e;
+}
+
+nlohmann::ordered_json PointsJson(const std::vector<AffinePoint>& points) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const AffinePoint& p : points) a.push_back({p.units, p.value});
+  return a;
+}
+
+nlohmann::ordered_json ObservationsJson(const AppObservations& o) {
+  return {{"maps", PointsJson(o.maps)},
+          {"reduces", PointsJson(o.reduces)},
+          {"shuffles", PointsJson(o.shuffles)},
+          {"skews", o.skews}};
+}
+
+// What SaveHistory must not write: what LoadHistory would refuse; "" when none.
+std::string CheckEstimate(const AppEstimate& e) {
+  std::string bad = CheckSource(e.source);
+  for (const Field& f : kFields)
+    if (bad.empty()) bad = CheckDouble(f.name, e.model.*f.member);
+  const AppObservations& o = e.observations;
+  for (const auto* points : {&o.maps, &o.reduces, &o.shuffles})
+    for (const AffinePoint& p : *points)
+      if (bad.empty() &&
+          !(std::isfinite(p.units) && p.units >= 0 && std::isfinite(p.value) && p.value >= 0))
+        bad = "observations: not finite non-negative numbers";
+  for (double skew : o.skews)
+    if (bad.empty() && !(std::isfinite(skew) && skew >= 1)) bad = "observations.skews: below 1";
+  return bad;
 }
 
 // "history file 'F' is corrupt (WHAT): ignored", from LoadHistory's "... is corrupt: WHAT".
@@ -143,7 +231,7 @@ std::string CorruptWarning(const Status& s) {
 
 fs::path DefaultHistoryPath() { return UserDataPath("MRLOCAL_HISTORY", "history.json"); }
 
-Result<JobHistory> LoadHistory(const fs::path& path) {
+Result<JobHistory> LoadHistory(const fs::path& path, int* version_read) {
   Result<std::string> text = ReadHistoryFile(path);
   if (!text.ok()) return text.status();
   auto corrupt = [&](const std::string& what) {
@@ -160,8 +248,11 @@ Result<JobHistory> LoadHistory(const fs::path& path) {
     if (key != "version" && key != "apps") return corrupt(key + ": unknown key");
   auto version = doc.find("version");
   if (version == doc.end()) return corrupt("version: missing");
-  if (!version->is_number_integer() || version->get<int64_t>() != kVersion)
-    return corrupt("version: " + version->dump() + " is not " + std::to_string(kVersion));
+  if (!version->is_number_integer() || version->get<int64_t>() < 1 ||
+      version->get<int64_t>() > kVersion)
+    return corrupt("version: " + version->dump() + " is not 1 or " + std::to_string(kVersion) +
+                   " (a newer mrlocal's?)");
+  const int v = static_cast<int>(version->get<int64_t>());
   auto apps = doc.find("apps");
   if (apps == doc.end()) return corrupt("apps: missing");
   if (!apps->is_object()) return corrupt("apps: not an object");
@@ -169,19 +260,18 @@ Result<JobHistory> LoadHistory(const fs::path& path) {
   for (auto& [app, fields] : apps->items()) {
     if (app.empty()) return corrupt("apps: an app with an empty name");
     if (!fields.is_object()) return corrupt("apps." + app + ": not an object");
-    Result<AppEstimate> e = ParseApp(fields);
+    Result<AppEstimate> e = ParseApp(fields, v);
     if (!e.ok()) return corrupt("apps." + app + "." + e.status().message());
     h.Set(app, std::move(*e));
   }
+  if (version_read) *version_read = v;
   return h;
 }
 
 Status SaveHistory(const JobHistory& history, const fs::path& path) {
   // Never write what LoadHistory would refuse (a NaN given to Set would come back as null).
   for (auto& [app, e] : history.apps()) {
-    std::string bad = CheckSource(e.source);
-    for (const Field& f : kFields)
-      if (bad.empty()) bad = CheckDouble(f.name, e.model.*f.member);
+    std::string bad = CheckEstimate(e);
     if (app.empty()) bad = "an app with an empty name";
     if (!bad.empty())
       return Status::InvalidArgument("cannot write history file '" + path.string() + "': apps." +
@@ -198,6 +288,7 @@ Status SaveHistory(const JobHistory& history, const fs::path& path) {
     for (const Field& f : kFields) a[f.name] = e.model.*f.member;
     a["jobs"] = e.jobs;
     a["source"] = e.source;
+    a["observations"] = ObservationsJson(e.observations);
   }
   const nlohmann::ordered_json doc = {{"version", kVersion}, {"apps", std::move(apps)}};
   // nlohmann writes doubles in their shortest round-trip form.
@@ -207,9 +298,14 @@ Status SaveHistory(const JobHistory& history, const fs::path& path) {
 Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err) {
   HistoryFile f;
   f.path_ = path;
-  Result<JobHistory> loaded = LoadHistory(path);
+  int version = kVersion;
+  Result<JobHistory> loaded = LoadHistory(path, &version);
   if (loaded.ok()) {
     f.history_ = std::move(loaded).value();
+    if (version < kVersion)
+      err << "mrlocal: note: history file '" << path.string()
+          << "' is from an older mrlocal (worst cases only): each app's estimate is refitted "
+             "at its next finished job; 'mrlocal history reset' discards it\n";
   } else if (loaded.status().code() == Status::Code::kInvalidArgument) {
     err << "mrlocal: warning: " << CorruptWarning(loaded.status()) << "\n";
   } else if (loaded.status().code() != Status::Code::kNotFound) {

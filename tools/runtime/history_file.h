@@ -2,9 +2,14 @@
 // (sched/estimate/job_history.h) kept in a JSON file under the user's data directory,
 // written crash-safely (a temporary file, then rename). A file that cannot be parsed is
 // reported and never trusted.
-//   {"version": 1, "apps": {"wordcount": {"alpha": ..., "map_fixed_s": ...,
+//   {"version": 2, "apps": {"wordcount": {"alpha": ..., "map_fixed_s": ...,
 //    "map_s_per_unit": ..., "reduce_fixed_s": ..., "reduce_s_per_unit": ...,
-//    "reduce_skew": ..., "jobs": N, "source": "history"}}}
+//    "reduce_skew": ..., "shuffle_fixed_units": ..., "jobs": N, "source": "history",
+//    "observations": {"maps": [[units, seconds], ...], "reduces": [[units, seconds], ...],
+//                     "shuffles": [[input units, shuffled units], ...], "skews": [...]}}}}
+// The model is what the policies read; the observations (at most 64 tasks of each kind and
+// 32 jobs per app, a few KB) are what the next job's refit starts from. Version 1 files
+// (the model only) are read, and rewritten as version 2 by the next recorded job.
 // Doubles are written in their shortest round-trip form, so a loaded history is bit-exact.
 #pragma once
 
@@ -22,8 +27,9 @@ std::filesystem::path DefaultHistoryPath();
 
 // NotFound when the file does not exist; IoError when it cannot be read (a directory,
 // permissions); InvalidArgument "history file 'F' is corrupt: <what>" when it cannot be
-// parsed or a field is out of range (negative, not finite, skew < 1...).
-Result<JobHistory> LoadHistory(const std::filesystem::path& path);
+// parsed or a field is out of range (negative, not finite, skew < 1...), or its version is
+// newer than this mrlocal's. `version`, when given, is set to the file's version.
+Result<JobHistory> LoadHistory(const std::filesystem::path& path, int* version = nullptr);
 // Atomically (temporary file + rename); creates the directory. InvalidArgument, writing
 // nothing, for what LoadHistory would refuse.
 Status SaveHistory(const JobHistory& history, const std::filesystem::path& path);
@@ -34,8 +40,8 @@ Status SaveHistory(const JobHistory& history, const std::filesystem::path& path)
 class HistoryFile {
  public:
   // A missing file is an empty history (a first run). A corrupt one is an empty history
-  // too, after a warning on `err`. IoError when it cannot be read (a directory,
-  // permissions).
+  // too, after a warning on `err`; a version-1 one is read, after a note on `err`. IoError
+  // when it cannot be read (a directory, permissions).
   static Result<HistoryFile> Open(const std::filesystem::path& path, std::ostream& err);
 
   const std::filesystem::path& path() const { return path_; }

@@ -110,13 +110,26 @@ Status JobRun::SetUpStore(const JobRunNotes& notes) {
   return Status::OK();
 }
 
-// A deadline policy with no history for the app: a first-run probe, whose estimate is for
-// this run only (the file gets real jobs).
+// Why a deadline policy cannot take the history's estimate of this job as it is, or "".
+std::string JobRun::ProbeReason() const {
+  const std::string& app = request_.app->name;
+  const AppEstimate* e = request_.history->history().Find(app);
+  if (!e) return "no history for " + app;
+  double largest = 0;
+  for (const JobSpec::MapSplit& m : prepared_.spec.maps)
+    largest = std::max(largest, static_cast<double>(m.bytes));
+  if (!OutsideObservedSizes(*e, largest)) return "";
+  return app + "'s history has no map near this job's size (" +
+         std::to_string(static_cast<uint64_t>(largest)) + " units)";
+}
+
+// A deadline policy with no history for the app, or none of tasks of this job's size: a
+// probe, whose estimate is for this run only (the file gets real jobs).
 Status JobRun::Probe(const JobRunNotes& notes) {
   if (!request_.history) return Status::OK();
   JobHistory& history = request_.history->history();
   const JobApp& app = *request_.app;
-  if (needs_estimator_ && !history.Find(app.name)) {
+  if (const std::string why = needs_estimator_ ? ProbeReason() : ""; !why.empty()) {
     auto descriptor = request_.apps->Find(app.name);
     if (!descriptor.ok()) return descriptor.status();
     ProbeRequest q;
@@ -127,7 +140,7 @@ Status JobRun::Probe(const JobRunNotes& notes) {
     q.pin = request_.pin;
     q.skip_bad_records = request_.skip_bad_records;
     auto probed = ProbeApp(**descriptor, q, [&](std::string_view what) {
-      if (notes.probing) notes.probing(app.name, what);
+      if (notes.probing) notes.probing(why, what);
     });
     if (!probed.ok()) return probed.status();
     history.Set(app.name, *probed);

@@ -1,9 +1,10 @@
 // One job on the real engine, as the job commands run it (README, "Deadlines"): its inputs
-// put in a block store, a first-run probe when a deadline policy has no history of the
-// app, submission with what is left of the deadline, a --best-effort second run of a job
-// the admission rejected, the run itself, and the history updated from a job that ran to
-// its end. A front end drives the steps in that order and prints between them; nothing
-// here writes to the terminal but through JobRunNotes.
+// put in a block store, a probe when a deadline policy has no history of the app or none
+// of tasks of the job's size, submission with what is left of the deadline, a
+// --best-effort second run of a job the admission rejected, the run itself, and the
+// history updated from a job that ran to its end. A front end drives the steps in that
+// order and prints between them; nothing here writes to the terminal but through
+// JobRunNotes.
 #pragma once
 
 #include <chrono>
@@ -60,8 +61,9 @@ struct JobRequest {
 // What a run tells as it goes, for the front end to print; each may be null.
 struct JobRunNotes {
   std::function<void(const std::string& name)> generating_default_input;
-  // A deadline policy has no history of the app: it is probed first ("a 8.0 MiB sample").
-  std::function<void(std::string_view app, std::string_view what)> probing;
+  // A deadline policy has no history of the app, or none of tasks of this job's size
+  // (`why`): it is probed first (`what`: "a 8.0 MiB sample").
+  std::function<void(std::string_view why, std::string_view what)> probing;
 };
 
 // The figures of a job's run (sched/report/workload_metrics.h): a single job is a workload
@@ -83,8 +85,8 @@ struct Submission {
 class JobRun {
  public:
   // Puts the inputs into a block store, prepares the job and, for a deadline policy with
-  // no history of the app, probes it. Errors are those of the inputs, the probe or the
-  // policy; nothing has been written.
+  // no history of the app's tasks at this size, probes it. Errors are those of the
+  // inputs, the probe or the policy; nothing has been written.
   static Result<std::unique_ptr<JobRun>> Prepare(const JobRequest& request,
                                                  const JobRunNotes& notes);
   ~JobRun();
@@ -124,6 +126,7 @@ class JobRun {
   explicit JobRun(const JobRequest& request) : request_(request) {}
   Status SetUpStore(const JobRunNotes& notes);
   Status Probe(const JobRunNotes& notes);
+  std::string ProbeReason() const;
   Result<std::unique_ptr<Runtime>> MakeRuntime(const std::string& policy,
                                                RunRecorder* recorder) const;
   void SubmitTo(Runtime& runtime);

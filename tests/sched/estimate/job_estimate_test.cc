@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "sched/estimate/job_history.h"
+#include "tests/util/estimate_inputs.h"
 
 namespace mrlocal {
 namespace {
@@ -34,36 +35,15 @@ JobEstimate ByTheFormulas(const JobState& job, const AppModel& app, double map_s
     e.shuffle_units = static_cast<double>(job.spec.shuffle_units);
     largest_reduce = static_cast<double>(job.spec.max_reduce_units);
   } else {
-    e.shuffle_units = app.alpha * input;
+    e.shuffle_units = app.shuffle_fixed_units + app.alpha * input;
     largest_reduce = std::max(1.0, app.reduce_skew) * e.shuffle_units / job.R();
   }
   e.reduce_task = FromSeconds(app.ReduceSeconds(largest_reduce) / reduce_speed);
   return e;
 }
 
-ClusterState Cluster(std::vector<std::pair<SlotKind, double>> slots) {
-  ClusterState s;
-  for (auto [kind, speed] : slots) {
-    SlotState slot;
-    slot.info.id = static_cast<SlotId>(s.slots.size());
-    slot.info.kind = kind;
-    slot.info.speed = speed;
-    s.slots.push_back(slot);
-  }
-  return s;
-}
-
-JobState Job(const std::string& app, std::vector<uint64_t> splits, uint32_t reduces) {
-  JobState j;
-  j.spec.app = app;
-  for (uint64_t b : splits) {
-    TaskState t;
-    t.input_bytes = b;
-    j.maps.push_back(t);
-  }
-  j.reduces.resize(reduces);
-  return j;
-}
+using testing::JobOfSplits;
+using testing::SlotsOf;
 
 void ExpectSame(const JobEstimate& a, const JobEstimate& b) {
   EXPECT_EQ(a.map_task, b.map_task);
@@ -78,14 +58,15 @@ TEST(EstimateJob, ThroughJobHistoryIsExactlyTheHistorysFormulas) {
                      .map_s_per_unit = 4.62e-9,
                      .reduce_fixed_s = 0.0021,
                      .reduce_s_per_unit = 1.69e-8,
-                     .reduce_skew = 1.3};
+                     .reduce_skew = 1.3,
+                     .shuffle_fixed_units = 2500};
   JobHistory h;
   h.Set("wordcount", {.model = app, .jobs = 4});
-  const ClusterState state = Cluster({{SlotKind::kMap, 1.0},
+  const ClusterState state = SlotsOf({{SlotKind::kMap, 1.0},
                                       {SlotKind::kMap, 0.7},
                                       {SlotKind::kReduce, 0.9},
                                       {SlotKind::kReduce, 1.0}});
-  JobState job = Job("wordcount", {33554432, 33554432, 1234567, 0}, 3);
+  JobState job = JobOfSplits("wordcount", {33554432, 33554432, 1234567, 0}, 3);
   for (double margin : {1.0, 1.5, 2.25}) {
     SCOPED_TRACE(margin);
     auto e = EstimateJob(job, state, h, margin);
@@ -100,7 +81,7 @@ TEST(EstimateJob, ThroughJobHistoryIsExactlyTheHistorysFormulas) {
   ASSERT_TRUE(declared.has_value());
   ExpectSame(*declared, ByTheFormulas(job, app, 0.7, 0.9, 1.5));
   // Without reduces, no reduce estimate.
-  auto map_only = EstimateJob(Job("wordcount", {100}, 0), state, h);
+  auto map_only = EstimateJob(JobOfSplits("wordcount", {100}, 0), state, h);
   ASSERT_TRUE(map_only.has_value());
   EXPECT_EQ(map_only->reduce_task, Duration{0});
 }
@@ -108,11 +89,11 @@ TEST(EstimateJob, ThroughJobHistoryIsExactlyTheHistorysFormulas) {
 TEST(EstimateJob, AnAppTheEstimatorNeverSawHasNone) {
   JobHistory h;
   h.Set("wordcount", {});
-  const ClusterState state = Cluster({{SlotKind::kMap, 1.0}, {SlotKind::kReduce, 1.0}});
-  EXPECT_FALSE(EstimateJob(Job("pi", {10}, 1), state, h).has_value());
-  EXPECT_FALSE(EstimateJob(Job("pi", {}, 0), state, h).has_value());
-  EXPECT_FALSE(h.TaskSeconds(Job("pi", {10}, 1), {TaskKind::kMap, 10, 1.0}).has_value());
-  EXPECT_EQ(h.Source(Job("pi", {10}, 1)), "");
+  const ClusterState state = SlotsOf({{SlotKind::kMap, 1.0}, {SlotKind::kReduce, 1.0}});
+  EXPECT_FALSE(EstimateJob(JobOfSplits("pi", {10}, 1), state, h).has_value());
+  EXPECT_FALSE(EstimateJob(JobOfSplits("pi", {}, 0), state, h).has_value());
+  EXPECT_FALSE(h.TaskSeconds(JobOfSplits("pi", {10}, 1), {TaskKind::kMap, 10, 1.0}).has_value());
+  EXPECT_EQ(h.Source(JobOfSplits("pi", {10}, 1)), "");
 }
 
 TEST(JobHistoryEstimator, ATaskTakesItsModelsTimeOverTheSlotsSpeed) {
@@ -121,7 +102,7 @@ TEST(JobHistoryEstimator, ATaskTakesItsModelsTimeOverTheSlotsSpeed) {
                                 .map_s_per_unit = 0.5,
                                 .reduce_fixed_s = 2,
                                 .reduce_s_per_unit = 0.25}});
-  const JobState job = Job("wordcount", {4}, 1);
+  const JobState job = JobOfSplits("wordcount", {4}, 1);
   EXPECT_EQ(h.TaskSeconds(job, {TaskKind::kMap, 4, 1.0}), 3.0);
   EXPECT_EQ(h.TaskSeconds(job, {TaskKind::kMap, 4, 0.5}), 6.0);
   EXPECT_EQ(h.TaskSeconds(job, {TaskKind::kReduce, 8, 2.0}), 2.0);

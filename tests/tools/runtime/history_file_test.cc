@@ -13,6 +13,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <sstream>
 
 #include "tests/util/test_util.h"
 
@@ -57,6 +58,15 @@ std::string OneApp(const std::string& key = "", const std::string& value = "") {
   return R"({"version": 1, "apps": {"wordcount": {)" + app + "}}}";
 }
 
+// A valid version-2 file whose one app has `observations` (the inside of a JSON object).
+std::string TwoApp(const std::string& observations) {
+  return R"({"version": 2, "apps": {"wordcount": {"alpha": 0.5, "map_fixed_s": 0.01,
+      "map_s_per_unit": 6e-09, "reduce_fixed_s": 0, "reduce_s_per_unit": 1.5e-08,
+      "reduce_skew": 1.25, "shuffle_fixed_units": 40, "jobs": 3, "source": "history",
+      "observations": {)" +
+         observations + "}}}}";
+}
+
 TEST(HistoryFile, SaveLoadRoundTripIsBitExact) {
   ScratchDir dir;
   const fs::path file = dir / "a" / "b" / "history.json";  // directories created
@@ -73,9 +83,14 @@ TEST(HistoryFile, SaveLoadRoundTripIsBitExact) {
   for (int i = 0; i < 50; ++i) {
     AppEstimate e;
     AppModel& m = e.model;
-    double* fields[] = {&m.alpha, &m.map_fixed_s, &m.map_s_per_unit, &m.reduce_fixed_s,
-                        &m.reduce_s_per_unit};
+    double* fields[] = {&m.alpha,          &m.map_fixed_s,       &m.map_s_per_unit,
+                        &m.reduce_fixed_s, &m.reduce_s_per_unit, &m.shuffle_fixed_units};
     for (double* f : fields) *f = i < 6 ? specials[i] : any_double();
+    for (int k = 0; k < i % 4; ++k) {
+      e.observations.maps.push_back({any_double(), any_double()});
+      e.observations.shuffles.push_back({any_double(), any_double()});
+      e.observations.skews.push_back(1 + any_double() / std::numeric_limits<double>::max());
+    }
     m.reduce_skew = 1 + any_double() / std::numeric_limits<double>::max() * 1e3;
     e.jobs = rng();
     e.source = i % 3 == 0 ? "probe" : i % 3 == 1 ? "model" : "history";
@@ -95,6 +110,13 @@ TEST(HistoryFile, SaveLoadRoundTripIsBitExact) {
     EXPECT_EQ(bits(b->model.reduce_fixed_s), bits(e.model.reduce_fixed_s)) << app;
     EXPECT_EQ(bits(b->model.reduce_s_per_unit), bits(e.model.reduce_s_per_unit)) << app;
     EXPECT_EQ(bits(b->model.reduce_skew), bits(e.model.reduce_skew)) << app;
+    EXPECT_EQ(bits(b->model.shuffle_fixed_units), bits(e.model.shuffle_fixed_units)) << app;
+    ASSERT_EQ(b->observations.maps.size(), e.observations.maps.size()) << app;
+    for (size_t k = 0; k < e.observations.maps.size(); ++k) {
+      EXPECT_EQ(bits(b->observations.maps[k].units), bits(e.observations.maps[k].units));
+      EXPECT_EQ(bits(b->observations.maps[k].value), bits(e.observations.maps[k].value));
+    }
+    EXPECT_EQ(b->observations, e.observations) << app;
     EXPECT_EQ(b->jobs, e.jobs) << app;
     EXPECT_EQ(b->source, e.source) << app;
   }
@@ -114,7 +136,9 @@ TEST(HistoryFile, ARecordedHistorySurvivesASaveUnchanged) {
   Result<JobHistory> back = LoadHistory(dir / "history.json");
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->Find("wordcount")->model, h.Find("wordcount")->model);
-  EXPECT_THAT(ReadFile(dir / "history.json"), HasSubstr("\"version\": 1"));
+  EXPECT_EQ(back->Find("wordcount")->observations, h.Find("wordcount")->observations);
+  EXPECT_EQ(back->Find("wordcount")->observations.maps.size(), 2u);
+  EXPECT_THAT(ReadFile(dir / "history.json"), HasSubstr("\"version\": 2"));
 }
 
 TEST(HistoryFile, AnEmptyHistoryRoundTrips) {
@@ -162,6 +186,61 @@ TEST(HistoryFile, TheTestFileIsValid) {
   EXPECT_EQ(r->Find("wordcount")->model.map_s_per_unit, 6e-09);
 }
 
+TEST(HistoryFile, AVersion2FileKeepsTheNewestObservations) {
+  ScratchDir dir;
+  WriteFile(dir / "h.json", TwoApp(R"("maps": [[100, 1.5], [200, 2]], "skews": [1.5])"));
+  Result<JobHistory> r = LoadHistory(dir / "h.json");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const AppEstimate& e = *r->Find("wordcount");
+  EXPECT_EQ(e.model.shuffle_fixed_units, 40);
+  EXPECT_EQ(e.observations.maps.size(), 2u);
+  EXPECT_EQ(e.observations.maps[1].units, 200);
+  EXPECT_EQ(e.observations.skews, std::vector<double>{1.5});
+  EXPECT_TRUE(e.observations.reduces.empty());
+  // More than the bound (a file of a mrlocal that kept more): the newest are kept.
+  std::string many;
+  for (size_t i = 0; i < kMaxTaskObservations + 5; ++i)
+    many += (many.empty() ? "[" : ", [") + std::to_string(i) + ", 1]";
+  WriteFile(dir / "h.json", TwoApp("\"reduces\": [" + many + "]"));
+  r = LoadHistory(dir / "h.json");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::vector<AffinePoint>& kept = r->Find("wordcount")->observations.reduces;
+  ASSERT_EQ(kept.size(), kMaxTaskObservations);
+  EXPECT_EQ(kept.front().units, 5);
+  EXPECT_EQ(kept.back().units, kMaxTaskObservations + 4);
+}
+
+TEST(HistoryFile, AVersion1FileIsReadWithANoteAndRefittedByTheNextJob) {
+  ScratchDir dir;
+  // A poisoned version-1 history: 24 bytes' fixed cost as a cost per byte.
+  WriteFile(dir / "h.json", OneApp("map_s_per_unit", "1.29e-4"));
+  int version = 0;
+  ASSERT_TRUE(LoadHistory(dir / "h.json", &version).ok());
+  EXPECT_EQ(version, 1);
+  std::ostringstream out, err;
+  auto f = HistoryFile::Open(dir / "h.json", err);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  const std::string note = err.str();
+  EXPECT_THAT(note, HasSubstr("note: history file '" + (dir / "h.json").string() +
+                              "' is from an older mrlocal"));
+  EXPECT_EQ(std::count(note.begin(), note.end(), '\n'), 1) << note;
+  EXPECT_EQ(f->history().Find("wordcount")->model.map_s_per_unit, 1.29e-4);
+  JobObservation job;
+  job.app = "wordcount";
+  job.input_units = 4e6;
+  job.shuffle_units = 2e5;
+  job.maps = {{4e6, 0.05}};
+  job.reduces = {{1e5, 0.04}, {1e5, 0.04}};
+  ASSERT_TRUE(f->Record(job, out, err, /*quiet=*/true).ok());
+  Result<JobHistory> back = LoadHistory(dir / "h.json", &version);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(version, 2);
+  const AppEstimate& e = *back->Find("wordcount");
+  EXPECT_EQ(e.jobs, 4u);
+  EXPECT_DOUBLE_EQ(e.model.MapSeconds(4e6), 0.05);
+  EXPECT_LT(e.model.map_s_per_unit, 1e-7);
+}
+
 TEST(HistoryFile, ACorruptFileIsInvalidArgumentNamingTheField) {
   ScratchDir dir;
   const fs::path file = dir / "h.json";
@@ -184,8 +263,16 @@ TEST(HistoryFile, ACorruptFileIsInvalidArgumentNamingTheField) {
       {OneApp("jobs", "-2"), "apps.wordcount.jobs: not a non-negative integer"},
       {OneApp("source", "\"guess\""), "apps.wordcount.source: 'guess'"},
       {OneApp("colour", "1"), "apps.wordcount.colour: unknown key"},
-      {R"({"version": 2, "apps": {}})", "version: 2 is not 1"},
-      {R"({"version": "1", "apps": {}})", "version: \"1\" is not 1"},
+      {R"({"version": 3, "apps": {}})", "version: 3 is not 1 or 2 (a newer mrlocal's?)"},
+      {R"({"version": 0, "apps": {}})", "version: 0 is not 1 or 2"},
+      {R"({"version": "1", "apps": {}})", "version: \"1\" is not 1 or 2"},
+      {OneApp("observations", "{}"), "apps.wordcount.observations: unknown key"},  // v1
+      {TwoApp("\"maps\": [[1, 2, 3]]"), "apps.wordcount.observations.maps.0: not a pair"},
+      {TwoApp("\"maps\": [[1, 2], [1, -2]]"),
+       "apps.wordcount.observations.maps.1: not finite non-negative"},
+      {TwoApp("\"shuffles\": 3"), "apps.wordcount.observations.shuffles: not an array"},
+      {TwoApp("\"skews\": [0.5]"), "apps.wordcount.observations.skews: 0.5 is not a number >= 1"},
+      {TwoApp("\"colour\": []"), "apps.wordcount.observations.colour: unknown key"},
       {R"({"apps": {}})", "version: missing"},
       {R"({"version": 1})", "apps: missing"},
       {R"({"version": 1, "apps": [], "more": 1})", "more: unknown key"},
