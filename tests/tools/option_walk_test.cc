@@ -92,6 +92,9 @@ const std::map<std::string, Row>& Table() {
       // checked when the graph is made.
       {"gen graph --skew", {{"1e308", "18446744073709551616"}}},
       {"gen graph --seed", {{"0"}}},
+      {"history --history", {kAnyName}},
+      {"history show APP", {kAnyName}},
+      {"history reset APP", {kAnyName}},
       {"fs --store", {kAnyName, "store"}},
       {"fs put LOCAL", {kAnyName, "local.txt"}},
       {"fs put PATH", {kAnyName, "/a"}},

@@ -10,6 +10,7 @@
 #include "sched/estimate/job_history.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/option_checks.h"
 #include "tools/runtime/history_file.h"
 
 namespace mrlocal {
@@ -62,21 +63,19 @@ class HistoryCommand final : public Command {
                               "Show or reset the task-time history the deadline policies "
                               "estimate from");
     app->add_option("--history", file_,
-                    "History file (default: " + DefaultHistoryPath().string() + ")");
+                    "History file (default: " + DefaultHistoryPath().string() + ")")
+        ->check(NotEmpty());  // given but empty is an error, not the default file
     app->require_subcommand(1);
     show_ = app->add_subcommand("show", "Each app's fitted worst case and what it rests on");
-    show_->add_option("APP", app_name_, "Only this app");
+    show_->add_option("APP", app_name_, "Only this app")->check(NotEmpty());
     reset_ = app->add_subcommand(
         "reset", "Forget APP's history, or remove the whole file (only one mrlocal wrote)");
-    reset_->add_option("APP", app_name_, "Only this app");
+    reset_->add_option("APP", app_name_, "Only this app")->check(NotEmpty());
     // `--history FILE` may also follow the action.
     for (CLI::App* sub : {show_, reset_}) sub->fallthrough();
   }
 
   int Run() override {
-    // Given but empty is an error, not the default file: that one may be the one to keep.
-    if (app->count("--history") > 0 && file_.empty())
-      return ReportError(Status::InvalidArgument("--history: an empty path"));
     const fs::path path = file_.empty() ? DefaultHistoryPath() : fs::path(file_);
     int version = 0;
     Result<JobHistory> loaded = LoadHistory(path, &version);
