@@ -11,22 +11,10 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::DirectoryTree;
 using testing::ReadFile;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-// Every file under `dir` and its content, directories as "name/".
-std::map<std::string, std::string> Tree(const fs::path& dir) {
-  std::map<std::string, std::string> tree;
-  for (auto& e : fs::recursive_directory_iterator(dir)) {
-    const std::string name = fs::relative(e.path(), dir).string();
-    if (e.is_directory())
-      tree[name + "/"] = "";
-    else
-      tree[name] = ReadFile(e.path());
-  }
-  return tree;
-}
 
 // A job's committed output of `parts` parts.
 void CommitJob(const fs::path& dir, uint32_t parts, bool overwrite, const std::string& text) {
@@ -57,7 +45,7 @@ class OutputOverwrite : public ::testing::Test {
 
 TEST_F(OutputOverwrite, AUserDirectoryIsRefusedNamingWhatIsInItAndNothingIsDeleted) {
   MakeUserDir();
-  const auto before = Tree(d_.path());
+  const auto before = DirectoryTree(d_.path());
   for (bool overwrite : {true, false}) {
     auto c = OutputCommitter::Begin(d_ / "precious", overwrite);
     ASSERT_FALSE(c.ok());
@@ -68,14 +56,14 @@ TEST_F(OutputOverwrite, AUserDirectoryIsRefusedNamingWhatIsInItAndNothingIsDelet
     EXPECT_EQ(why.find('\n'), std::string::npos) << why;
     EXPECT_EQ(why.find("use --overwrite"), std::string::npos) << "it would not help: " << why;
     EXPECT_FALSE(OutputCommitter::Check(d_ / "precious", overwrite).ok());
-    EXPECT_EQ(Tree(d_.path()), before);
+    EXPECT_EQ(DirectoryTree(d_.path()), before);
   }
 }
 
 TEST_F(OutputOverwrite, APreviousJobsOutputIsReplacedWhole) {
   CommitJob(d_ / "out", 3, false, "old\n");
   CommitJob(d_ / "out", 1, true, "new\n");
-  EXPECT_EQ(Tree(d_.path()),
+  EXPECT_EQ(DirectoryTree(d_.path()),
             (std::map<std::string, std::string>{
                 {"out/", ""}, {"out/_SUCCESS", ""}, {"out/part-r-00000", "new\n"}}))
       << "no part of the old job, no temporary";
@@ -131,11 +119,11 @@ TEST_F(OutputOverwrite, AnythingThatIsNotExactlyAJobsOutputIsRefused) {
     ScratchDir d;
     fs::create_directory(d / "out");
     c.make(d / "out");
-    const auto before = Tree(d.path());
+    const auto before = DirectoryTree(d.path());
     auto begun = OutputCommitter::Begin(d / "out", true);
     ASSERT_FALSE(begun.ok()) << c.what;
     ExpectContains(begun.status().message(), "(" + c.named);
-    EXPECT_EQ(Tree(d.path()), before) << c.what;
+    EXPECT_EQ(DirectoryTree(d.path()), before) << c.what;
   }
 }
 
@@ -155,13 +143,13 @@ TEST_F(OutputOverwrite, AFileAddedWhileTheJobRunsStopsTheCommit) {
   ASSERT_TRUE(c.ok());
   ASSERT_TRUE((*(*c)->OpenPart(0))->Close().ok());
   WriteFile(d_ / "out" / "notes.txt", "mine");
-  const auto before = Tree(d_ / "out");
+  const auto before = DirectoryTree(d_ / "out");
   Status committed = (*c)->Commit(1);
   ASSERT_FALSE(committed.ok());
   ExpectContains(committed.message(), "(notes.txt)");
   (*c)->Abort();
-  EXPECT_EQ(Tree(d_ / "out"), before);
-  EXPECT_EQ(Tree(d_.path()).size(), before.size() + 1) << "only out/ beside it";
+  EXPECT_EQ(DirectoryTree(d_ / "out"), before);
+  EXPECT_EQ(DirectoryTree(d_.path()).size(), before.size() + 1) << "only out/ beside it";
 }
 
 }  // namespace
