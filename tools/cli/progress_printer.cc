@@ -16,7 +16,9 @@ void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time)
 }
 
 void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan&, Time now) {
-  Print(job, 1.0, 0.0, now);  // the map phase just ended
+  // The map phase just ended; a job without maps (an empty input) had none to tell of,
+  // and is planned at its submission, before the admission is printed.
+  if (job.M() > 0) Print(job, 1.0, 0.0, now);
 }
 
 std::pair<double, double> ProgressPrinter::Progress(const JobState& job, const ClusterState& state,
