@@ -243,11 +243,15 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   cmd->add_option("--report", o.report_dir,
                   "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR");
   if (files) {
-    cmd->add_option("--top", o.top, "Print the N highest-scoring keys")->capture_default_str();
+    cmd->add_option("--top", o.top,
+                    "Print the N highest-scoring keys (ties in ascending key bytes; all keys if "
+                    "fewer)")
+        ->capture_default_str();
     cmd->add_flag("--skip-bad-records", o.skip_bad_records,
                   "Skip and count malformed input records instead of failing the job");
   }
-  cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output directory");
+  cmd->add_flag("--overwrite", o.overwrite,
+                "Replace a previous job's output directory (_SUCCESS and part files only)");
   cmd->add_flag("--no-pin", o.no_pin, "Do not pin slot threads to CPUs");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
 }
