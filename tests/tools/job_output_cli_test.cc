@@ -118,6 +118,17 @@ TEST_F(JobOutputCli, TheDeadlineLineReadsInOneUnit) {
       << line;
 }
 
+TEST_F(JobOutputCli, AProgressLineReadsInOneUnit) {
+  WriteFile(dir_ / "w.txt", "the cat saw the dog\n");
+  auto r = RunMrlocal({"wordcount", P("w.txt"), "--deadline", "2m", "--policy", "fifo"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string line = LineStarting(r.err, "mrlocal: map 100% reduce 100%");
+  EXPECT_TRUE(std::regex_match(
+      line,
+      std::regex(R"(mrlocal: map 100% reduce 100% \| elapsed \d+\.\d\d s \| slack 1\d\d\.\d\d s)")))
+      << line;
+}
+
 TEST_F(JobOutputCli, AFailedJobClaimsNoThroughput) {
   WriteFile(dir_ / "g.txt", "1 2\n3 x\n");
   auto r = RunMrlocal({"friendcount", P("g.txt"), "-q"});

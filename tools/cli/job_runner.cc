@@ -141,11 +141,10 @@ int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
     std::cerr << "mrlocal: rejected: the " << FormatDuration(*r.deadline)
               << " deadline passed during set-up (" << FormatDuration(s.setup) << ")\n";
   } else {
+    const DurationScale in_line({r.deadline.value_or(Duration::zero()), s.setup});
     if (r.deadline && s.setup > *r.deadline / 100 && !o.quiet)
-      std::cerr << "mrlocal: set-up took " << FormatDuration(s.setup) << " of the "
-                << FormatDuration(*r.deadline)
-                << " deadline: " << FormatDuration(*r.deadline - s.setup)
-                << " left at submission\n";
+      std::cerr << "mrlocal: set-up took " << in_line(s.setup) << " of the " << in_line(*r.deadline)
+                << " deadline: " << in_line(*r.deadline - s.setup) << " left at submission\n";
     if (!s.admitted || !o.quiet) {
       AdmissionView view;
       view.job = &run.job();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 
 #include "sched/core/units.h"
@@ -50,22 +51,22 @@ void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time
   auto it = last_.find(job.id);
   if (it != last_.end() && it->second == std::make_pair(m, r)) return;
   last_[job.id] = {m, r};
-  Duration elapsed = now - job.arrival;
-  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r << "% | elapsed "
-       << FormatDuration(elapsed);
+  const Duration elapsed = now - job.arrival;
   // Work done so far, weighting the map phase 2/3 as Hadoop's progress does for jobs
   // dominated by their maps; the ETA extrapolates the rate.
-  double done = (2 * map + reduce) / 3;
-  if (done > 0.02 && done < 1) {
-    out_ << " | eta " << FormatDuration(FromSeconds(Seconds(elapsed) * (1 - done) / done));
-  }
-  if (auto d = job.absolute_deadline()) {
-    Duration slack = *d - now;
-    out_ << " | slack " << (slack < Duration::zero() ? "-" : "")
-         << FormatDuration(slack < Duration::zero() ? -slack : slack);
-  }
-  if (auto e = estimates_.find(job.id); e != estimates_.end())
-    out_ << " | est " << FormatDuration(e->second);
+  const double done = (2 * map + reduce) / 3;
+  std::optional<Duration> eta, slack, estimate;
+  if (done > 0.02 && done < 1) eta = FromSeconds(Seconds(elapsed) * (1 - done) / done);
+  if (auto d = job.absolute_deadline()) slack = *d - now;
+  if (auto e = estimates_.find(job.id); e != estimates_.end()) estimate = e->second;
+  const Duration none{0};
+  const DurationScale in_line(
+      {elapsed, eta.value_or(none), slack.value_or(none), estimate.value_or(none)});
+  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r << "% | elapsed "
+       << in_line(elapsed);
+  if (eta) out_ << " | eta " << in_line(*eta);
+  if (slack) out_ << " | slack " << in_line(*slack);
+  if (estimate) out_ << " | est " << in_line(*estimate);
   out_ << "\n" << std::flush;
 }
 
