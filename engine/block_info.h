@@ -24,4 +24,10 @@ struct FileInfo {
   std::vector<BlockInfo> blocks;  // contiguous from offset 0; none for an empty file
 };
 
+// How messages name a block: "PATH blk_7", by its id, as its replica files are named on
+// disk (and as HDFS names blocks), never by its index in the file.
+inline std::string BlockName(const std::string& path, uint64_t block_id) {
+  return path + " blk_" + std::to_string(block_id);
+}
+
 }  // namespace mrlocal

@@ -22,10 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string BlockName(const std::string& path, uint32_t index) {
-  return path + " block " + std::to_string(index);
-}
-
 Status NoSuchFile(const std::string& path) {
   return Status::NotFound("'" + path + "': no such file in the store");
 }
@@ -43,7 +39,7 @@ Status ValidateOptions(const BlockStoreOptions& o) {
 }  // namespace
 
 std::string ReplicaProblem::ToString() const {
-  return BlockName(path, block) + ": replica on node " + std::to_string(node) + " " + what;
+  return BlockName(path, block_id) + ": replica on node " + std::to_string(node) + " " + what;
 }
 
 BlockStore::BlockStore(BlockStoreOptions options, std::string dir)
@@ -241,7 +237,7 @@ Status BlockStore::Remove(const std::string& path) {
 bool BlockStore::ReadReplica(const File& f, uint32_t index, int node, BlockRead* out,
                              ReplicaProblem* problem) const {
   const BlockInfo& b = f.info.blocks[index];
-  *problem = {f.info.path, index, node, ""};
+  *problem = {f.info.path, index, b.id, node, ""};
   std::string_view data;
   std::shared_ptr<const void> keep;
   if (persistent()) {
@@ -282,8 +278,9 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
     if (it == files_.end()) return NoSuchFile(path);
     f = it->second;
     if (index >= f->info.blocks.size())
-      return Status::InvalidArgument(BlockName(path, index) + " does not exist (the file has " +
-                                     std::to_string(f->info.blocks.size()) + " blocks)");
+      return Status::InvalidArgument("'" + path + "' has no block at index " +
+                                     std::to_string(index) + " (it has " +
+                                     std::to_string(f->info.blocks.size()) + ")");
     for (int n : f->info.blocks[index].replica_nodes)
       if (test_corrupt_.count({path, index, n})) forced_bad.push_back(n);
   }
@@ -295,11 +292,12 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
 
   BlockRead read;
   read.offset = b.offset;
+  read.block_id = b.id;
   std::vector<ReplicaProblem> problems;
   for (int node : order) {
     ReplicaProblem problem;
     bool forced = std::find(forced_bad.begin(), forced_bad.end(), node) != forced_bad.end();
-    if (forced) problem = {path, index, node, "failed its checksum"};
+    if (forced) problem = {path, index, b.id, node, "failed its checksum"};
     if (!forced && ReadReplica(*f, index, node, &read, &problem)) {
       for (auto& p : problems)
         read.warnings.push_back(p.ToString() + "; read the replica on node " +
@@ -308,7 +306,7 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
     }
     problems.push_back(std::move(problem));
   }
-  return Status::Corruption(BlockName(path, index) + ": all " +
+  return Status::Corruption(BlockName(path, b.id) + ": all " +
                             std::to_string(b.replica_nodes.size()) +
                             " replicas are corrupt or missing");
 }
@@ -333,7 +331,8 @@ FsckReport BlockStore::Fsck() const {
         BlockRead ignored;
         ReplicaProblem problem;
         bool ok = !forced_bad.count({f->info.path, index, node});
-        if (!ok) problem = {f->info.path, index, node, "failed its checksum"};
+        if (!ok)
+          problem = {f->info.path, index, f->info.blocks[index].id, node, "failed its checksum"};
         if (ok) ok = ReadReplica(*f, index, node, &ignored, &problem);
         if (ok) {
           ++r.healthy_replicas;
@@ -371,7 +370,8 @@ Result<std::string> BlockStore::TEST_ReplicaFile(const std::string& path, uint32
   auto info = Stat(path);
   if (!info.ok()) return info.status();
   if (!persistent() || block >= info->blocks.size())
-    return Status::InvalidArgument("no replica file for " + BlockName(path, block));
+    return Status::InvalidArgument("no replica file for block index " + std::to_string(block) +
+                                   " of '" + path + "'");
   return ReplicaPath(node, info->blocks[block].id);
 }
 

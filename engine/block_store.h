@@ -52,6 +52,7 @@ struct BlockRead {
   std::string_view data;
   std::shared_ptr<const void> keepalive;
   uint64_t offset = 0;                // of the block within its file
+  uint64_t block_id = 0;              // BlockInfo::id: messages name the block by it
   int node = -1;                      // the replica that was read
   std::vector<std::string> warnings;  // replicas that failed their checksum or are missing
 };
@@ -59,10 +60,12 @@ struct BlockRead {
 // One replica that cannot be read correctly.
 struct ReplicaProblem {
   std::string path;
-  uint32_t block = 0;
+  uint32_t block = 0;     // index in the file
+  uint64_t block_id = 0;  // BlockInfo::id, as its replica files are named (blk_<id>)
   int node = 0;
   std::string what;  // "failed its checksum", "is missing", "has 10 bytes, not 12"
-  // "PATH block 3: replica on node 1 failed its checksum"
+  // "PATH blk_7: replica on node 1 failed its checksum": named as on disk (and as HDFS's
+  // fsck names blocks), one numbering for fsck, jobs and the replica files.
   std::string ToString() const;
 };
 

@@ -88,6 +88,13 @@ struct TopEntry {
   double score = 0;  // higher first; ties by key
 };
 
+// The order of a top-N list: higher score first, ties by key in ascending bytes (unsigned,
+// as `LC_ALL=C sort` orders them). Each reduce task and the merge over all of them use it,
+// so the job's list is exactly its N best keys.
+inline bool RanksBefore(const TopEntry& a, const TopEntry& b) {
+  return a.score != b.score ? a.score > b.score : a.key < b.key;
+}
+
 struct ReduceResult {
   uint64_t records_in = 0;  // map-output records read
   uint64_t keys_out = 0;    // lines written

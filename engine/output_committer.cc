@@ -3,12 +3,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <random>
 #include <set>
+#include <string_view>
+#include <vector>
 
 namespace mrlocal {
 
@@ -79,6 +82,80 @@ std::string PartName(uint32_t reduce_index) {
 
 namespace {
 
+// A part file's name as PartName writes it: "part-r-" and at least five digits.
+bool IsPartName(const std::string& name) {
+  constexpr std::string_view kPrefix = "part-r-";
+  if (name.size() < kPrefix.size() + 5 || name.compare(0, kPrefix.size(), kPrefix) != 0)
+    return false;
+  return std::all_of(name.begin() + kPrefix.size(), name.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// What in DIR a committed job did not write, sorted ("notes.txt", "sub/"). A committed
+// output holds an empty regular `_SUCCESS` and regular part files, nothing else (the
+// attempt files and temporaries live beside DIR, never in it). A directory without
+// `_SUCCESS` is no job's output, even if all its names look like one's. REQUIRES: DIR is
+// not empty.
+std::vector<std::string> ForeignEntries(const fs::path& dir, std::error_code& ec) {
+  std::vector<std::string> foreign;
+  bool success = false;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const fs::file_status st = e.symlink_status(ec);
+    const bool regular = fs::is_regular_file(st);
+    if (regular && name == "_SUCCESS" && e.file_size(ec) == 0) {
+      success = true;
+    } else if (!regular || !IsPartName(name)) {
+      foreign.push_back(name + (fs::is_directory(st) ? "/" : ""));
+    }
+  }
+  std::sort(foreign.begin(), foreign.end());
+  if (!success && foreign.empty()) foreign.push_back("no _SUCCESS");
+  return foreign;
+}
+
+// "notes.txt, sub/ and 3 more".
+std::string FirstNames(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 3;
+  std::string list;
+  for (size_t i = 0; i < std::min(names.size(), kShown); ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) list += " and " + std::to_string(names.size() - kShown) + " more";
+  return list;
+}
+
+// Whether the existing directory DIR may be replaced: only a job's output is, and only
+// with `overwrite`; an empty directory always is. Nothing is changed either way.
+Status CheckReplaceable(const fs::path& dir, bool overwrite) {
+  std::error_code ec;
+  if (fs::is_empty(dir, ec) && !ec) return Status::OK();
+  std::vector<std::string> foreign = ForeignEntries(dir, ec);
+  if (ec) return Status::IoError("cannot read '" + dir.string() + "': " + ec.message());
+  if (!foreign.empty())
+    return Status::InvalidArgument(
+        "Output directory " + dir.string() + " already exists and is not a job's output (" +
+        FirstNames(foreign) + "): " +
+        (overwrite ? "--overwrite replaces only what a job wrote; nothing was deleted"
+                   : "choose another output directory"));
+  if (!overwrite)
+    return Status::InvalidArgument("Output directory " + dir.string() +
+                                   " already exists (use --overwrite to replace it)");
+  return Status::OK();
+}
+
+// Removes a job's output that CheckReplaceable accepted, file by file: anything that
+// appeared in it since is left alone, and so is the directory then.
+void RemoveJobOutput(const fs::path& dir) {
+  std::error_code ec;
+  std::vector<fs::path> ours;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (fs::is_regular_file(e.symlink_status(ec)) && (name == "_SUCCESS" || IsPartName(name)))
+      ours.push_back(e.path());
+  }
+  for (const fs::path& p : ours) fs::remove(p, ec);
+  fs::remove(dir, ec);
+}
+
 // DIR as Begin uses it ("out/" -> "out"), or what is wrong with the name or the directory.
 Result<fs::path> CheckedDir(const fs::path& dir_in, bool overwrite) {
   if (dir_in.empty()) return Status::InvalidArgument("output directory name is empty");
@@ -88,12 +165,12 @@ Result<fs::path> CheckedDir(const fs::path& dir_in, bool overwrite) {
     return Status::InvalidArgument("output directory '" + dir_in.string() +
                                    "' must name a directory (not '.' or '..')");
   std::error_code ec;
-  if (fs::exists(dir, ec)) {
+  if (fs::exists(fs::symlink_status(dir, ec))) {
     if (!fs::is_directory(dir, ec))
-      return Status::InvalidArgument("output '" + dir.string() + "' exists and is not a directory");
-    if (!fs::is_empty(dir, ec) && !overwrite)
-      return Status::InvalidArgument("Output directory " + dir.string() +
-                                     " already exists (use --overwrite to replace it)");
+      return Status::InvalidArgument(
+          "output '" + dir.string() + "' exists and is not a directory" +
+          (overwrite ? ": --overwrite replaces only a job's output" : ""));
+    MRLOCAL_RETURN_IF_ERROR(CheckReplaceable(dir, overwrite));
   }
   return dir;
 }
@@ -190,15 +267,20 @@ Status OutputCommitter::Commit(uint32_t parts) {
   if (FILE* f = std::fopen(success.c_str(), "wx"); !f || std::fclose(f) != 0)
     return Status::IoError("cannot write '" + success.string() + "'");
   // Move an existing (empty, or --overwrite) directory aside, put ours in its place, then
-  // drop the old one: DIR is never seen half-written.
+  // drop the old one: DIR is never seen half-written. Checked again: DIR may have changed
+  // while the job ran, and once more after the move, as it may change until then.
   fs::path old;
-  if (fs::exists(st.dir, ec)) {
-    if (!st.overwrite && !fs::is_empty(st.dir, ec))  // appeared while the job ran
-      return Status::InvalidArgument("Output directory " + st.dir.string() + " already exists");
+  if (fs::exists(fs::symlink_status(st.dir, ec))) {
+    Result<fs::path> replaceable = CheckedDir(st.dir, st.overwrite);
+    if (!replaceable.ok()) return replaceable.status();
     old = st.tmp;
     old += ".old";
     fs::rename(st.dir, old, ec);
     if (ec) return Status::IoError("cannot replace '" + st.dir.string() + "': " + ec.message());
+    if (!CheckReplaceable(old, st.overwrite).ok()) {
+      fs::rename(old, st.dir, ec);
+      return CheckReplaceable(st.dir, st.overwrite);
+    }
   }
   fs::rename(st.tmp, st.dir, ec);
   if (ec) {
@@ -207,7 +289,7 @@ Status OutputCommitter::Commit(uint32_t parts) {
     return Status::IoError("cannot rename output into '" + st.dir.string() + "': " + ec.message());
   }
   st.done = true;
-  if (!old.empty()) fs::remove_all(old, ec);
+  if (!old.empty()) RemoveJobOutput(old);
   return Status::OK();
 }
 

@@ -25,8 +25,11 @@ namespace mrlocal {
 class OutputCommitter {
  public:
   // Refuses an existing non-empty DIR ("Output directory DIR already exists", as Hadoop
-  // says) unless `overwrite`, in which case the old directory is replaced only at Commit.
-  // An existing empty DIR is fine. Missing parent directories are created, as Hadoop does.
+  // says) unless `overwrite` and DIR is a job's output: an empty `_SUCCESS` and
+  // part-r-NNNNN files, nothing else. That is replaced only at Commit, which checks again
+  // and deletes only those files. mrlocal never deletes a file it did not write: a DIR
+  // holding anything else, or a file DIR, is refused, naming what is in the way. An
+  // existing empty DIR is fine. Missing parent directories are created, as Hadoop does.
   static Result<std::unique_ptr<OutputCommitter>> Begin(const std::filesystem::path& dir,
                                                         bool overwrite);
   // What Begin would refuse, checked without creating anything: lets a job refuse a bad

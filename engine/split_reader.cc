@@ -11,7 +11,7 @@ Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, ui
   auto first = store.ReadBlock(path, block, preferred_node);
   if (!first.ok()) return first.status();
   SplitData split;
-  split.input.source = path + " block " + std::to_string(block);
+  split.input.source = BlockName(path, first->block_id);
   split.warnings = std::move(first->warnings);
   split.keepalive.push_back(std::move(first->keepalive));
   split.bytes_read = first->data.size();

@@ -157,7 +157,7 @@ Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string&
       }
       if (block.offset != b * file.block_size ||
           block.length != std::min(file.block_size, file.size - block.offset)) {
-        return bad("block " + std::to_string(b) + " of '" + file.path + "' has a wrong extent");
+        return bad(BlockName("'" + file.path + "'", block.id) + " has a wrong extent");
       }
       if (block.id >= ns.next_block_id || !ids.insert(block.id).second)
         return bad("block id " + std::to_string(block.id) + " is reused or out of range");
@@ -174,7 +174,7 @@ Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string&
         pos = comma + 1;
       }
       if (block.replica_nodes.size() != static_cast<size_t>(file.replication))
-        return bad("block " + std::to_string(b) + " of '" + file.path + "' has " +
+        return bad(BlockName("'" + file.path + "'", block.id) + " has " +
                    std::to_string(block.replica_nodes.size()) + " replicas, not " +
                    std::to_string(file.replication));
       file.blocks.push_back(std::move(block));

@@ -31,6 +31,7 @@
 //   void FormatKey(std::string& out, Key) const;
 //   void FormatValue(std::string& out, const Value&) const;  // lines are "key\tvalue\n"
 //   double Score(Key, const Value&) const;   // top-N order: higher first, ties by key
+//                                            // bytes (RanksBefore)
 //
 // Optional:
 //   `static bool IsSeparator(char)`: bytes at which a line longer than a chunk may be cut
@@ -372,26 +373,36 @@ class TypedJobRuntime final : public JobRuntime {
     }
   }
 
+  // This task's best `top_n` keys in RanksBefore order: ties go by the formatted key, which
+  // for an integer key is not the order of `entries`. Only keys that score at least the
+  // n-th best score are formatted, and only the n chosen ones get their value.
   template <class KeyOf>
   std::vector<TopEntry> Top(const std::vector<Entry>& entries, KeyOf&& key) const {
     const size_t n = std::min<size_t>(std::max(options_.top_n, 0), entries.size());
-    std::vector<std::pair<double, uint32_t>> order;  // (score, index); index = key order
+    if (n == 0) return {};
+    std::vector<std::pair<double, uint32_t>> order;  // (score, index into entries)
     order.reserve(entries.size());
     for (size_t i = 0; i < entries.size(); ++i)
       order.emplace_back(app_.Score(key(entries[i]), entries[i].value), static_cast<uint32_t>(i));
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
-                      [](const auto& a, const auto& b) {
-                        return a.first != b.first ? a.first > b.first : a.second < b.second;
-                      });
+    const auto nth = order.begin() + static_cast<std::ptrdiff_t>(n - 1);
+    std::nth_element(order.begin(), nth, order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    const double cut = nth->first;  // the n-th best score: keys past nth may tie with it
+    std::vector<std::pair<TopEntry, uint32_t>> candidates;
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (i >= n && order[i].first != cut) continue;
+      TopEntry t;
+      app_.FormatKey(t.key, key(entries[order[i].second]));
+      t.score = order[i].first;
+      candidates.emplace_back(std::move(t), order[i].second);
+    }
+    std::sort(candidates.begin(), candidates.end(),
+              [](const auto& a, const auto& b) { return RanksBefore(a.first, b.first); });
     std::vector<TopEntry> top;
     top.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-      const Entry& e = entries[order[i].second];
-      TopEntry t;
-      app_.FormatKey(t.key, key(e));
-      app_.FormatValue(t.value, e.value);
-      t.score = order[i].first;
-      top.push_back(std::move(t));
+      top.push_back(std::move(candidates[i].first));
+      app_.FormatValue(top.back().value, entries[candidates[i].second].value);
     }
     return top;
   }

@@ -12,13 +12,13 @@ int64_t SteadyNs() {
       .count();
 }
 
-// Keeps the best `n` entries: higher score first, then key ascending.
-void MergeTop(std::vector<TopEntry>& into, const std::vector<TopEntry>& more, size_t n) {
+// Merges a reduce task's best keys into the job's, both in RanksBefore order. Nothing is
+// dropped: the controller does not know N, and a task that reported fewer than N keys had
+// no more, so the first N of the merge are the job's N best (JobOutcome::top).
+void MergeTop(std::vector<TopEntry>& into, const std::vector<TopEntry>& more) {
+  const auto middle = static_cast<std::ptrdiff_t>(into.size());
   into.insert(into.end(), more.begin(), more.end());
-  std::sort(into.begin(), into.end(), [](const TopEntry& a, const TopEntry& b) {
-    return a.score != b.score ? a.score > b.score : a.key < b.key;
-  });
-  if (into.size() > n) into.resize(n);
+  std::inplace_merge(into.begin(), into.begin() + middle, into.end(), RanksBefore);
 }
 
 }  // namespace
@@ -364,7 +364,7 @@ void Controller::OnReport(TaskReport r) {
       ++job.reduces_done;
       outcome.output_bytes += r.output_bytes;
       outcome.output_records += r.output_records;
-      MergeTop(outcome.top, r.top, std::max(outcome.top.size(), r.top.size()));
+      MergeTop(outcome.top, r.top);
       if (job.reduces_done == job.R()) {
         job.phase = JobPhase::kDone;
         job.finish = now;

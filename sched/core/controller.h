@@ -35,7 +35,9 @@ namespace mrlocal {
 struct JobOutcome {
   Admission admission;
   std::optional<PartitionPlan> plan;
-  std::vector<TopEntry> top;  // best keys over all reduce tasks, best first
+  // The reduce tasks' best keys (each its best N, or all it had), merged in RanksBefore
+  // order: the first N are the job's N best. Whoever knows N cuts the list (JobRun).
+  std::vector<TopEntry> top;
   std::vector<std::string> warnings;
   Status failure;  // why the job failed, with the code that decides the exit code
   uint64_t map_output_units = 0;

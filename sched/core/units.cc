@@ -1,6 +1,8 @@
 #include "sched/core/units.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -147,28 +149,63 @@ Result<uint64_t> ParseSize(std::string_view raw) {
   return static_cast<uint64_t>(bytes);
 }
 
-std::string FormatDuration(Duration d) {
-  if (d < Duration::zero()) {
-    std::string s(1, '-');
-    return s.append(FormatDuration(-d));
-  }
-  const double s = Seconds(d);
+namespace {
+
+// `seconds` >= 0 in `unit`: "850 us", "12.3 ms", "1.23 s", "2 m 05 s", "1 h 02 m".
+std::string FormatIn(double seconds, DurationUnit unit) {
   char buf[48];
-  if (s < 0.9995e-3) {
-    std::snprintf(buf, sizeof buf, "%.0f us", s * 1e6);
-  } else if (s < 0.9995) {  // below this, "%.1f ms" would not round up to 1000.0
-    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
-  } else if (s < 119.995) {
-    std::snprintf(buf, sizeof buf, "%.2f s", s);
-  } else if (s < 3599.5) {
-    const long t = static_cast<long>(s + 0.5);
-    std::snprintf(buf, sizeof buf, "%ld m %02ld s", t / 60, t % 60);
-  } else {
-    const long t = static_cast<long>(s / 60 + 0.5);
-    std::snprintf(buf, sizeof buf, "%ld h %02ld m", t / 60, t % 60);
+  switch (unit) {
+    case DurationUnit::kMicros:
+      std::snprintf(buf, sizeof buf, "%.0f us", seconds * 1e6);
+      break;
+    case DurationUnit::kMillis:
+      std::snprintf(buf, sizeof buf, "%.1f ms", seconds * 1e3);
+      break;
+    case DurationUnit::kSeconds:
+      std::snprintf(buf, sizeof buf, "%.2f s", seconds);
+      break;
+    case DurationUnit::kMinutes: {
+      const long t = static_cast<long>(seconds + 0.5);
+      std::snprintf(buf, sizeof buf, "%ld m %02ld s", t / 60, t % 60);
+      break;
+    }
+    case DurationUnit::kHours: {
+      const long t = static_cast<long>(seconds / 60 + 0.5);
+      std::snprintf(buf, sizeof buf, "%ld h %02ld m", t / 60, t % 60);
+      break;
+    }
   }
   return buf;
 }
+
+// FormatDuration's unit for `seconds` >= 0: each bound is where the finer unit would
+// round up to the next one ("%.1f ms" of 0.9996 s is "1000.0 ms").
+DurationUnit UnitOf(double seconds) {
+  if (seconds < 0.9995e-3) return DurationUnit::kMicros;
+  if (seconds < 0.9995) return DurationUnit::kMillis;
+  if (seconds < 119.995) return DurationUnit::kSeconds;
+  if (seconds < 3599.5) return DurationUnit::kMinutes;
+  return DurationUnit::kHours;
+}
+
+std::string Signed(Duration d, DurationUnit unit) {
+  std::string sign(d < Duration::zero() ? 1 : 0, '-');  // not "-" + text: g++ 12 -Wrestrict
+  return sign.append(FormatIn(std::abs(Seconds(d)), unit));
+}
+
+}  // namespace
+
+std::string FormatDuration(Duration d) { return Signed(d, UnitOf(std::abs(Seconds(d)))); }
+
+DurationScale::DurationScale(std::initializer_list<Duration> line) {
+  double longest = 0;
+  for (Duration d : line) longest = std::max(longest, std::abs(Seconds(d)));
+  unit_ = UnitOf(longest);
+  if (unit_ == DurationUnit::kMinutes && longest < 3599.995) unit_ = DurationUnit::kSeconds;
+  if (unit_ == DurationUnit::kHours) unit_ = DurationUnit::kMinutes;
+}
+
+std::string DurationScale::operator()(Duration d) const { return Signed(d, unit_); }
 
 std::string FormatBytes(uint64_t bytes) {
   static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,20 @@ Result<uint64_t> ParseSize(std::string_view text);
 
 // For reports: "850 us", "12.3 ms", "1.23 s", "2 m 05 s", "1 h 02 m"; negatives get '-'.
 std::string FormatDuration(Duration d);
+// Durations printed side by side, in one unit so that they read and add up alike:
+// "deadline 120.00 s MET with 119.99 s to spare", where FormatDuration alone says
+// "2 m 00 s" and "119.99 s". The unit is the one FormatDuration picks for the longest of
+// them, except that seconds serve up to an hour, and minutes (with seconds) beyond.
+enum class DurationUnit { kMicros, kMillis, kSeconds, kMinutes, kHours };
+class DurationScale {
+ public:
+  explicit DurationScale(std::initializer_list<Duration> line);
+  std::string operator()(Duration d) const;
+
+ private:
+  DurationUnit unit_;
+};
+
 // For reports: "512 B", "1.5 KiB", "512.0 MiB", "1.00 GiB", "2.00 TiB".
 std::string FormatBytes(uint64_t bytes);
 

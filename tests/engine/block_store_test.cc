@@ -199,14 +199,14 @@ TEST(BlockStore, ACorruptReplicaIsReportedAndAnotherIsRead) {
   EXPECT_EQ(read->data, text.substr(16));
   EXPECT_EQ(read->node, nodes[1]);
   ASSERT_EQ(read->warnings.size(), 1u);
-  EXPECT_EQ(read->warnings[0], "f block 1: replica on node " + std::to_string(nodes[0]) +
+  EXPECT_EQ(read->warnings[0], "f blk_2: replica on node " + std::to_string(nodes[0]) +
                                    " failed its checksum; read the replica on node " +
                                    std::to_string(nodes[1]));
   FsckReport r = store->Fsck();
   EXPECT_FALSE(r.healthy());
   ASSERT_EQ(r.problems.size(), 1u);
   EXPECT_EQ(r.problems[0].ToString(),
-            "f block 1: replica on node " + std::to_string(nodes[0]) + " failed its checksum");
+            "f blk_2: replica on node " + std::to_string(nodes[0]) + " failed its checksum");
   EXPECT_EQ(r.healthy_replicas, 5u);
   EXPECT_EQ(r.degraded_blocks, 1u);
   EXPECT_EQ(r.corrupt_blocks, 0u);
@@ -215,7 +215,7 @@ TEST(BlockStore, ACorruptReplicaIsReportedAndAnotherIsRead) {
   auto lost = store->ReadBlock("f", 1, -1);
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.status().code(), Status::Code::kCorruption);
-  EXPECT_EQ(lost.status().message(), "f block 1: all 3 replicas are corrupt or missing");
+  EXPECT_EQ(lost.status().message(), "f blk_2: all 3 replicas are corrupt or missing");
   std::ostringstream out;
   EXPECT_EQ(store->Cat("f", out).code(), Status::Code::kCorruption);
   EXPECT_EQ(store->Fsck().corrupt_blocks, 1u);
@@ -363,7 +363,7 @@ TEST_F(BlockStorePersistent, AFlippedByteInOneReplicaIsReadAroundAndReportedByFs
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(read->data, text.substr(1000, 1000));
   ASSERT_EQ(read->warnings.size(), 1u);
-  EXPECT_EQ(read->warnings[0], "f block 1: replica on node " + std::to_string(b.replica_nodes[0]) +
+  EXPECT_EQ(read->warnings[0], "f blk_2: replica on node " + std::to_string(b.replica_nodes[0]) +
                                    " failed its checksum; read the replica on node " +
                                    std::to_string(b.replica_nodes[1]));
   FsckReport r = store->Fsck();
@@ -387,10 +387,10 @@ TEST_F(BlockStorePersistent, MissingOrTruncatedReplicasAreReported) {
   FsckReport r = store->Fsck();
   ASSERT_EQ(r.problems.size(), 2u);
   EXPECT_EQ(r.problems[0].ToString(),
-            "f block 2: replica on node " + std::to_string(b.replica_nodes[0]) + " is missing");
-  EXPECT_EQ(r.problems[1].ToString(), "f block 2: replica on node " +
-                                          std::to_string(b.replica_nodes[1]) +
-                                          " has 10 bytes, not 1000");
+            "f blk_3: replica on node " + std::to_string(b.replica_nodes[0]) + " is missing");
+  EXPECT_EQ(
+      r.problems[1].ToString(),
+      "f blk_3: replica on node " + std::to_string(b.replica_nodes[1]) + " has 10 bytes, not 1000");
   EXPECT_EQ(r.corrupt_blocks, 0u);
   auto read = store->ReadBlock("f", 2, b.replica_nodes[0]);
   ASSERT_TRUE(read.ok());
@@ -400,7 +400,7 @@ TEST_F(BlockStorePersistent, MissingOrTruncatedReplicasAreReported) {
   auto lost = store->ReadBlock("f", 2, 0);
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.status().code(), Status::Code::kCorruption);
-  EXPECT_EQ(lost.status().message(), "f block 2: all 3 replicas are corrupt or missing");
+  EXPECT_EQ(lost.status().message(), "f blk_3: all 3 replicas are corrupt or missing");
   EXPECT_EQ(store->Fsck().corrupt_blocks, 1u);
 }
 
@@ -528,8 +528,10 @@ TEST(BlockStoreShell, PutLsCatRmFsck) {
   WriteFile(*replica, std::string(1024, '#'));
   r = fs_cmd({"fsck"});
   EXPECT_EQ(r.exit_code, 2);
+  // The block is named as its replica file on disk.
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-            "/data/in.txt block 3: replica on node " +
+            "/data/in.txt " + std::filesystem::path(*replica).filename().string() +
+                ": replica on node " +
                 std::to_string((*s)->Stat("/data/in.txt")->blocks[3].replica_nodes[1]) +
                 " failed its checksum");
   EXPECT_NE(r.out.find("Status: CORRUPT"), std::string::npos);

@@ -52,7 +52,9 @@ TEST(OutputCommitter, AbortAndDestructionLeaveNothing) {
 TEST(OutputCommitter, RefusesANonEmptyDirectoryUnlessOverwrite) {
   ScratchDir d;
   fs::create_directory(d / "out");
-  WriteFile(d / "out" / "old", "x");
+  WriteFile(d / "out" / "part-r-00000", "old\n");  // a previous job's output
+  WriteFile(d / "out" / "part-r-00001", "old\n");
+  WriteFile(d / "out" / "_SUCCESS", "");
   auto refused = OutputCommitter::Begin(d / "out", false);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("already exists"), std::string::npos);
@@ -60,7 +62,7 @@ TEST(OutputCommitter, RefusesANonEmptyDirectoryUnlessOverwrite) {
   ASSERT_TRUE(c.ok());
   auto part = (*c)->OpenPart(0);
   ASSERT_TRUE((*part)->Close().ok());
-  EXPECT_TRUE(fs::exists(d / "out" / "old")) << "replaced only at commit";
+  EXPECT_TRUE(fs::exists(d / "out" / "part-r-00001")) << "replaced only at commit";
   ASSERT_TRUE((*c)->Commit(1).ok());
   EXPECT_EQ(Names(d / "out"), (std::vector<std::string>{"_SUCCESS", "part-r-00000"}));
 }

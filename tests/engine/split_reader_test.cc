@@ -181,14 +181,13 @@ TEST(SplitReader, ACorruptReplicaOfAFollowingBlockIsReadAroundAndReported) {
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(split->input.pieces.back(), "a line that spans three blocks of sixteen\n");
   ASSERT_EQ(split->warnings.size(), 1u);
-  EXPECT_EQ(split->warnings[0], "f block 1: replica on node " +
-                                    std::to_string(b1.replica_nodes[0]) +
+  EXPECT_EQ(split->warnings[0], "f blk_2: replica on node " + std::to_string(b1.replica_nodes[0]) +
                                     " failed its checksum; read the replica on node " +
                                     std::to_string(b1.replica_nodes[1]));
   store->TEST_CorruptReplica("f", 1, b1.replica_nodes[1]);
   auto lost = ReadSplit(*store, "f", 0, 0);
   ASSERT_FALSE(lost.ok());
-  EXPECT_EQ(lost.status().message(), "f block 1: all 2 replicas are corrupt or missing");
+  EXPECT_EQ(lost.status().message(), "f blk_2: all 2 replicas are corrupt or missing");
 }
 
 TEST(SplitReader, ConcurrentReadersSeeTheSameLines) {

@@ -55,6 +55,18 @@ std::string ReadFile(const fs::path& p) {
   return ss.str();
 }
 
+std::map<std::string, std::string> DirectoryTree(const fs::path& dir) {
+  std::map<std::string, std::string> tree;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string name = fs::relative(e.path(), dir).string();
+    if (e.is_directory())
+      tree[name + "/"] = "";
+    else
+      tree[name] = ReadFile(e.path());
+  }
+  return tree;
+}
+
 namespace {
 
 // Jobs with a deadline read and update a history file: the tests' use one of this test

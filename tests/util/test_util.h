@@ -50,6 +50,8 @@ class ScratchDir {
 
 void WriteFile(const std::filesystem::path& p, std::string_view bytes);
 std::string ReadFile(const std::filesystem::path& p);
+// Every file under `dir` (relative path) and its content; directories as "name/" -> "".
+std::map<std::string, std::string> DirectoryTree(const std::filesystem::path& dir);
 
 struct CommandResult {
   int exit_code = -1;

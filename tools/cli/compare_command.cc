@@ -13,6 +13,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/cli/plural.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/workload_runner.h"
 
@@ -60,7 +61,7 @@ class CompareCommand final : public Command {
         rows[i].seeds.push_back(run->metrics);
         if (!options_.quiet)
           std::cerr << "compare: " << policies_[i] << " seed " << o.seed << " done ("
-                    << run->metrics.jobs << " jobs, " << run->wall_s << " s)\n";
+                    << Plural(run->metrics.jobs, "job") << ", " << run->wall_s << " s)\n";
       }
     }
     std::cout << ComparisonMarkdown(rows);

@@ -123,11 +123,10 @@ int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
     std::cerr << "mrlocal: rejected: the " << FormatDuration(*r.deadline)
               << " deadline passed during set-up (" << FormatDuration(s.setup) << ")\n";
   } else {
+    const DurationScale in_line({r.deadline.value_or(Duration::zero()), s.setup});
     if (r.deadline && s.setup > *r.deadline / 100 && !o.quiet)
-      std::cerr << "mrlocal: set-up took " << FormatDuration(s.setup) << " of the "
-                << FormatDuration(*r.deadline)
-                << " deadline: " << FormatDuration(*r.deadline - s.setup)
-                << " left at submission\n";
+      std::cerr << "mrlocal: set-up took " << in_line(s.setup) << " of the " << in_line(*r.deadline)
+                << " deadline: " << in_line(*r.deadline - s.setup) << " left at submission\n";
     if (!s.admitted || !o.quiet) {
       AdmissionView view;
       view.job = &run.job();
@@ -231,13 +230,16 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
                   "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR")
       ->check(NotEmpty());
   if (files) {
-    Within(cmd->add_option("--top", o.top, "Print the N highest-scoring keys"),
+    Within(cmd->add_option("--top", o.top,
+                           "Print the N highest-scoring keys (ties in ascending key bytes; all "
+                           "keys if fewer)"),
            IntegerIn(0, kIntMax))
         ->capture_default_str();
     cmd->add_flag("--skip-bad-records", o.skip_bad_records,
                   "Skip and count malformed input records instead of failing the job");
   }
-  cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output directory");
+  cmd->add_flag("--overwrite", o.overwrite,
+                "Replace a previous job's output directory (_SUCCESS and part files only)");
   cmd->add_flag("--no-pin", o.no_pin, "Do not pin slot threads to CPUs");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 
 #include "sched/core/units.h"
@@ -16,7 +17,9 @@ void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time)
 }
 
 void ProgressPrinter::OnPlan(const JobState& job, const PartitionPlan&, Time now) {
-  Print(job, 1.0, 0.0, now);  // the map phase just ended
+  // The map phase just ended; a job without maps (an empty input) had none to tell of,
+  // and is planned at its submission, before the admission is printed.
+  if (job.M() > 0) Print(job, 1.0, 0.0, now);
 }
 
 std::pair<double, double> ProgressPrinter::Progress(const JobState& job, const ClusterState& state,
@@ -48,22 +51,22 @@ void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time
   auto it = last_.find(job.id);
   if (it != last_.end() && it->second == std::make_pair(m, r)) return;
   last_[job.id] = {m, r};
-  Duration elapsed = now - job.arrival;
-  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r << "% | elapsed "
-       << FormatDuration(elapsed);
+  const Duration elapsed = now - job.arrival;
   // Work done so far, weighting the map phase 2/3 as Hadoop's progress does for jobs
   // dominated by their maps; the ETA extrapolates the rate.
-  double done = (2 * map + reduce) / 3;
-  if (done > 0.02 && done < 1) {
-    out_ << " | eta " << FormatDuration(FromSeconds(Seconds(elapsed) * (1 - done) / done));
-  }
-  if (auto d = job.absolute_deadline()) {
-    Duration slack = *d - now;
-    out_ << " | slack " << (slack < Duration::zero() ? "-" : "")
-         << FormatDuration(slack < Duration::zero() ? -slack : slack);
-  }
-  if (auto e = estimates_.find(job.id); e != estimates_.end())
-    out_ << " | est " << FormatDuration(e->second);
+  const double done = (2 * map + reduce) / 3;
+  std::optional<Duration> eta, slack, estimate;
+  if (done > 0.02 && done < 1) eta = FromSeconds(Seconds(elapsed) * (1 - done) / done);
+  if (auto d = job.absolute_deadline()) slack = *d - now;
+  if (auto e = estimates_.find(job.id); e != estimates_.end()) estimate = e->second;
+  const Duration none{0};
+  const DurationScale in_line(
+      {elapsed, eta.value_or(none), slack.value_or(none), estimate.value_or(none)});
+  out_ << "mrlocal: map " << std::setw(3) << m << "% reduce " << std::setw(3) << r << "% | elapsed "
+       << in_line(elapsed);
+  if (eta) out_ << " | eta " << in_line(*eta);
+  if (slack) out_ << " | slack " << in_line(*slack);
+  if (estimate) out_ << " | est " << in_line(*estimate);
   out_ << "\n" << std::flush;
 }
 

@@ -15,6 +15,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/cli/plural.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/workload_runner.h"
@@ -37,13 +38,14 @@ std::string Num(double v, int decimals) {
 void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOptions& o,
               const WorkloadRun& run) {
   const WorkloadMetrics& m = run.metrics;
-  out << "workload " << spec.name << ": " << m.jobs << " jobs on " << o.cluster.ToString() << " ("
-      << run.slots.size() << " slots) under " << run.metrics.policy << (m.sim ? ", simulated" : "");
+  out << "workload " << spec.name << ": " << Plural(m.jobs, "job") << " on " << o.cluster.ToString()
+      << " (" << Plural(run.slots.size(), "slot") << ") under " << run.metrics.policy
+      << (m.sim ? ", simulated" : "");
   if (run.reduce_slowstart) out << ", reduce slow-start " << Num(*run.reduce_slowstart, 2);
   out << "\n";
   if (run.left_out > 0)
-    out << "  left out   " << run.left_out
-        << " jobs with more reduces than the cluster's reduce slots (dc cannot admit them)\n";
+    out << "  left out   " << Plural(run.left_out, "job")
+        << " with more reduces than the cluster's reduce slots (dc cannot admit them)\n";
   out << "  accepted   " << m.accepted << " (AcceptR " << Percent(m.accept_ratio) << ")"
       << (m.admission_control ? "" : ", no admission control: every job counts") << "\n";
   out << "  successful " << m.successful << " (SuccessR " << Percent(m.success_ratio)
@@ -59,11 +61,11 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
       << FormatDuration(FromSeconds(m.latency_s.p95)) << ", p99 "
       << FormatDuration(FromSeconds(m.latency_s.p99)) << "; makespan "
       << FormatDuration(FromSeconds(m.makespan_s)) << "; TWJCT " << Num(m.twjct, 1) << " s\n";
-  out << "  scheduler " << m.scheduler.decisions << " decisions, p50 "
+  out << "  scheduler " << Plural(m.scheduler.decisions, "decision") << ", p50 "
       << Num(m.scheduler.decision_latency_us.p50, 2) << " us, p99 "
       << Num(m.scheduler.decision_latency_us.p99, 2) << " us\n";
   if (m.sim && run.wall_s > 0) {
-    out << "  simulated " << run.task_events << " task events in " << Num(run.wall_s, 2)
+    out << "  simulated " << Plural(run.task_events, "task event") << " in " << Num(run.wall_s, 2)
         << " s: " << Num(double(run.task_events) / run.wall_s / 1e6, 2) << " M events/s, "
         << Num(m.makespan_s / run.wall_s, 0) << " simulated s per s\n";
   }
@@ -80,10 +82,9 @@ class WorkloadProgress final : public ControllerObserver {
     for (auto& [id, job] : state.jobs) finished += job.finished();
     for (auto& s : state.slots) running += s.task.has_value();
     char line[160];
-    std::snprintf(line, sizeof line,
-                  "[%7.1f s] %zu/%zu jobs arrived, %zu finished, %zu tasks running\n", Seconds(now),
-                  state.jobs.size(), jobs_, finished, running);
-    out_ << line << std::flush;
+    std::snprintf(line, sizeof line, "[%7.1f s] %zu/%zu job%s arrived, %zu finished, ",
+                  Seconds(now), state.jobs.size(), jobs_, jobs_ == 1 ? "" : "s", finished);
+    out_ << line << Plural(running, "task") << " running\n" << std::flush;
   }
 
  private:

@@ -67,8 +67,9 @@ void Interrupt::Watch(Runtime* runtime) {
 void Interrupt::ShutDownLocked() {
   if (!runtime_ || shut_down_) return;
   shut_down_ = true;
-  runtime_->Shutdown(
-      Status::Aborted(std::string("interrupted by ") + ::strsignal(g_signal.load())));
+  // The signal's name, as the user sent it (Ctrl-C is SIGINT): strsignal says "Interrupt".
+  const char* name = g_signal.load() == SIGINT ? "SIGINT" : "SIGTERM";
+  runtime_->Shutdown(Status::Aborted(std::string("interrupted (") + name + ")"));
 }
 
 int Interrupt::signal() const { return g_signal.load(); }

@@ -1,6 +1,6 @@
 // Ctrl-C for a run: while an Interrupt lives, SIGINT and SIGTERM do not kill the process
 // but shut the watched Runtime down (Runtime::Shutdown: its unfinished jobs are aborted
-// "interrupted by <signal>" and their output discarded), so that a front end can report
+// "interrupted (SIGINT)" and their output discarded), so that a front end can report
 // the interrupted run and exit with 130. A signal that comes while no runtime is watched
 // is kept for the next one. The one place of the process that handles these signals; one
 // Interrupt at a time.

@@ -230,6 +230,8 @@ JobReport JobRun::Report() const {
   context.scheduler = &runtime_->controller().stats();
   JobReport report{ComputeMetrics(*recorder_, context), ComputeJobMetrics(*recorder_, setup_)};
   JobMetrics& job = report.jobs.front();  // the recorder saw the job's submission
+  if (job.top.size() > static_cast<size_t>(request_.top))
+    job.top.resize(static_cast<size_t>(request_.top));
   if (best_effort_) {
     job.admitted = false;
     job.estimated_finish_s.reset();

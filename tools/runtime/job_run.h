@@ -50,7 +50,7 @@ struct JobRequest {
   uint32_t partitions = 1;
   int sketch_rows = 4;
   uint64_t block_size = 32ull << 20;
-  int top = 10;
+  int top = 10;  // the N best keys the report lists (JobMetrics::top)
   bool skip_bad_records = false;
   bool pin = true;
   // The deadline policies' estimates, recorded into after a job that ran to its end; may
@@ -111,8 +111,8 @@ class JobRun {
   const std::optional<AppEstimate>& estimate() const { return estimate_; }
   double estimate_margin() const { return estimate_margin_; }
   const std::string& policy() const { return request_.policy; }
-  // The figures, with what the recorder does not know: a --best-effort run's rejection
-  // and where the estimate came from.
+  // The figures, with what the recorder does not know: a --best-effort run's rejection,
+  // where the estimate came from, and N (the top list is cut to the `top` best keys).
   JobReport Report() const;
   // What the report files are made of: the run that ran the job.
   const RunRecorder& recorder() const { return *recorder_; }

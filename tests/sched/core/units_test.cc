@@ -155,6 +155,24 @@ TEST(Units, FormatsDurationsForReports) {
   for (const Case& c : cases) EXPECT_EQ(FormatDuration(c.d), c.want);
 }
 
+TEST(Units, DurationsOnOneLineShareOneUnit) {
+  // The closing report's "deadline 2 m 00 s MET with 119.99 s to spare".
+  const DurationScale minutes2({seconds(120), milliseconds(119990), milliseconds(10)});
+  EXPECT_EQ(minutes2(seconds(120)), "120.00 s");
+  EXPECT_EQ(minutes2(milliseconds(119990)), "119.99 s");
+  EXPECT_EQ(minutes2(milliseconds(10)), "0.01 s");
+  const DurationScale millis({milliseconds(500), microseconds(300)});
+  EXPECT_EQ(millis(milliseconds(500)), "500.0 ms");
+  EXPECT_EQ(millis(microseconds(300)), "0.3 ms");
+  EXPECT_EQ(millis(-milliseconds(2)), "-2.0 ms");
+  const DurationScale long_run({minutes(90), seconds(30)});
+  EXPECT_EQ(long_run(minutes(90)), "90 m 00 s");
+  EXPECT_EQ(long_run(seconds(30)), "0 m 30 s");
+  // Alone, a duration reads as FormatDuration says it.
+  for (auto d : {nanoseconds(850'000), nanoseconds(12'300'000), nanoseconds(1'230'000'000)})
+    EXPECT_EQ(DurationScale({d})(d), FormatDuration(d));
+}
+
 TEST(Units, FormatsBytesForReports) {
   struct Case {
     uint64_t bytes;
