@@ -16,6 +16,7 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ExpectUsageError;
 using testing::KeyOrder;
 using testing::ReadJobOutput;
 using testing::ReadMaybeGzip;
@@ -44,12 +45,6 @@ Output Lists(const std::map<uint64_t, std::set<uint64_t>>& friends) {
 }
 
 // One line, saying what is wrong, and nothing else on stderr.
-void ExpectOneLineError(const testing::CommandResult& r, const std::string& fragment) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
-}
 
 // Self-loops, an edge repeated and given in both directions, CRLF, comments, tabs and
 // runs of spaces, blank lines, leading blanks, no newline at the end.
@@ -153,7 +148,7 @@ TEST_F(FriendCountCli, BadRecordsStopTheJobWithFileAndLine) {
   for (auto& c : cases) {
     WriteFile(dir_ / "g.txt", "# header\n1 2\n\n" + c.line + "\n4 5\n");
     auto r = RunMrlocal({"friendcount", P("g.txt"), "-o", P("out"), "-q"});
-    ExpectOneLineError(r, P("g.txt") + ":4: bad edge");
+    ExpectUsageError(r, P("g.txt") + ":4: bad edge");
     EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "out")) << c.line;
     EXPECT_EQ(std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()), 1)
@@ -166,10 +161,10 @@ TEST_F(FriendCountCli, TheLineNumberCountsFromTheStartOfTheFileInAnyBlock) {
   for (int i = 1; i < 5000; ++i) edges += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
   WriteFile(dir_ / "g.txt", edges + "12 oops\n" + edges);
   auto r = RunMrlocal({"friendcount", P("g.txt"), "--block-size", "4KiB", "-q"});
-  ExpectOneLineError(r, P("g.txt") + ":5000: bad edge");
+  ExpectUsageError(r, P("g.txt") + ":5000: bad edge");
   WriteGzip(dir_ / "g.txt.gz", edges + "12 oops\n" + edges, 2);
   r = RunMrlocal({"friendcount", P("g.txt.gz"), "--block-size", "4KiB", "-q"});
-  ExpectOneLineError(r, P("g.txt.gz") + ":5000: bad edge");
+  ExpectUsageError(r, P("g.txt.gz") + ":5000: bad edge");
 }
 
 TEST_F(FriendCountCli, SkipBadRecordsCountsThemAndKeepsTheRest) {
@@ -189,7 +184,7 @@ TEST_F(FriendCountCli, SkipBadRecordsCountsThemAndKeepsTheRest) {
 TEST_F(FriendCountCli, CorruptOrTruncatedGzipIsAnErrorWithNothingWritten) {
   WriteFile(dir_ / "plain.gz", "1 2\n3 4\n");  // not gzip at all
   auto r = RunMrlocal({"friendcount", P("plain.gz"), "-o", P("out"), "-q"});
-  ExpectOneLineError(r, "not valid gzip data");
+  ExpectUsageError(r, "not valid gzip data");
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 
   std::string edges;
@@ -198,13 +193,13 @@ TEST_F(FriendCountCli, CorruptOrTruncatedGzipIsAnErrorWithNothingWritten) {
   std::string bytes = testing::ReadFile(dir_ / "full.gz");
   WriteFile(dir_ / "cut.gz", bytes.substr(0, bytes.size() / 2));
   r = RunMrlocal({"friendcount", P("cut.gz"), "-o", P("out"), "-q"});
-  ExpectOneLineError(r, "unexpected end of gzip data");
+  ExpectUsageError(r, "unexpected end of gzip data");
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
 TEST_F(FriendCountCli, NoEdgeFileIsAUsageError) {
   auto r = RunMrlocal({"friendcount"});
-  ExpectOneLineError(r, "EDGEFILE");
+  ExpectUsageError(r, "EDGEFILE");
 }
 
 TEST_F(FriendCountCli, FacebookEgoNetworksMatchTheReference) {

@@ -18,6 +18,7 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ExpectUsageError;
 using testing::ReadFile;
 using testing::ReadJobOutput;
 using testing::ReferenceWordCount;
@@ -40,12 +41,6 @@ std::string ZipfText(uint64_t bytes, uint64_t seed) {
 }
 
 // One line, saying what is wrong, and nothing else on stderr.
-void ExpectOneLineError(const testing::CommandResult& r, const std::string& fragment) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
-}
 
 class Cli : public ::testing::Test {
  protected:
@@ -186,7 +181,7 @@ TEST_F(Cli, BadUsageIsOneLineExitTwoAndWritesNothing) {
       args.push_back(P("out"));
     }
     auto r = RunMrlocal(args);
-    ExpectOneLineError(r, c.says);
+    ExpectUsageError(r, c.says);
     EXPECT_FALSE(fs::exists(dir_ / "out")) << args[1];
   }
   // Nothing was left beside the outputs either (no temporary directories).
@@ -308,7 +303,7 @@ TEST_F(Cli, StoreShellAndJobsReadingFromTheStore) {
 
   EXPECT_EQ(RunMrlocal({"fs", "--store", store, "rm", "/in.txt"}).exit_code, 0);
   EXPECT_EQ(RunMrlocal({"fs", "--store", store, "cat", "/in.txt"}).exit_code, 2);
-  ExpectOneLineError(RunMrlocal({"fs", "--store", P("nothing"), "ls"}), "no mrlocal store");
+  ExpectUsageError(RunMrlocal({"fs", "--store", P("nothing"), "ls"}), "no mrlocal store");
 }
 
 TEST_F(Cli, VersionNamesTheAllocator) {

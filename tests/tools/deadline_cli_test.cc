@@ -17,14 +17,11 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Contains;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-bool Has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
 
 std::set<std::string> Names(const fs::path& dir) {
   std::set<std::string> names;
@@ -75,12 +72,13 @@ class DeadlineCli : public ::testing::Test {
 TEST_F(DeadlineCli, FirstRunProbesThenTheHistoryIsUsedAndUpdated) {
   auto first = Wordcount({"--deadline", "10m", "-o", P("out"), "--report", P("rep")});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_TRUE(Has(first.err, "no history for wordcount: probing a 1.0 MiB sample")) << first.err;
-  EXPECT_TRUE(Has(first.err, "admitted by rtmr: estimated finish")) << first.err;
-  EXPECT_TRUE(Has(first.err, "first-run probe")) << first.err;
-  EXPECT_TRUE(Has(first.err, "history: wordcount updated in " + History())) << first.err;
-  EXPECT_TRUE(Has(first.out, "MET with")) << first.out;
-  EXPECT_TRUE(Has(first.out, "admission rtmr estimated")) << first.out;
+  EXPECT_TRUE(Contains(first.err, "no history for wordcount: probing a 1.0 MiB sample"))
+      << first.err;
+  EXPECT_TRUE(Contains(first.err, "admitted by rtmr: estimated finish")) << first.err;
+  EXPECT_TRUE(Contains(first.err, "first-run probe")) << first.err;
+  EXPECT_TRUE(Contains(first.err, "history: wordcount updated in " + History())) << first.err;
+  EXPECT_TRUE(Contains(first.out, "MET with")) << first.out;
+  EXPECT_TRUE(Contains(first.out, "admission rtmr estimated")) << first.out;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "_SUCCESS"));
   std::map<std::string, std::string> want;
   for (auto& [k, v] : testing::ReferenceWordCount(text_)) want[k] = std::to_string(v);
@@ -90,7 +88,7 @@ TEST_F(DeadlineCli, FirstRunProbesThenTheHistoryIsUsedAndUpdated) {
        {"\"policy\": \"rtmr\"", "\"admission_policy\": \"rtmr\"", "\"admitted\": true",
         "\"best_effort\": false", "\"estimated_finish_s\"", "\"estimate_source\": \"probe\"",
         "\"setup_s\"", "\"met_deadline\": true"})
-    EXPECT_TRUE(Has(m, key)) << key << "\n" << m;
+    EXPECT_TRUE(Contains(m, key)) << key << "\n" << m;
   // The file holds the real job, not the probe.
   JobHistory h;
   const AppEstimate* e = Estimate(h, "wordcount");
@@ -100,9 +98,9 @@ TEST_F(DeadlineCli, FirstRunProbesThenTheHistoryIsUsedAndUpdated) {
 
   auto second = Wordcount({"--deadline", "10m", "-q"});
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_FALSE(Has(second.err, "probing")) << second.err;
-  EXPECT_TRUE(Has(second.out, "estimated")) << second.out;
-  EXPECT_TRUE(Has(second.out, "from history")) << second.out;
+  EXPECT_FALSE(Contains(second.err, "probing")) << second.err;
+  EXPECT_TRUE(Contains(second.out, "estimated")) << second.out;
+  EXPECT_TRUE(Contains(second.out, "from history")) << second.out;
   e = Estimate(h, "wordcount");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->jobs, 2u);
@@ -116,11 +114,12 @@ TEST_F(DeadlineCli, ARejectedJobWritesNothingAndSaysWhatWouldFit) {
   auto r = Wordcount(
       {"--deadline", "35s", "--cluster", "1x(1m,1r,1.0)", "-o", P("out"), "--report", P("rep")});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_TRUE(Has(r.err, "rejected by rtmr: estimated finish 60.00 s after submission")) << r.err;
-  EXPECT_TRUE(Has(r.err, "history estimates from 3 jobs, x1.5 margin")) << r.err;
-  EXPECT_TRUE(Has(r.err, "feasible with --deadline 6")) << r.err;
-  EXPECT_TRUE(Has(r.err, "or 1 more node of (1m,1r,1.0)")) << r.err;
-  EXPECT_TRUE(Has(r.err, "--best-effort")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "rejected by rtmr: estimated finish 60.00 s after submission"))
+      << r.err;
+  EXPECT_TRUE(Contains(r.err, "history estimates from 3 jobs, x1.5 margin")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "feasible with --deadline 6")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "or 1 more node of (1m,1r,1.0)")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--best-effort")) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(Names(dir_.path()), (std::set<std::string>{"in.txt", "history.json"}))
       << "no output, no report, no temporary directory";
@@ -129,13 +128,13 @@ TEST_F(DeadlineCli, ARejectedJobWritesNothingAndSaysWhatWouldFit) {
   // -q does not hide a rejection.
   auto quiet = Wordcount({"--deadline", "35s", "--cluster", "1x(1m,1r,1.0)", "-q"});
   EXPECT_EQ(quiet.exit_code, 4);
-  EXPECT_TRUE(Has(quiet.err, "rejected by rtmr")) << quiet.err;
+  EXPECT_TRUE(Contains(quiet.err, "rejected by rtmr")) << quiet.err;
 }
 
 TEST_F(DeadlineCli, ADeadlineThatPassesDuringSetUpIsARejection) {
   auto r = Wordcount({"--deadline", "1us", "-o", P("out")});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_TRUE(Has(r.err, "rejected: the 1 us deadline passed during set-up")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "rejected: the 1 us deadline passed during set-up")) << r.err;
   EXPECT_EQ(Names(dir_.path()), (std::set<std::string>{"in.txt"})) << "no output, no history";
 }
 
@@ -145,15 +144,15 @@ TEST_F(DeadlineCli, BestEffortRunsARejectedJobUnderFifo) {
                       "--best-effort", "--report", P("rep")});
   // Met or missed: that is the machine's business.
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.exit_code << r.err;
-  EXPECT_TRUE(Has(r.err, "rejected by rtmr")) << r.err;
-  EXPECT_TRUE(Has(r.err, "--best-effort: running it anyway under fifo")) << r.err;
-  EXPECT_TRUE(Has(r.out, "run under fifo with no guarantee")) << r.out;
-  EXPECT_TRUE(Has(r.out, "deadline 25.00 s")) << r.out;
+  EXPECT_TRUE(Contains(r.err, "rejected by rtmr")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "--best-effort: running it anyway under fifo")) << r.err;
+  EXPECT_TRUE(Contains(r.out, "run under fifo with no guarantee")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "deadline 25.00 s")) << r.out;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "_SUCCESS"));
   const std::string m = ReadFile(dir_ / "rep" / "metrics.json");
   for (const char* key : {"\"policy\": \"fifo\"", "\"admission_policy\": \"rtmr\"",
                           "\"admitted\": false", "\"best_effort\": true"})
-    EXPECT_TRUE(Has(m, key)) << key << "\n" << m;
+    EXPECT_TRUE(Contains(m, key)) << key << "\n" << m;
   JobHistory h;
   const AppEstimate* e = Estimate(h, "wordcount");
   ASSERT_NE(e, nullptr);
@@ -164,9 +163,9 @@ TEST_F(DeadlineCli, ACorruptHistoryIsIgnoredAndKeptAside) {
   WriteFile(History(), "{\"version\": 1, \"apps\": ");
   auto r = Wordcount({"--deadline", "10m", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Has(r.err, "warning: history file '" + History() + "' is corrupt (")) << r.err;
-  EXPECT_TRUE(Has(r.err, "): ignored")) << r.err;
-  EXPECT_TRUE(Has(r.err, "kept as '" + History() + ".corrupt'")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "warning: history file '" + History() + "' is corrupt (")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "): ignored")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "kept as '" + History() + ".corrupt'")) << r.err;
   EXPECT_EQ(ReadFile(History() + ".corrupt"), "{\"version\": 1, \"apps\": ");
   JobHistory h;
   const AppEstimate* e = Estimate(h, "wordcount");
@@ -195,8 +194,8 @@ TEST_F(DeadlineCli, UnusableHistoriesAndDeadlinesAreOneLineErrors) {
     auto r = RunMrlocal(args);
     EXPECT_EQ(r.exit_code, 2) << c.args[1] << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_TRUE(Has(r.err, "error")) << r.err;
-    EXPECT_TRUE(Has(r.err, c.says)) << r.err;
+    EXPECT_TRUE(Contains(r.err, "error")) << r.err;
+    EXPECT_TRUE(Contains(r.err, c.says)) << r.err;
   }
   EXPECT_EQ(Names(dir_.path()), (std::set<std::string>{"in.txt", "hdir"}));
   EXPECT_TRUE(fs::is_empty(dir_ / "hdir"));
@@ -205,12 +204,13 @@ TEST_F(DeadlineCli, UnusableHistoriesAndDeadlinesAreOneLineErrors) {
 TEST_F(DeadlineCli, PiWithADeadlineProbesOnceThenUsesItsHistory) {
   auto first = RunMrlocal({"pi", "4", "1000", "--deadline", "10m", "--history", History()});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_TRUE(Has(first.err, "no history for pi: probing 2 maps of 1000 samples")) << first.err;
-  EXPECT_TRUE(Has(first.err, "pi (4 maps, 1 reduce) admitted by rtmr")) << first.err;
-  EXPECT_TRUE(Has(first.out, "Estimated value of Pi is 3.14")) << first.out;
+  EXPECT_TRUE(Contains(first.err, "no history for pi: probing 2 maps of 1000 samples"))
+      << first.err;
+  EXPECT_TRUE(Contains(first.err, "pi (4 maps, 1 reduce) admitted by rtmr")) << first.err;
+  EXPECT_TRUE(Contains(first.out, "Estimated value of Pi is 3.14")) << first.out;
   auto second = RunMrlocal({"pi", "4", "1000", "--deadline", "10m", "--history", History()});
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_FALSE(Has(second.err, "probing")) << second.err;
+  EXPECT_FALSE(Contains(second.err, "probing")) << second.err;
   JobHistory h;
   const AppEstimate* e = Estimate(h, "pi");
   ASSERT_NE(e, nullptr);

@@ -17,18 +17,12 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Contains;
+using testing::CountLines;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-bool Has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
-int Lines(const std::string& text) {
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
 
 class HistoryCli : public ::testing::Test {
  protected:
@@ -65,9 +59,10 @@ TEST_F(HistoryCli, ATinyJobLeavesANormalOneAdmissible) {
   }
   auto normal = Wordcount("normal.txt", "60s", {"--report", P("rep")});
   EXPECT_EQ(normal.exit_code, 0) << normal.err;
-  EXPECT_FALSE(Has(normal.err, "rejected")) << normal.err;
-  EXPECT_FALSE(Has(normal.err, "probing")) << "the history has seen this size\n" << normal.err;
-  EXPECT_TRUE(Has(ReadFile(dir_ / "rep" / "metrics.json"), "\"estimate_source\": \"history\""));
+  EXPECT_FALSE(Contains(normal.err, "rejected")) << normal.err;
+  EXPECT_FALSE(Contains(normal.err, "probing")) << "the history has seen this size\n" << normal.err;
+  EXPECT_TRUE(
+      Contains(ReadFile(dir_ / "rep" / "metrics.json"), "\"estimate_source\": \"history\""));
 }
 
 TEST_F(HistoryCli, AFifoRunWithHistoryDoesNotPoisonIt) {
@@ -78,7 +73,7 @@ TEST_F(HistoryCli, AFifoRunWithHistoryDoesNotPoisonIt) {
   ASSERT_EQ(h.Find("wordcount")->jobs, 2u) << "fifo with --history records";
   auto normal = Wordcount("normal.txt", "60s");
   EXPECT_EQ(normal.exit_code, 0) << normal.err;
-  EXPECT_FALSE(Has(normal.err, "rejected")) << normal.err;
+  EXPECT_FALSE(Contains(normal.err, "rejected")) << normal.err;
 }
 
 // Pi's maps cost nearly the same at 100 samples as at 10^7: a history of 100-sample maps
@@ -89,16 +84,16 @@ TEST_F(HistoryCli, APiOfAHundredSamplesLeavesABigOneAdmissible) {
   ASSERT_EQ(small.exit_code, 0) << small.err;
   auto big = Run({"pi", "4", "10000000", "--deadline", "30s"});
   EXPECT_EQ(big.exit_code, 0) << big.err;
-  EXPECT_TRUE(Has(big.err,
-                  "pi's history has no map near this job's size (10000000 units): "
-                  "probing 2 maps of 1000000 samples"))
+  EXPECT_TRUE(Contains(big.err,
+                       "pi's history has no map near this job's size (10000000 units): "
+                       "probing 2 maps of 1000000 samples"))
       << big.err;
-  EXPECT_TRUE(Has(big.err, "admitted by rtmr")) << big.err;
+  EXPECT_TRUE(Contains(big.err, "admitted by rtmr")) << big.err;
   // Recorded, the big job's size is known: no probe the next time.
   auto again = Run({"pi", "4", "10000000", "--deadline", "30s"});
   EXPECT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_FALSE(Has(again.err, "probing")) << again.err;
-  EXPECT_TRUE(Has(again.err, "history estimates from 2 jobs")) << again.err;
+  EXPECT_FALSE(Contains(again.err, "probing")) << again.err;
+  EXPECT_TRUE(Contains(again.err, "history estimates from 2 jobs")) << again.err;
 }
 
 TEST_F(HistoryCli, ShowSaysWhatEachEstimateRestsOn) {
@@ -109,13 +104,13 @@ TEST_F(HistoryCli, ShowSaysWhatEachEstimateRestsOn) {
   ASSERT_EQ(Wordcount("tiny.txt", "10m").exit_code, 0);
   auto show = Run({"history", "show"});
   EXPECT_EQ(show.exit_code, 0) << show.err;
-  EXPECT_TRUE(Has(show.out, "history file " + History() + " (version 2)\n")) << show.out;
-  EXPECT_TRUE(Has(show.out, "wordcount: 2 jobs (history)\n")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "history file " + History() + " (version 2)\n")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "wordcount: 2 jobs (history)\n")) << show.out;
   EXPECT_TRUE(std::regex_search(show.out, std::regex("  map +[0-9.e+-]+ s \\+ [0-9.e+-]+ s/unit, "
                                                      "fitted to 2 tasks of 24 to 4194304 units")))
       << show.out;
-  EXPECT_TRUE(Has(show.out, "  reduce ")) << show.out;
-  EXPECT_TRUE(Has(show.out, "fitted to 2 jobs of 24 to 4194304 units")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "  reduce ")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "fitted to 2 jobs of 24 to 4194304 units")) << show.out;
   auto one = Run({"history", "show", "wordcount"});
   EXPECT_EQ(one.exit_code, 0) << one.err;
   EXPECT_EQ(one.out, show.out);
@@ -137,7 +132,7 @@ TEST_F(HistoryCli, ResetForgetsOneAppOrRemovesTheFile) {
   EXPECT_EQ(h.Find("wordcount")->jobs, 1u);
   auto again = Run({"history", "reset", "pi"});
   EXPECT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_TRUE(Has(again.out, "nothing to reset")) << again.out;
+  EXPECT_TRUE(Contains(again.out, "nothing to reset")) << again.out;
 
   auto all = Run({"history", "reset"});
   EXPECT_EQ(all.exit_code, 0) << all.err;
@@ -145,7 +140,7 @@ TEST_F(HistoryCli, ResetForgetsOneAppOrRemovesTheFile) {
   EXPECT_FALSE(fs::exists(History()));
   // The next deadline job starts afresh.
   auto fresh = Run({"wordcount", P("normal.txt"), "--deadline", "10m"});
-  EXPECT_TRUE(Has(fresh.err, "no history for wordcount: probing")) << fresh.err;
+  EXPECT_TRUE(Contains(fresh.err, "no history for wordcount: probing")) << fresh.err;
 }
 
 TEST_F(HistoryCli, ResetRemovesOnlyAFileThatIsMrlocalsHistory) {
@@ -154,19 +149,19 @@ TEST_F(HistoryCli, ResetRemovesOnlyAFileThatIsMrlocalsHistory) {
                                         std::vector<std::string>{"history", "reset", "pi"}}) {
     auto r = Run(args);
     EXPECT_EQ(r.exit_code, 2) << r.out;
-    EXPECT_EQ(Lines(r.err), 1) << r.err;
-    EXPECT_TRUE(Has(r.err, "is corrupt")) << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_TRUE(Contains(r.err, "is corrupt")) << r.err;
     EXPECT_EQ(ReadFile(History()), "my notes, not a history\n");
   }
-  EXPECT_TRUE(Has(Run({"history", "reset"}).err, "not removed")) << "says it kept the file";
+  EXPECT_TRUE(Contains(Run({"history", "reset"}).err, "not removed")) << "says it kept the file";
 }
 
 TEST_F(HistoryCli, AnEmptyHistoryPathIsAnErrorNotTheDefaultFile) {
   for (const char* action : {"show", "reset"}) {
     auto r = RunMrlocal({"history", action, "--history", ""});
     EXPECT_EQ(r.exit_code, 2) << action;
-    EXPECT_EQ(Lines(r.err), 1) << r.err;
-    EXPECT_TRUE(Has(r.err, "--history: must not be empty")) << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_TRUE(Contains(r.err, "--history: must not be empty")) << r.err;
   }
 }
 
@@ -196,7 +191,7 @@ TEST_F(HistoryCli, FollowingARejectionsHintIsAdmitted) {
     auto followed =
         Wordcount("in.txt", m[1].str(), {"--block-size", "256KiB", "--cluster", "1x(1m,1r,1.0)"});
     EXPECT_EQ(followed.exit_code, 0) << "--deadline " << m[1].str() << "\n" << followed.err;
-    EXPECT_FALSE(Has(followed.err, "rejected")) << followed.err;
+    EXPECT_FALSE(Contains(followed.err, "rejected")) << followed.err;
   }
 }
 

@@ -17,6 +17,7 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Contains;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
@@ -28,10 +29,6 @@ std::string LineStarting(const std::string& text, const std::string& prefix) {
   for (std::string line; std::getline(in, line);)
     if (line.rfind(prefix, 0) == 0) return line;
   return "";
-}
-
-bool Has(const std::string& text, const std::string& fragment) {
-  return text.find(fragment) != std::string::npos;
 }
 
 class JobOutputCli : public ::testing::Test {
@@ -49,7 +46,7 @@ TEST_F(JobOutputCli, QuietOnAnEmptyInputSaysNothing) {
     // Without -q: no map progress of a job that has no maps, before its admission.
     auto loud = RunMrlocal({app, P("empty.txt")});
     EXPECT_EQ(loud.exit_code, 0) << loud.err;
-    EXPECT_FALSE(Has(loud.err, "reduce   0%")) << loud.err;
+    EXPECT_FALSE(Contains(loud.err, "reduce   0%")) << loud.err;
     EXPECT_EQ(loud.err.rfind("mrlocal: " + std::string(app) + " (0 maps, ", 0), 0u) << loud.err;
   }
 }
@@ -74,32 +71,33 @@ TEST_F(JobOutputCli, FsckAndJobsNameABlockAsItsReplicaFileOnDisk) {
   auto fsck = RunMrlocal({"fs", "--store", store, "fsck"});
   EXPECT_EQ(fsck.exit_code, 2);
   const std::string node = replicas[0].parent_path().filename().string().substr(5);  // node-K
-  EXPECT_TRUE(Has(fsck.out, "/b blk_5: replica on node " + node + " failed its checksum"))
+  EXPECT_TRUE(Contains(fsck.out, "/b blk_5: replica on node " + node + " failed its checksum"))
       << fsck.out;
   auto job = RunMrlocal({"wordcount", "--store", store, "/b", "-q"});
   EXPECT_EQ(job.exit_code, 2) << job.err;
-  EXPECT_TRUE(Has(job.err, "job failed: /b blk_5: all 2 replicas are corrupt or missing"))
+  EXPECT_TRUE(Contains(job.err, "job failed: /b blk_5: all 2 replicas are corrupt or missing"))
       << job.err;
-  EXPECT_FALSE(Has(fsck.out + job.err, "block 0")) << fsck.out << job.err;
+  EXPECT_FALSE(Contains(fsck.out + job.err, "block 0")) << fsck.out << job.err;
 }
 
 TEST_F(JobOutputCli, CountsAgreeWithTheirNouns) {
   WriteFile(dir_ / "w.txt", "word\n");
   auto one = RunMrlocal({"wordcount", P("w.txt"), "-q", "--reduces", "2"});
   ASSERT_EQ(one.exit_code, 0) << one.err;
-  EXPECT_TRUE(Has(one.out, " in 1 map task on ")) << one.out;
-  EXPECT_TRUE(Has(one.out, "  output    1 key, ")) << one.out;
-  EXPECT_TRUE(Has(one.out, " partitions -> 2 reduces by ")) << one.out;
+  EXPECT_TRUE(Contains(one.out, " in 1 map task on ")) << one.out;
+  EXPECT_TRUE(Contains(one.out, "  output    1 key, ")) << one.out;
+  EXPECT_TRUE(Contains(one.out, " partitions -> 2 reduces by ")) << one.out;
 
   WriteFile(dir_ / "one.json", R"json({"name": "one", "cluster": "1x(1m,1r,1.0)", "jobs": [
       {"name": "syn", "arrival_s": 0, "app": "synthetic", "maps": 1, "reduces": 1, "map_s": 0.01,
        "reduce_s": 0.01}]})json");
   auto workload = RunMrlocal({"workload", P("one.json"), "--sim", "-q"});
   ASSERT_EQ(workload.exit_code, 0) << workload.err;
-  EXPECT_TRUE(Has(workload.out, "workload one: 1 job on 1x(1m,1r,1.0) (2 slots)")) << workload.out;
+  EXPECT_TRUE(Contains(workload.out, "workload one: 1 job on 1x(1m,1r,1.0) (2 slots)"))
+      << workload.out;
   auto compare = RunMrlocal({"compare", P("one.json"), "--sim", "--policies", "fifo"});
   ASSERT_EQ(compare.exit_code, 0) << compare.err;
-  EXPECT_TRUE(Has(compare.err, "(1 job, ")) << compare.err;
+  EXPECT_TRUE(Contains(compare.err, "(1 job, ")) << compare.err;
   const std::regex one_plural(R"(\b1 [a-z ]*(tasks|reduces|jobs|keys)\b)");
   for (const std::string& text : {one.out, workload.out, compare.err})
     EXPECT_FALSE(std::regex_search(text, one_plural)) << text;
@@ -133,22 +131,22 @@ TEST_F(JobOutputCli, AFailedJobClaimsNoThroughput) {
   WriteFile(dir_ / "g.txt", "1 2\n3 x\n");
   auto r = RunMrlocal({"friendcount", P("g.txt"), "-q"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(Has(r.out, "job friendcount: FAILED")) << r.out;
-  EXPECT_TRUE(Has(r.out, "  phases    map ")) << r.out;
-  EXPECT_FALSE(Has(r.out, "throughput")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "job friendcount: FAILED")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  phases    map ")) << r.out;
+  EXPECT_FALSE(Contains(r.out, "throughput")) << r.out;
 }
 
 TEST_F(JobOutputCli, NoShufflePlanWhereNothingWasPartitioned) {
   auto pi = RunMrlocal({"pi", "2", "100", "-q"});
   ASSERT_EQ(pi.exit_code, 0) << pi.err;
-  EXPECT_TRUE(Has(pi.out, "  phases    ")) << pi.out;
-  EXPECT_FALSE(Has(pi.out, "shuffle")) << pi.out;
-  EXPECT_FALSE(Has(pi.out, "skewness")) << pi.out;
+  EXPECT_TRUE(Contains(pi.out, "  phases    ")) << pi.out;
+  EXPECT_FALSE(Contains(pi.out, "shuffle")) << pi.out;
+  EXPECT_FALSE(Contains(pi.out, "skewness")) << pi.out;
   WriteFile(dir_ / "w.txt", "the cat saw the dog\n");
   auto one = RunMrlocal({"wordcount", P("w.txt"), "-q", "--reduces", "1"});
-  EXPECT_FALSE(Has(one.out, "shuffle")) << one.out;
+  EXPECT_FALSE(Contains(one.out, "shuffle")) << one.out;
   auto two = RunMrlocal({"wordcount", P("w.txt"), "-q", "--reduces", "2"});
-  EXPECT_TRUE(Has(two.out, "  shuffle   8 partitions -> 2 reduces by dp-sketch")) << two.out;
+  EXPECT_TRUE(Contains(two.out, "  shuffle   8 partitions -> 2 reduces by dp-sketch")) << two.out;
 }
 
 // Ctrl-C: the failure names the signal, and the FAILED report has no throughput.
@@ -170,7 +168,7 @@ TEST_F(JobOutputCli, AnInterruptSaysWhichSignal) {
   }
   bool admitted = false;
   for (int i = 0; i < 3000 && !admitted; ++i) {  // up to 30 s
-    admitted = Has(ReadFile(err), "admitted");
+    admitted = Contains(ReadFile(err), "admitted");
     if (!admitted) usleep(10000);
   }
   EXPECT_TRUE(admitted) << ReadFile(err);
@@ -179,11 +177,11 @@ TEST_F(JobOutputCli, AnInterruptSaysWhichSignal) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
-  EXPECT_TRUE(Has(ReadFile(err), "mrlocal: error: job failed: interrupted (SIGINT)\n"))
+  EXPECT_TRUE(Contains(ReadFile(err), "mrlocal: error: job failed: interrupted (SIGINT)\n"))
       << ReadFile(err);
   const std::string report = ReadFile(out);
-  EXPECT_TRUE(Has(report, "  failure   interrupted (SIGINT)\n")) << report;
-  EXPECT_FALSE(Has(report, "throughput")) << report;
+  EXPECT_TRUE(Contains(report, "  failure   interrupted (SIGINT)\n")) << report;
+  EXPECT_FALSE(Contains(report, "throughput")) << report;
 }
 
 }  // namespace

@@ -12,16 +12,11 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ExpectUsageError;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-void ExpectOneLineError(const testing::CommandResult& r, const std::string& fragment) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
-}
 
 TEST(OptionCli, CalibrateOneAppKeepsTheFilesOtherApps) {
   ScratchDir dir;
@@ -52,7 +47,7 @@ TEST(OptionCli, GenRefusesToOverwriteAFileUnlessTold) {
     else
       args.insert(args.end(), {"--nodes", "100", "--edges", "1000"});
     auto r = RunMrlocal(args);
-    ExpectOneLineError(
+    ExpectUsageError(
         r, "Output file " + file.string() + " already exists (use --overwrite to replace it)");
     EXPECT_EQ(ReadFile(file), "my own words\n");
   }
@@ -70,7 +65,7 @@ TEST(OptionCli, TheGraphsDefaultSkewFitsASmallGraph) {
   // Given, a skew the model cannot reach is still an error.
   r = RunMrlocal({"gen", "graph", "--nodes", "100", "--edges", "1000", "--skew", "100", "-o",
                   (dir / "h.tsv").string()});
-  ExpectOneLineError(r, "--skew 100 is out of reach");
+  ExpectUsageError(r, "--skew 100 is out of reach");
 }
 
 TEST(OptionCli, AWorkloadOptionThatDoesNotApplyIsAnError) {
@@ -79,15 +74,15 @@ TEST(OptionCli, AWorkloadOptionThatDoesNotApplyIsAnError) {
             R"({"jobs": [{"name": "a", "arrival_s": 0, "app": "synthetic", "maps": 1,
                           "reduces": 1, "map_s": 1, "reduce_s": 1}]})");
   const std::string spec = (dir / "w.json").string();
-  ExpectOneLineError(RunMrlocal({"workload"}),
-                     "give a WORKLOAD file (a .json spec or a .tsv SWIM trace) or --preset NAME");
-  ExpectOneLineError(RunMrlocal({"workload", spec, "--sim", "--limit", "2"}),
-                     "--limit applies to SWIM traces (.tsv)");
-  ExpectOneLineError(RunMrlocal({"workload", spec, "--sim", "--jobs", "2"}),
-                     "--jobs applies to presets");
-  ExpectOneLineError(RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--jobs", "5"}),
-                     "it cannot make 5");
-  ExpectOneLineError(
+  ExpectUsageError(RunMrlocal({"workload"}),
+                   "give a WORKLOAD file (a .json spec or a .tsv SWIM trace) or --preset NAME");
+  ExpectUsageError(RunMrlocal({"workload", spec, "--sim", "--limit", "2"}),
+                   "--limit applies to SWIM traces (.tsv)");
+  ExpectUsageError(RunMrlocal({"workload", spec, "--sim", "--jobs", "2"}),
+                   "--jobs applies to presets");
+  ExpectUsageError(RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--jobs", "5"}),
+                   "it cannot make 5");
+  ExpectUsageError(
       RunMrlocal({"workload", "--preset", "mars-random", "--sim", "--estimate-margin", "2"}),
       "--estimate-margin applies to --policy rtmr | rtmr-nofb | dc only");
 }

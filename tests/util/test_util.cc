@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -84,6 +85,21 @@ std::vector<std::string> ChildEnvironment() {
 }
 
 }  // namespace
+
+bool Contains(std::string_view text, std::string_view fragment) {
+  return text.find(fragment) != std::string_view::npos;
+}
+
+int CountLines(std::string_view text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void ExpectUsageError(const CommandResult& r, std::string_view fragment) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_TRUE(Contains(r.err, "error")) << r.err;
+  EXPECT_TRUE(Contains(r.err, fragment)) << r.err;
+}
 
 CommandResult RunMrlocal(const std::vector<std::string>& args) {
   ScratchDir tmp;

@@ -62,6 +62,15 @@ struct CommandResult {
 // Runs the built `mrlocal` binary with `args` (no shell), capturing both streams.
 CommandResult RunMrlocal(const std::vector<std::string>& args);
 
+// Whether `text` contains `fragment`; the number of '\n' in `text`.
+bool Contains(std::string_view text, std::string_view fragment);
+int CountLines(std::string_view text);
+
+// A refused command as users should see one: exit 2 and one line on stderr, an error that
+// names `fragment`. (Not named ExpectOneLineError: a test's own helper of that name would
+// be ambiguous through argument-dependent lookup.)
+void ExpectUsageError(const CommandResult& r, std::string_view fragment);
+
 // Path of ../shared/datasets next to the source tree, or empty when it is absent.
 std::filesystem::path SharedDatasets();
 
