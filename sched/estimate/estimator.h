@@ -26,7 +26,17 @@ struct TaskFeatures {
   TaskKind kind = TaskKind::kMap;
   double units = 0;         // its input: map, the split's bytes (pi: samples); reduce, size units
   double slot_speed = 1.0;  // of the slot it would run on (> 0)
+  // What else runs on that slot's node: attempts of any job on its other slots. The
+  // DynamicShare estimator regresses on it (the paper's cpu and memory of the worker);
+  // others ignore it.
+  int node_tasks = 0;
 };
+
+// The features of `task` of `job` were it to run on `slot` now: its input (a reduce not yet
+// planned has 0 units), the slot's speed and the attempts running on the slot's other
+// slots of the same node.
+TaskFeatures FeaturesOnSlot(const JobState& job, const TaskRef& task, const SlotInfo& slot,
+                            const ClusterState& state);
 
 // The reduce input of a job that did not declare it (JobSpec::shuffle_units).
 struct ShuffleEstimate {
