@@ -64,8 +64,12 @@ std::string FormatAdmission(const AdmissionView& v) {
     line += a.reason;
   }
   line += "\n";
-  if (a.admitted) return line;
-  const Admission::DeadlineEstimate hints = a.estimate.value_or(Admission::DeadlineEstimate{});
+  return a.admitted ? line : line + AdmissionHint(v);
+}
+
+std::string AdmissionHint(const AdmissionView& v) {
+  const Admission::DeadlineEstimate hints =
+      v.admission->estimate.value_or(Admission::DeadlineEstimate{});
   std::string fixes;
   if (hints.min_deadline)
     fixes = "--deadline " + DeadlineArg(SuggestedDeadline(*hints.min_deadline, v.setup));
@@ -76,8 +80,7 @@ std::string FormatAdmission(const AdmissionView& v) {
   if (!v.best_effort)
     hint += (hint.empty() ? "" : "; ") +
             std::string("--best-effort runs it anyway, without a guarantee");
-  if (!hint.empty()) line += "mrlocal: " + hint + "\n";
-  return line;
+  return hint.empty() ? "" : "mrlocal: " + hint + "\n";
 }
 
 }  // namespace mrlocal

@@ -27,6 +27,9 @@ struct AdmissionView {
 // submission, slack 17.7 s (worst-case history estimates from 4 jobs)\n"; a rejection has a
 // second line: what would be admitted, and --best-effort.
 std::string FormatAdmission(const AdmissionView& v);
+// A rejection's way out, one line ("feasible with --deadline 420ms; --best-effort runs it
+// anyway..."), or "" when there is none to give.
+std::string AdmissionHint(const AdmissionView& v);
 
 // A duration as --deadline takes it, rounded up to a whole unit: "350ms", "42s", "12m", "3h".
 std::string DeadlineArg(Duration d);

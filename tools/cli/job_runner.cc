@@ -119,26 +119,25 @@ JobRunNotes Notes(const JobOptions& o) {
 // --best-effort); otherwise the exit code.
 int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
   const Submission s = run.Submit();
+  AdmissionView view;
+  view.job = &run.job();
+  view.admission = &run.outcome().admission;
+  view.policy = r.policy;
+  view.deadline = r.deadline;
+  view.setup = s.setup;
+  view.estimate = run.estimate() ? &*run.estimate() : nullptr;
+  view.estimate_margin = run.estimate_margin();
+  view.best_effort = o.best_effort;
   if (s.deadline_passed) {
     std::cerr << "mrlocal: rejected: the " << FormatDuration(*r.deadline)
-              << " deadline passed during set-up (" << FormatDuration(s.setup) << ")\n";
+              << " deadline passed during set-up (" << FormatDuration(s.setup) << ")\n"
+              << AdmissionHint(view);
   } else {
     const DurationScale in_line({r.deadline.value_or(Duration::zero()), s.setup});
     if (r.deadline && s.setup > *r.deadline / 100 && !o.quiet)
       std::cerr << "mrlocal: set-up took " << in_line(s.setup) << " of the " << in_line(*r.deadline)
                 << " deadline: " << in_line(*r.deadline - s.setup) << " left at submission\n";
-    if (!s.admitted || !o.quiet) {
-      AdmissionView view;
-      view.job = &run.job();
-      view.admission = &run.outcome().admission;
-      view.policy = r.policy;
-      view.deadline = r.deadline;
-      view.setup = s.setup;
-      view.estimate = run.estimate() ? &*run.estimate() : nullptr;
-      view.estimate_margin = run.estimate_margin();
-      view.best_effort = o.best_effort;
-      std::cerr << FormatAdmission(view);
-    }
+    if (!s.admitted || !o.quiet) std::cerr << FormatAdmission(view);
     if (s.admitted) return kExitOk;
   }
   if (!o.best_effort) return kExitRejected;

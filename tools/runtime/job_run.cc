@@ -1,5 +1,6 @@
 #include "tools/runtime/job_run.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "engine/output_committer.h"
@@ -176,7 +177,9 @@ void JobRun::AddObserver(ControllerObserver* observer) {
 // Submitted with what is left of the deadline after setup_.
 void JobRun::SubmitTo(Runtime& runtime) {
   JobSpec spec = prepared_.spec;
-  if (request_.deadline) spec.deadline = *request_.deadline - setup_;
+  // A deadline that passed during set-up is submitted as the least there is, so that the
+  // admission still rejects it with what would have been feasible.
+  if (request_.deadline) spec.deadline = std::max(*request_.deadline - setup_, Duration(1));
   id_ = runtime.Submit({std::move(spec), prepared_.real});
 }
 
@@ -184,10 +187,8 @@ Submission JobRun::Submit() {
   Submission s;
   s.setup = setup_ = Since(request_.start);
   // Only admission control rejects: fifo, fair and edf admit every job, late or not.
-  if (request_.deadline && setup_ >= *request_.deadline && runtime_->policy().admission_control()) {
-    s.deadline_passed = true;
-    return s;
-  }
+  s.deadline_passed =
+      request_.deadline && setup_ >= *request_.deadline && runtime_->policy().admission_control();
   SubmitTo(*runtime_);
   const Admission& admission = outcome().admission;
   s.admitted = admission.admitted;
