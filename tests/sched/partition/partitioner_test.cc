@@ -37,8 +37,9 @@ PartitionPlan MustPlan(std::string_view name, const CountMinSketch& s,
   return plan.ok() ? std::move(plan).value() : PartitionPlan{};
 }
 
-TEST(Partitioner, RegistryKnowsTheFourNamesAndRejectsOthersListingThem) {
-  EXPECT_EQ(PartitionerNames(), (std::vector<std::string>{"hash", "lb", "dp", "dp-sketch"}));
+TEST(Partitioner, RegistryKnowsTheFiveNamesAndRejectsOthersListingThem) {
+  EXPECT_EQ(PartitionerNames(),
+            (std::vector<std::string>{"hash", "lb", "dp", "dp-sketch", "lb-sketch"}));
   for (const std::string& name : PartitionerNames()) {
     auto p = MakePartitioner(name);
     ASSERT_TRUE(p.ok()) << name;
@@ -47,7 +48,8 @@ TEST(Partitioner, RegistryKnowsTheFourNamesAndRejectsOthersListingThem) {
   auto bad = MakePartitioner("magic");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Status::Code::kInvalidArgument);
-  EXPECT_EQ(bad.status().message(), "unknown partitioner 'magic' (valid: hash, lb, dp, dp-sketch)");
+  EXPECT_EQ(bad.status().message(),
+            "unknown partitioner 'magic' (valid: hash, lb, dp, dp-sketch, lb-sketch)");
 }
 
 TEST(Partitioner, HashSendsPartitionIToReduceTaskI) {
