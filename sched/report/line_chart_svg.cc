@@ -194,17 +194,7 @@ Result<std::string> LineChartSvg(const LineChart& chart) {
   y.pixel_hi = top;
 
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << SvgNumber(width) << "\" height=\""
-    << SvgNumber(height) << "\" viewBox=\"0 0 " << SvgNumber(width) << ' ' << SvgNumber(height)
-    << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  o << "<title>" << XmlEscape(chart.title) << "</title>\n";
-  o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"24\" text-anchor=\"middle\" "
-    << "font-size=\"15\" font-weight=\"bold\">" << XmlEscape(chart.title) << "</text>\n";
-  if (!chart.subtitle.empty()) {
-    o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"42\" text-anchor=\"middle\">"
-      << XmlEscape(chart.subtitle) << "</text>\n";
-  }
+  o << SvgChartHeader(width, height, chart.title, chart.subtitle);
   WriteAxes(o, chart, x, y);
   for (size_t i = 0; i < chart.series.size(); ++i)
     WriteSeries(o, chart.series[i], kPalette[i % 10], x, y);

@@ -4,20 +4,12 @@
 
 #include <random>
 
+#include "must_plan.h"
 #include "sched/partition/largest_first_partitioner.h"
 #include "sched/partition/partitioner.h"
 
 namespace mrlocal {
 namespace {
-
-PartitionPlan MustPlan(std::string_view name, const CountMinSketch& s,
-                       const std::vector<double>& speeds) {
-  auto p = MakePartitioner(name);
-  EXPECT_TRUE(p.ok()) << p.status().message();
-  auto plan = (*p)->Plan(s, speeds);
-  EXPECT_TRUE(plan.ok()) << name << ": " << plan.status().message();
-  return plan.ok() ? std::move(plan).value() : PartitionPlan{};
-}
 
 // A d-row sketch of `keys` keys with Zipf-ish sizes (~ 1000 / rank), seeded.
 CountMinSketch RandomSketch(int d, uint32_t p, int keys, uint64_t seed) {

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 
+#include "must_plan.h"
 #include "sched/partition/largest_first_partitioner.h"
 
 namespace mrlocal {
@@ -26,15 +27,6 @@ CountMinSketch RandomSketch(int d, uint32_t p, int keys, uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int k = 1; k <= keys; ++k) s.Add(rng(), 1 + 1000 / k + rng() % 5);
   return s;
-}
-
-PartitionPlan MustPlan(std::string_view name, const CountMinSketch& s,
-                       const std::vector<double>& speeds) {
-  auto p = MakePartitioner(name);
-  EXPECT_TRUE(p.ok()) << p.status().message();
-  auto plan = (*p)->Plan(s, speeds);
-  EXPECT_TRUE(plan.ok()) << name << ": " << plan.status().message();
-  return plan.ok() ? std::move(plan).value() : PartitionPlan{};
 }
 
 TEST(Partitioner, RegistryKnowsTheFiveNamesAndRejectsOthersListingThem) {
