@@ -67,6 +67,8 @@ std::string_view LargestFirstPartitioner::name() const {
   switch (mode_) {
     case Mode::kLb:
       return "lb";
+    case Mode::kLbSketch:
+      return "lb-sketch";
     case Mode::kDp:
       return "dp";
     case Mode::kDpSketch:
@@ -77,16 +79,19 @@ std::string_view LargestFirstPartitioner::name() const {
 
 Result<Partitioner::Assignment> LargestFirstPartitioner::Assign(
     const CountMinSketch& sizes, std::span<const double> speeds) const {
-  Assignment best;
-  if (mode_ == Mode::kLb) {
-    // LB balances bytes: plan as if every slot ran at the same speed.
-    std::vector<double> equal(speeds.size(), 1.0);
-    AssignLargestFirst(sizes.Row(0), equal, &best.owner);
-    return best;
+  // LB balances bytes: it plans as if every slot ran at the same speed.
+  std::vector<double> equal;
+  if (mode_ == Mode::kLb || mode_ == Mode::kLbSketch) {
+    equal.assign(speeds.size(), 1.0);
+    speeds = equal;
   }
   // Sketch-based approach (Section IV): each row is a complete partition function with
-  // exact sizes (Eq. 7), so plan every row and keep the one whose phase ends first.
-  const int rows = mode_ == Mode::kDpSketch ? sizes.depth() : 1;
+  // exact sizes (Eq. 7), so plan every row and keep the one whose phase ends first. Every
+  // row sums to the same total, so with equal speeds the shortest phase (the smallest
+  // maximum load) is the best Balance: the paper's LB enhanced with sketches (evaluation,
+  // before Fig. 9) is the same loop.
+  const int rows = mode_ == Mode::kDpSketch || mode_ == Mode::kLbSketch ? sizes.depth() : 1;
+  Assignment best;
   double best_phase = 0;
   std::vector<uint32_t> owner;
   for (int row = 0; row < rows; ++row) {

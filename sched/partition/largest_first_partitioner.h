@@ -1,5 +1,6 @@
-// The largest-first family: lb, dp and dp-sketch. They differ only in the speeds they
-// plan with (lb: all equal) and in the sketch rows they try (dp-sketch: all of them).
+// The largest-first family: lb, lb-sketch, dp and dp-sketch. They differ only in the
+// speeds they plan with (lb, lb-sketch: all equal) and in the sketch rows they try (the
+// -sketch modes: all of them).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@ class LargestFirstPartitioner final : public Partitioner {
  public:
   enum class Mode {
     kLb,        // row 0, speeds ignored
+    kLbSketch,  // every row, speeds ignored; the row with the best Balance wins
     kDp,        // row 0, speeds used
     kDpSketch,  // every row, speeds used; the row with the shortest phase wins
   };

@@ -41,6 +41,7 @@ const std::vector<Entry>& Registry() {
       {"lb", [] { return std::make_unique<LargestFirstPartitioner>(Mode::kLb); }},
       {"dp", [] { return std::make_unique<LargestFirstPartitioner>(Mode::kDp); }},
       {"dp-sketch", [] { return std::make_unique<LargestFirstPartitioner>(Mode::kDpSketch); }},
+      {"lb-sketch", [] { return std::make_unique<LargestFirstPartitioner>(Mode::kLbSketch); }},
   };
   return registry;
 }

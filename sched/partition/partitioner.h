@@ -4,6 +4,8 @@
 //   hash       Hadoop's HashPartitioner: p = R, partition i is reduce task i.
 //   lb         balance sizes, ignoring speed: largest partition first to the least-loaded
 //              reduce task (the LB baseline, ref. [14] of the paper).
+//   lb-sketch  lb for every row of the count-min sketch; keeps the row with the best
+//              Balance (the paper's LB enhanced with sketches, for Fig. 12).
 //   dp         DynamicShare's Simple Partitions assignment on row 0: largest first, each
 //              to the reduce task whose estimated finish (load / its slot's speed) is
 //              earliest.

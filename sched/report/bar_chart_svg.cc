@@ -66,6 +66,23 @@ std::string SvgNumber(double v, int decimals) {
   return s;
 }
 
+std::string SvgChartHeader(double width, double height, std::string_view title,
+                           std::string_view subtitle) {
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << SvgNumber(width) << "\" height=\""
+    << SvgNumber(height) << "\" viewBox=\"0 0 " << SvgNumber(width) << ' ' << SvgNumber(height)
+    << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  o << "<title>" << XmlEscape(title) << "</title>\n";
+  o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"24\" text-anchor=\"middle\" "
+    << "font-size=\"15\" font-weight=\"bold\">" << XmlEscape(title) << "</text>\n";
+  if (!subtitle.empty()) {
+    o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"42\" text-anchor=\"middle\">"
+      << XmlEscape(subtitle) << "</text>\n";
+  }
+  return o.str();
+}
+
 std::vector<double> NiceTicks(double lo, double hi, int target) {
   if (!std::isfinite(lo) || !std::isfinite(hi)) return {0};
   if (hi < lo) std::swap(lo, hi);
@@ -181,17 +198,7 @@ std::string BarChartSvg(const BarChart& chart) {
   p.hi = std::max(p.hi, ticks.back());
 
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << SvgNumber(width) << "\" height=\""
-    << SvgNumber(height) << "\" viewBox=\"0 0 " << SvgNumber(width) << ' ' << SvgNumber(height)
-    << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  o << "<title>" << XmlEscape(chart.title) << "</title>\n";
-  o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"24\" text-anchor=\"middle\" "
-    << "font-size=\"15\" font-weight=\"bold\">" << XmlEscape(chart.title) << "</text>\n";
-  if (!chart.subtitle.empty()) {
-    o << "<text x=\"" << SvgNumber(width / 2) << "\" y=\"42\" text-anchor=\"middle\">"
-      << XmlEscape(chart.subtitle) << "</text>\n";
-  }
+  o << SvgChartHeader(width, height, chart.title, chart.subtitle);
   WriteAxes(o, chart, p, ticks);
   const double step = p.width / std::max(n, 1);
   const double bar_w = std::min(56.0, step * 0.6);

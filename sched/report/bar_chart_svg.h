@@ -40,6 +40,12 @@ std::string XmlEscape(std::string_view s);
 // locale independent. Non-finite values print as "0" (SVG has no NaN).
 std::string SvgNumber(double v, int decimals = 2);
 
+// The opening of a chart's SVG: the <svg> element (width x height px, 12 px sans-serif),
+// its <title>, a white background, the title centred in bold and the subtitle (if any)
+// below it. The caller closes it with "</svg>\n".
+std::string SvgChartHeader(double width, double height, std::string_view title,
+                           std::string_view subtitle);
+
 // Round tick positions covering [lo, hi]: multiples of 1, 2 or 5 x 10^k, about `target`
 // of them. lo == hi gives a single tick.
 std::vector<double> NiceTicks(double lo, double hi, int target = 6);

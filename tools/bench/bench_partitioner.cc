@@ -3,7 +3,8 @@
 // d in {1, 4, 8}, R in {2, 16, 128} (R <= p). Sizes are Zipf-like (a few heavy keys, a
 // long tail); a quarter of the reduce slots run at half speed. `plan_us` is the cost the
 // partitioner measured itself, which is what the reports show. Also reports the estimated
-// phase of dp-sketch relative to dp (`phase_vs_dp`, <= 1).
+// phase of dp-sketch relative to dp (`phase_vs_dp`, <= 1). The Paper_ cases are the
+// paper's 45 partitions (`--benchmark_filter=Paper`).
 //
 //   bench_partitioner [--benchmark_filter=dp-sketch]
 #include <benchmark/benchmark.h>
@@ -73,8 +74,21 @@ void HashShapes(benchmark::internal::Benchmark* b) {
   b->Unit(benchmark::kMicrosecond);
 }
 
+// The paper's plan-time point (evaluation, after Fig. 11): 45 partitions for its 23 reduce
+// tasks, 80 ms without sketches and 200 ms with them; d = 4 is mrlocal's default rows.
+void PaperShape(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"p", "d", "R"});
+  b->Args({45, 4, 23});
+  b->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_CAPTURE(BM_Plan, Paper_lb, std::string("lb"))->Apply(PaperShape);
+BENCHMARK_CAPTURE(BM_Plan, Paper_lb - sketch, std::string("lb-sketch"))->Apply(PaperShape);
+BENCHMARK_CAPTURE(BM_Plan, Paper_dp, std::string("dp"))->Apply(PaperShape);
+BENCHMARK_CAPTURE(BM_Plan, Paper_dp - sketch, std::string("dp-sketch"))->Apply(PaperShape);
 BENCHMARK_CAPTURE(BM_Plan, hash, std::string("hash"))->Apply(HashShapes);
 BENCHMARK_CAPTURE(BM_Plan, lb, std::string("lb"))->Apply(Shapes);
+BENCHMARK_CAPTURE(BM_Plan, lb - sketch, std::string("lb-sketch"))->Apply(Shapes);
 BENCHMARK_CAPTURE(BM_Plan, dp, std::string("dp"))->Apply(Shapes);
 BENCHMARK_CAPTURE(BM_Plan, dp - sketch, std::string("dp-sketch"))->Apply(Shapes);
 

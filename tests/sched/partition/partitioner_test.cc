@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 
+#include "must_plan.h"
 #include "sched/partition/largest_first_partitioner.h"
 
 namespace mrlocal {
@@ -28,17 +29,9 @@ CountMinSketch RandomSketch(int d, uint32_t p, int keys, uint64_t seed) {
   return s;
 }
 
-PartitionPlan MustPlan(std::string_view name, const CountMinSketch& s,
-                       const std::vector<double>& speeds) {
-  auto p = MakePartitioner(name);
-  EXPECT_TRUE(p.ok()) << p.status().message();
-  auto plan = (*p)->Plan(s, speeds);
-  EXPECT_TRUE(plan.ok()) << name << ": " << plan.status().message();
-  return plan.ok() ? std::move(plan).value() : PartitionPlan{};
-}
-
-TEST(Partitioner, RegistryKnowsTheFourNamesAndRejectsOthersListingThem) {
-  EXPECT_EQ(PartitionerNames(), (std::vector<std::string>{"hash", "lb", "dp", "dp-sketch"}));
+TEST(Partitioner, RegistryKnowsTheFiveNamesAndRejectsOthersListingThem) {
+  EXPECT_EQ(PartitionerNames(),
+            (std::vector<std::string>{"hash", "lb", "dp", "dp-sketch", "lb-sketch"}));
   for (const std::string& name : PartitionerNames()) {
     auto p = MakePartitioner(name);
     ASSERT_TRUE(p.ok()) << name;
@@ -47,7 +40,8 @@ TEST(Partitioner, RegistryKnowsTheFourNamesAndRejectsOthersListingThem) {
   auto bad = MakePartitioner("magic");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), Status::Code::kInvalidArgument);
-  EXPECT_EQ(bad.status().message(), "unknown partitioner 'magic' (valid: hash, lb, dp, dp-sketch)");
+  EXPECT_EQ(bad.status().message(),
+            "unknown partitioner 'magic' (valid: hash, lb, dp, dp-sketch, lb-sketch)");
 }
 
 TEST(Partitioner, HashSendsPartitionIToReduceTaskI) {
