@@ -46,17 +46,24 @@ TEST_F(KnnCli, ADeadlineJobLearnsItsTasksAndResetForgetsThem) {
     auto r = Wordcount({"--deadline", "10m", "--estimator", "knn"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
+  auto loud = RunMrlocal({"wordcount", (dir_ / "in.txt").string(), "--cluster", kOneNode,
+                          "--history", History(), "--deadline", "10m", "--estimator", "knn"});
+  ASSERT_EQ(loud.exit_code, 0) << loud.err;
+  EXPECT_TRUE(Contains(loud.err,
+                       "(kNN estimates from the history's task observations, x1.5 "
+                       "margin)"))
+      << loud.err;
   Result<HistoryContents> h = LoadHistoryFile(History());
   ASSERT_TRUE(h.ok()) << h.status().message();
   const KnnAppObservations& o = h->knn.at("wordcount");
-  ASSERT_EQ(o.maps.size(), 2u);
+  ASSERT_EQ(o.maps.size(), 3u);
   EXPECT_EQ(o.maps[0].units, 39);
   EXPECT_EQ(o.maps[0].slot_speed, 1.0);
-  EXPECT_EQ(o.reduces.size(), 2u);
+  EXPECT_EQ(o.reduces.size(), 3u);
   auto show = RunMrlocal({"history", "show", "--history", History()});
   EXPECT_EQ(show.exit_code, 0) << show.err;
   EXPECT_TRUE(Contains(show.out,
-                       "  knn      2 maps, 2 reduces observed (at most 256 of each "
+                       "  knn      3 maps, 3 reduces observed (at most 256 of each "
                        "kept)\n"))
       << show.out;
   auto reset = RunMrlocal({"history", "reset", "wordcount", "--history", History()});

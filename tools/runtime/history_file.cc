@@ -202,9 +202,9 @@ nlohmann::ordered_json ObservationsJson(const AppObservations& o) {
           {"skews", o.skews}};
 }
 
-// One app's kNN observations from its JSON object; the error is "<field>: <what>".
+// One app's kNN observations from its JSON object (REQUIRES: an object); the error is
+// "<field>: <what>".
 Result<KnnAppObservations> ParseKnnApp(const nlohmann::json& obj) {
-  if (!obj.is_object()) return Status::InvalidArgument("not an object");
   KnnAppObservations app;
   for (auto& [key, value] : obj.items()) {
     if (key != "maps" && key != "reduces") return Status::InvalidArgument(key + ": unknown key");
@@ -317,6 +317,7 @@ Result<HistoryContents> LoadHistoryFile(const fs::path& path, int* version_read)
     if (!knn->is_object()) return corrupt("knn: not an object");
     for (auto& [app, fields] : knn->items()) {
       if (app.empty()) return corrupt("knn: an app with an empty name");
+      if (!fields.is_object()) return corrupt("knn." + app + ": not an object");
       Result<KnnAppObservations> o = ParseKnnApp(fields);
       if (!o.ok()) return corrupt("knn." + app + "." + o.status().message());
       c.knn[app] = std::move(o).value();

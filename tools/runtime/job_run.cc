@@ -78,6 +78,8 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
   const HistoryFile* file = request.history;
   run->estimator_ = std::make_unique<RunEstimator>(
       request.estimator, file ? &file->history() : nullptr, file ? file->knn() : KnnObservations{});
+  // What the admission message and the report say the estimates rest on.
+  if (run->estimate_ && request.estimator == EstimatorKind::kKnn) run->estimate_->source = "knn";
   run->recorder_ = std::make_unique<RunRecorder>();
   auto runtime = run->MakeRuntime(request.policy, run->recorder_.get());
   if (!runtime.ok()) return runtime.status();
