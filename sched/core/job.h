@@ -34,6 +34,9 @@ struct TaskState {
   SlotId planned_slot = -1;         // reduce: the slot the partitioner planned it for
   SlotId slot = -1;                 // where the current/last attempt runs
   uint32_t attempts = 0;
+  // Attempts of any job running on the other slots of its slot's node when the current/last
+  // attempt launched: a feature learned estimators regress on (TaskFeatures::node_tasks).
+  int node_tasks = 0;
   Time ready_since{0};  // when it last became runnable
   Time start{0};
   Time end{0};

@@ -52,6 +52,7 @@ struct TaskRecord {
   Time end{0};
   uint64_t input_bytes = 0;
   uint64_t output_bytes = 0;
+  int node_tasks = 0;  // at its launch (TaskState::node_tasks)
 };
 
 // What the Controller does for a policy beyond showing it the state. Given once

@@ -104,7 +104,7 @@ TEST_F(HistoryCli, ShowSaysWhatEachEstimateRestsOn) {
   ASSERT_EQ(Wordcount("tiny.txt", "10m").exit_code, 0);
   auto show = Run({"history", "show"});
   EXPECT_EQ(show.exit_code, 0) << show.err;
-  EXPECT_TRUE(Contains(show.out, "history file " + History() + " (version 2)\n")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "history file " + History() + " (version 3)\n")) << show.out;
   EXPECT_TRUE(Contains(show.out, "wordcount: 2 jobs (history)\n")) << show.out;
   EXPECT_TRUE(std::regex_search(show.out, std::regex("  map +[0-9.e+-]+ s \\+ [0-9.e+-]+ s/unit, "
                                                      "fitted to 2 tasks of 24 to 4194304 units")))

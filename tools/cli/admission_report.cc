@@ -14,6 +14,8 @@ std::string EstimateSource(const AppEstimate& e, double margin) {
            (e.jobs == 1 ? " job" : " jobs");
   else if (e.source == "probe")
     what = "worst-case estimates from a first-run probe, widened x2";
+  else if (e.source == "knn")
+    what = "kNN estimates from the history's task observations";
   else
     what = "worst-case " + e.source + " estimates";
   if (margin != 1.0) {

@@ -1,10 +1,12 @@
 // mrlocal history show|reset [APP] [--history FILE]
 // What the deadline policies know of each app (tools/runtime/history_file.h): `show`
-// prints each app's fitted worst case per phase and what it is fitted to; `reset` forgets
-// one app, or removes the whole file, but only a file that reads as mrlocal's history.
+// prints each app's fitted worst case per phase and what it is fitted to, and how many
+// tasks the kNN estimator has observed; `reset` forgets one app (both), or removes the
+// whole file, but only a file that reads as mrlocal's history.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <system_error>
 
 #include "sched/estimate/job_history.h"
@@ -35,6 +37,14 @@ std::string Fitted(const std::vector<AffinePoint>& points, const char* what) {
     s += " (the worst " + std::to_string(out) +
          (out == 1 ? " left out as an outlier)" : " left out as outliers)");
   return s;
+}
+
+// "  knn      120 maps, 40 reduces observed (at most 256 of each kept)".
+void PrintKnn(std::ostream& out, const KnnAppObservations* o) {
+  const size_t maps = o ? o->maps.size() : 0, reduces = o ? o->reduces.size() : 0;
+  out << "  knn      " << maps << (maps == 1 ? " map, " : " maps, ") << reduces
+      << (reduces == 1 ? " reduce" : " reduces") << " observed (at most " << kMaxKnnObservations
+      << " of each kept)\n";
 }
 
 void PrintApp(std::ostream& out, const std::string& app, const AppEstimate& e) {
@@ -78,9 +88,9 @@ class HistoryCommand final : public Command {
   int Run() override {
     const fs::path path = file_.empty() ? DefaultHistoryPath() : fs::path(file_);
     int version = 0;
-    Result<JobHistory> loaded = LoadHistory(path, &version);
+    Result<HistoryContents> loaded = LoadHistoryFile(path, &version);
     if (!loaded.ok() && loaded.status().code() == Status::Code::kNotFound) {
-      if (show_->parsed() && !app_name_.empty()) return ReportError(NoApp(path, JobHistory()));
+      if (show_->parsed() && !app_name_.empty()) return ReportError(NoApp(path, {}));
       std::cout << "no history file at " << path.string() << ": nothing to "
                 << (show_->parsed() ? "show" : "reset") << "\n";
       return kExitOk;
@@ -95,23 +105,39 @@ class HistoryCommand final : public Command {
   }
 
  private:
-  Status NoApp(const fs::path& path, const JobHistory& h) const {
+  Status NoApp(const fs::path& path, const HistoryContents& h) const {
     std::string names;
-    for (auto& [name, e] : h.apps()) names += (names.empty() ? "" : ", ") + name;
+    for (auto& name : AppNames(h)) names += (names.empty() ? "" : ", ") + name;
     return Status::InvalidArgument("no history for app '" + app_name_ + "' in " + path.string() +
                                    " (apps: " + (names.empty() ? "none" : names) + ")");
   }
 
-  int Show(const fs::path& path, int version, const JobHistory& h) const {
-    if (!app_name_.empty() && !h.Find(app_name_)) return ReportError(NoApp(path, h));
+  // The apps with history or kNN observations, in order.
+  static std::set<std::string> AppNames(const HistoryContents& h) {
+    std::set<std::string> names;
+    for (auto& [name, e] : h.history.apps()) names.insert(name);
+    for (auto& [name, o] : h.knn) names.insert(name);
+    return names;
+  }
+
+  int Show(const fs::path& path, int version, const HistoryContents& h) const {
+    const std::set<std::string> names = AppNames(h);
+    if (!app_name_.empty() && !names.count(app_name_)) return ReportError(NoApp(path, h));
     std::cout << "history file " << path.string() << " (version " << version << ")\n";
-    if (h.apps().empty()) std::cout << "no apps\n";
-    for (auto& [name, e] : h.apps())
-      if (app_name_.empty() || name == app_name_) PrintApp(std::cout, name, e);
+    if (names.empty()) std::cout << "no apps\n";
+    for (const std::string& name : names) {
+      if (!app_name_.empty() && name != app_name_) continue;
+      if (const AppEstimate* e = h.history.Find(name))
+        PrintApp(std::cout, name, *e);
+      else
+        std::cout << name << ": no jobs recorded\n";
+      auto knn = h.knn.find(name);
+      PrintKnn(std::cout, knn == h.knn.end() ? nullptr : &knn->second);
+    }
     return kExitOk;
   }
 
-  int Reset(const fs::path& path, JobHistory& h) const {
+  int Reset(const fs::path& path, HistoryContents& h) const {
     if (app_name_.empty()) {
       std::error_code ec;
       fs::remove(path, ec);
@@ -121,15 +147,16 @@ class HistoryCommand final : public Command {
       std::cout << "removed history file " << path.string() << "\n";
       return kExitOk;
     }
-    const AppEstimate* e = h.Find(app_name_);
-    if (!e) {
+    const AppEstimate* e = h.history.Find(app_name_);
+    if (!e && !h.knn.count(app_name_)) {
       std::cout << "no history for " << app_name_ << " in " << path.string()
                 << ": nothing to reset\n";
       return kExitOk;
     }
-    const uint64_t jobs = e->jobs;
-    h.Erase(app_name_);
-    if (Status st = SaveHistory(h, path); !st.ok()) return ReportError(st);
+    const uint64_t jobs = e ? e->jobs : 0;
+    h.history.Erase(app_name_);
+    h.knn.erase(app_name_);  // its kNN observations too
+    if (Status st = SaveHistoryFile(h, path); !st.ok()) return ReportError(st);
     std::cout << "forgot " << app_name_ << " (" << jobs << " job" << (jobs == 1 ? "" : "s")
               << ") in " << path.string() << "\n";
     return kExitOk;

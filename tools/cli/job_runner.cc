@@ -28,6 +28,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The policies that estimate task times, the only ones --estimator applies to.
+std::vector<std::string> EstimatingPolicies() {
+  std::vector<std::string> names;
+  for (const std::string& name : PolicyNames())
+    if (FindPolicy(name).value()->traits.needs_estimator) names.push_back(name);
+  return names;
+}
+
 // Everything validated before the job starts; any failure here is exit 2 and nothing has
 // been written.
 struct Plan {
@@ -78,10 +86,14 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
     return Status::InvalidArgument("--report: '" + o.report_dir + "' is not a directory");
   if (app.index_maps == 0 && !o.store.empty() && o.inputs.empty())
     return Status::InvalidArgument("--store needs at least one PATH");
+  if (o.estimator && !policy->traits.needs_estimator)
+    return Status::InvalidArgument("--estimator applies to --policy " +
+                                   JoinNames(EstimatingPolicies()) + " only");
+  r.estimator = ParseEstimatorKind(o.estimator.value_or("history")).value();
   // Last, so that its warning (a corrupt file) never comes with another error.
   if (policy->traits.needs_estimator || o.history) {
     const fs::path path = o.history ? fs::path(*o.history) : DefaultHistoryPath();
-    auto h = HistoryFile::Open(path, std::cerr);
+    auto h = HistoryFile::Open(path, std::cerr, r.estimator == EstimatorKind::kKnn);
     if (!h.ok()) return h.status().WithContext("--history: ");
     p.history = std::move(h).value();
   }
@@ -199,6 +211,10 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
                   "Task-time history of the deadline policies (default: " +
                       DefaultHistoryPath().string() + ")")
       ->check(NotEmpty());
+  Within(cmd->add_option("--estimator", o.estimator,
+                         "Task-time estimates of the deadline policies: the history's worst "
+                         "case, or kNN over the history's observations (default: history)"),
+         OneOf(EstimatorNames()));
   cmd->add_flag("--best-effort", o.best_effort,
                 "Run a job the admission rejects anyway, under " + BestEffortPolicy().name +
                     ", with no guarantee");

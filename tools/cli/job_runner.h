@@ -23,6 +23,9 @@ struct JobOptions {
   // successful job (sched/estimate/job_history.h). None: DefaultHistoryPath(), and only
   // for a policy that needs an estimator.
   std::optional<std::string> history;
+  // What a deadline policy estimates with: "history" (the default) or "knn" (the kNN
+  // estimator over the history file's observations, tools/runtime/run_estimator.h).
+  std::optional<std::string> estimator;
   bool best_effort = false;       // run a job the admission rejected anyway, under fifo
   std::string cluster;            // empty: one node per allowed CPU, (1m,1r,1.0) each
   std::optional<int> reduces;     // none: one per reduce slot

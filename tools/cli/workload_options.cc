@@ -55,6 +55,11 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                   "rtmr/dc: task-time estimates from this history file (default: in "
                   "simulation the model's worst case, for real the user's history file)")
       ->check(NotEmpty());
+  Within(cmd->add_option("--estimator", o.estimator,
+                         "rtmr/dc: task-time estimates from the history (or, in simulation, the "
+                         "model), or kNN learning from the run's tasks with that as its "
+                         "cold-start prior (default: history)"),
+         OneOf(EstimatorNames()));
   Within(cmd->add_option("--feedback-threshold", o.feedback_threshold,
                          "rtmr: feedback threshold epsilon (default: the finished job's median "
                          "map time)"),
@@ -119,9 +124,9 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
                          [&](const PolicySetting& s) { return s.name == setting; });
     };
   };
-  MRLOCAL_RETURN_IF_ERROR(applies(!o.history.empty(), "--history", [](const PolicyDescriptor& p) {
-    return p.traits.needs_estimator;
-  }));
+  auto estimates = [](const PolicyDescriptor& p) { return p.traits.needs_estimator; };
+  MRLOCAL_RETURN_IF_ERROR(applies(!o.history.empty(), "--history", estimates));
+  MRLOCAL_RETURN_IF_ERROR(applies(o.estimator.has_value(), "--estimator", estimates));
   MRLOCAL_RETURN_IF_ERROR(
       applies(o.estimate_margin.has_value(), "--estimate-margin", reads_setting(kEstimateMargin)));
   return applies(!o.feedback_threshold.empty(), "--feedback-threshold",
@@ -190,10 +195,12 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     w.run.calibration = std::move(c).value();
   }
   if (!o.history.empty()) {
-    auto h = LoadHistory(o.history);
+    auto h = LoadHistoryFile(o.history);
     if (!h.ok()) return h.status().WithContext("--history: ");
-    w.run.history = std::move(h).value();
+    w.run.history = std::move(h->history);
+    w.run.knn_observations = std::move(h->knn);
   }
+  w.run.estimator = ParseEstimatorKind(o.estimator.value_or("history")).value();
   if (!o.feedback_threshold.empty())
     w.run.policy_args.Set(kFeedbackThreshold, ParseDuration(o.feedback_threshold).value());
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);

@@ -34,6 +34,7 @@ struct WorkloadOptions {
   std::optional<double> noise;        // sigma of the task-time noise
   // Policies that read them only.
   std::string history;                     // rtmr/dc estimates from this history file
+  std::optional<std::string> estimator;    // history (default) or knn
   std::string feedback_threshold;          // rtmr's epsilon, a duration
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
@@ -58,7 +59,8 @@ struct LoadedWorkload {
 // does not apply to this workload (--limit to a preset).
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
-// An error naming the option when --history, --estimate-margin or --feedback-threshold is
+// An error naming the option when --history, --estimator, --estimate-margin or
+// --feedback-threshold is
 // given and none of `policies` reads it.
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies);
 

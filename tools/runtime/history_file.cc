@@ -21,10 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// 2: the fitted model and the observations it is fitted to (AppObservations). 1: the
-// model only, as worst cases that only grew; still read, its models kept until each app's
-// next job refits them.
-constexpr int kVersion = 2;
+// 3: the kNN estimator's observations too ("knn"). 2: the fitted model and the
+// observations it is fitted to (AppObservations). 1: the model only, as worst cases that
+// only grew; still read, its models kept until each app's next job refits them.
+constexpr int kVersion = 3;
 
 // The model's doubles by their names in the file, in the order they are written.
 struct Field {
@@ -202,6 +202,44 @@ nlohmann::ordered_json ObservationsJson(const AppObservations& o) {
           {"skews", o.skews}};
 }
 
+// One app's kNN observations from its JSON object (REQUIRES: an object); the error is
+// "<field>: <what>".
+Result<KnnAppObservations> ParseKnnApp(const nlohmann::json& obj) {
+  KnnAppObservations app;
+  for (auto& [key, value] : obj.items()) {
+    if (key != "maps" && key != "reduces") return Status::InvalidArgument(key + ": unknown key");
+    if (!value.is_array()) return Status::InvalidArgument(key + ": not an array");
+    const TaskKind kind = key == "maps" ? TaskKind::kMap : TaskKind::kReduce;
+    for (size_t i = 0; i < value.size(); ++i) {
+      const nlohmann::json& v = value[i];
+      const std::string at = key + "." + std::to_string(i);
+      if (!v.is_array() || v.size() != 4 ||
+          !std::all_of(v.begin(), v.end(), [](const nlohmann::json& x) { return x.is_number(); }))
+        return Status::InvalidArgument(at + ": not [units, slot speed, node tasks, seconds]");
+      if (!v[2].is_number_unsigned() || v[2].get<uint64_t>() > INT32_MAX)
+        return Status::InvalidArgument(at + ": node tasks " + v[2].dump() +
+                                       " is not a non-negative integer");
+      const KnnObservation o{v[0].get<double>(), v[1].get<double>(), v[2].get<int>(),
+                             v[3].get<double>()};
+      if (!ValidObservation(o))
+        return Status::InvalidArgument(at + ": not finite non-negative numbers with a speed > 0");
+      AddObservation(app, kind, o);  // the newest kMaxKnnObservations
+    }
+  }
+  return app;
+}
+
+nlohmann::ordered_json KnnJson(const KnnAppObservations& app) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::object();
+  for (TaskKind kind : {TaskKind::kMap, TaskKind::kReduce}) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const KnnObservation& o : app.of(kind))
+      list.push_back({o.units, o.slot_speed, o.node_tasks, o.seconds});
+    a[kind == TaskKind::kMap ? "maps" : "reduces"] = std::move(list);
+  }
+  return a;
+}
+
 // What SaveHistory must not write: what LoadHistory would refuse; "" when none.
 std::string CheckEstimate(const AppEstimate& e) {
   std::string bad = CheckSource(e.source);
@@ -232,6 +270,16 @@ std::string CorruptWarning(const Status& s) {
 fs::path DefaultHistoryPath() { return UserDataPath("MRLOCAL_HISTORY", "history.json"); }
 
 Result<JobHistory> LoadHistory(const fs::path& path, int* version_read) {
+  Result<HistoryContents> c = LoadHistoryFile(path, version_read);
+  if (!c.ok()) return c.status();
+  return std::move(c->history);
+}
+
+Status SaveHistory(const JobHistory& history, const fs::path& path) {
+  return SaveHistoryFile({history, {}}, path);
+}
+
+Result<HistoryContents> LoadHistoryFile(const fs::path& path, int* version_read) {
   Result<std::string> text = ReadHistoryFile(path);
   if (!text.ok()) return text.status();
   auto corrupt = [&](const std::string& what) {
@@ -245,30 +293,42 @@ Result<JobHistory> LoadHistory(const fs::path& path, int* version_read) {
   }
   if (!doc.is_object()) return corrupt("not a JSON object");
   for (auto& [key, value] : doc.items())
-    if (key != "version" && key != "apps") return corrupt(key + ": unknown key");
+    if (key != "version" && key != "apps" && key != "knn") return corrupt(key + ": unknown key");
   auto version = doc.find("version");
   if (version == doc.end()) return corrupt("version: missing");
   if (!version->is_number_integer() || version->get<int64_t>() < 1 ||
       version->get<int64_t>() > kVersion)
-    return corrupt("version: " + version->dump() + " is not 1 or " + std::to_string(kVersion) +
+    return corrupt("version: " + version->dump() + " is not 1 to " + std::to_string(kVersion) +
                    " (a newer mrlocal's?)");
   const int v = static_cast<int>(version->get<int64_t>());
   auto apps = doc.find("apps");
   if (apps == doc.end()) return corrupt("apps: missing");
   if (!apps->is_object()) return corrupt("apps: not an object");
-  JobHistory h;
+  HistoryContents c;
   for (auto& [app, fields] : apps->items()) {
     if (app.empty()) return corrupt("apps: an app with an empty name");
     if (!fields.is_object()) return corrupt("apps." + app + ": not an object");
     Result<AppEstimate> e = ParseApp(fields, v);
     if (!e.ok()) return corrupt("apps." + app + "." + e.status().message());
-    h.Set(app, std::move(*e));
+    c.history.Set(app, std::move(*e));
+  }
+  if (auto knn = doc.find("knn"); knn != doc.end()) {
+    if (v < 3) return corrupt("knn: not in a file of version " + std::to_string(v));
+    if (!knn->is_object()) return corrupt("knn: not an object");
+    for (auto& [app, fields] : knn->items()) {
+      if (app.empty()) return corrupt("knn: an app with an empty name");
+      if (!fields.is_object()) return corrupt("knn." + app + ": not an object");
+      Result<KnnAppObservations> o = ParseKnnApp(fields);
+      if (!o.ok()) return corrupt("knn." + app + "." + o.status().message());
+      c.knn[app] = std::move(o).value();
+    }
   }
   if (version_read) *version_read = v;
-  return h;
+  return c;
 }
 
-Status SaveHistory(const JobHistory& history, const fs::path& path) {
+Status SaveHistoryFile(const HistoryContents& contents, const fs::path& path) {
+  const JobHistory& history = contents.history;
   // Never write what LoadHistory would refuse (a NaN given to Set would come back as null).
   for (auto& [app, e] : history.apps()) {
     std::string bad = CheckEstimate(e);
@@ -290,23 +350,36 @@ Status SaveHistory(const JobHistory& history, const fs::path& path) {
     a["source"] = e.source;
     a["observations"] = ObservationsJson(e.observations);
   }
-  const nlohmann::ordered_json doc = {{"version", kVersion}, {"apps", std::move(apps)}};
+  nlohmann::ordered_json knn = nlohmann::ordered_json::object();
+  for (auto& [app, o] : contents.knn) {
+    const auto valid = [](const std::vector<KnnObservation>& v) {
+      return std::all_of(v.begin(), v.end(), ValidObservation);
+    };
+    if (app.empty() || !valid(o.maps) || !valid(o.reduces))
+      return Status::InvalidArgument("cannot write history file '" + path.string() + "': knn." +
+                                     app + ": not finite non-negative numbers with a speed > 0");
+    knn[app] = KnnJson(o);
+  }
+  const nlohmann::ordered_json doc = {
+      {"version", kVersion}, {"apps", std::move(apps)}, {"knn", std::move(knn)}};
   // nlohmann writes doubles in their shortest round-trip form.
   return WriteFileAtomically(path.string(), doc.dump(2) + "\n").WithContext("history file: ");
 }
 
-Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err) {
+Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err,
+                                      bool corrupt_is_error) {
   HistoryFile f;
   f.path_ = path;
   int version = kVersion;
-  Result<JobHistory> loaded = LoadHistory(path, &version);
+  Result<HistoryContents> loaded = LoadHistoryFile(path, &version);
   if (loaded.ok()) {
-    f.history_ = std::move(loaded).value();
-    if (version < kVersion)
+    f.history_ = std::move(loaded->history);
+    f.knn_ = std::move(loaded->knn);
+    if (version < 2)
       err << "mrlocal: note: history file '" << path.string()
           << "' is from an older mrlocal (worst cases only): each app's estimate is refitted "
              "at its next finished job; 'mrlocal history reset' discards it\n";
-  } else if (loaded.status().code() == Status::Code::kInvalidArgument) {
+  } else if (loaded.status().code() == Status::Code::kInvalidArgument && !corrupt_is_error) {
     err << "mrlocal: warning: " << CorruptWarning(loaded.status()) << "\n";
   } else if (loaded.status().code() != Status::Code::kNotFound) {
     return loaded.status();
@@ -314,10 +387,10 @@ Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err) {
   return f;
 }
 
-Status HistoryFile::Record(const JobObservation& job, std::ostream& out, std::ostream& err,
-                           bool quiet) {
-  JobHistory current;
-  Result<JobHistory> loaded = LoadHistory(path_);
+Status HistoryFile::Record(const JobObservation& job, const KnnAppObservations& knn,
+                           std::ostream& out, std::ostream& err, bool quiet) {
+  HistoryContents current;
+  Result<HistoryContents> loaded = LoadHistoryFile(path_);
   if (loaded.ok()) {
     current = std::move(loaded).value();
   } else if (loaded.status().code() == Status::Code::kInvalidArgument) {
@@ -333,10 +406,16 @@ Status HistoryFile::Record(const JobObservation& job, std::ostream& out, std::os
   } else if (loaded.status().code() != Status::Code::kNotFound) {
     return loaded.status();
   }
-  current.Record(job);
-  Status saved = SaveHistory(current, path_);
+  current.history.Record(job);
+  if (!knn.maps.empty() || !knn.reduces.empty()) {
+    KnnAppObservations& app = current.knn[job.app];
+    for (TaskKind kind : {TaskKind::kMap, TaskKind::kReduce})
+      for (const KnnObservation& o : knn.of(kind)) AddObservation(app, kind, o);
+  }
+  Status saved = SaveHistoryFile(current, path_);
   if (!saved.ok()) return saved;
-  history_ = std::move(current);
+  history_ = std::move(current.history);
+  knn_ = std::move(current.knn);
   if (!quiet) out << "mrlocal: history: " << job.app << " updated in " << path_.string() << "\n";
   return Status::OK();
 }

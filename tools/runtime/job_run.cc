@@ -76,6 +76,11 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
   if (!prepared.ok()) return prepared.status();
   run->prepared_ = std::move(prepared).value();
   MRLOCAL_RETURN_IF_ERROR(run->Probe(notes));
+  const HistoryFile* file = request.history;
+  run->estimator_ = std::make_unique<RunEstimator>(
+      request.estimator, file ? &file->history() : nullptr, file ? file->knn() : KnnObservations{});
+  // What the admission message and the report say the estimates rest on.
+  if (run->estimate_ && request.estimator == EstimatorKind::kKnn) run->estimate_->source = "knn";
   run->recorder_ = std::make_unique<RunRecorder>();
   auto runtime = run->MakeRuntime(request.policy, run->recorder_.get());
   if (!runtime.ok()) return runtime.status();
@@ -158,7 +163,8 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   RuntimeOptions ro;
   ro.cluster = request_.cluster;
   ro.policy = policy;
-  ro.estimator = request_.history ? &request_.history->history() : nullptr;
+  ro.estimator = estimator_->estimator();
+  ro.learner = estimator_->learner();
   ro.policy_args.Set(kEstimateMargin, estimate_margin_);
   ro.partitioner = request_.partitioner;
   ro.pin = request_.pin;
@@ -248,9 +254,9 @@ JobReport JobRun::Report() const {
 Status JobRun::RecordHistory(std::ostream& out, std::ostream& err, bool quiet, bool interrupted) {
   // Only a job that ran to its end tells what the app's tasks take.
   if (!request_.history || job().phase != JobPhase::kDone || interrupted) return Status::OK();
-  return request_.history->Record(
-      ObserveJob(job(), runtime_->controller().state(), outcome().map_output_units), out, err,
-      quiet);
+  const ClusterState& state = runtime_->controller().state();
+  return request_.history->Record(ObserveJob(job(), state, outcome().map_output_units),
+                                  KnnObserveJob(job(), state), out, err, quiet);
 }
 
 }  // namespace mrlocal

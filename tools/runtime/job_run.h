@@ -26,6 +26,7 @@
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/job_app.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/run_estimator.h"
 #include "tools/runtime/runtime.h"
 
 namespace mrlocal {
@@ -56,6 +57,9 @@ struct JobRequest {
   // The deadline policies' estimates, recorded into after a job that ran to its end; may
   // be null (no deadline policy, no --history). Must outlive the run.
   HistoryFile* history = nullptr;
+  // What the deadline policy asks: the history, or the kNN estimator over it (which learns
+  // from this job's tasks as they finish, starting from the file's observations).
+  EstimatorKind estimator = EstimatorKind::kHistory;
 };
 
 // What a run tells as it goes, for the front end to print; each may be null.
@@ -107,6 +111,10 @@ class JobRun {
   // The job and what it produced, once submitted.
   const JobState& job() const;
   const JobOutcome& outcome() const;
+  // The run's cluster state and what its policy asks for task times (null: nothing), for
+  // an observer that wants the estimate a task had at its launch.
+  const ClusterState& state() const { return runtime_->controller().state(); }
+  const Estimator* estimator() const { return estimator_->estimator(); }
   // The estimate the deadline policy went by, if any, and the margin it applied.
   const std::optional<AppEstimate>& estimate() const { return estimate_; }
   double estimate_margin() const { return estimate_margin_; }
@@ -136,7 +144,8 @@ class JobRun {
   std::vector<std::string> paths_;  // in store_
   RealJobParts prepared_;           // copied into each submission
   std::optional<AppEstimate> estimate_;
-  bool needs_estimator_ = false;  // the policy's trait
+  std::unique_ptr<RunEstimator> estimator_;  // over request_.history's, once probed
+  bool needs_estimator_ = false;             // the policy's trait
   double estimate_margin_ = 1.0;
   std::vector<ControllerObserver*> observers_;
   // The run's, and what it recorded; a --best-effort run's once RunAnyway.

@@ -49,6 +49,10 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
       std::make_unique<Controller>(*r->loop_, *r->executor_, *r->policy_, r->slots_,
                                    o.cluster.nodes(), std::move(partitioner).value(), o.controller);
   r->controller_->AddObserver(r.get());
+  if (o.learner) {
+    r->feed_ = std::make_unique<EstimatorFeed>(*o.learner, *r->controller_);
+    r->controller_->AddObserver(r->feed_.get());
+  }
   r->ScheduleAvailability(o.availability);
   r->options_ = std::move(o);
   return r;

@@ -25,6 +25,7 @@
 #include "sched/core/real_executor.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_executor.h"
+#include "tools/runtime/estimator_feed.h"
 
 namespace mrlocal {
 
@@ -33,6 +34,9 @@ struct RuntimeOptions {
   std::string policy = BestEffortPolicy().name;
   // For a policy that needs one (PolicyTraits::needs_estimator); must outlive the runtime.
   const Estimator* estimator = nullptr;
+  // Told of every finished attempt and job end (EstimatorFeed): a learning estimator,
+  // usually `estimator` itself; null: none learns during the run. Must outlive the runtime.
+  Estimator* learner = nullptr;
   PolicyArgs policy_args;
   std::string partitioner = "dp-sketch";
   ControllerOptions controller;
@@ -105,7 +109,8 @@ class Runtime final : private ControllerObserver {
   SimExecutor* sim_executor_ = nullptr;
   std::unique_ptr<Policy> policy_;
   std::unique_ptr<Controller> controller_;
-  bool shut_down_ = false;  // loop thread
+  std::unique_ptr<EstimatorFeed> feed_;  // with options_.learner
+  bool shut_down_ = false;               // loop thread
 };
 
 }  // namespace mrlocal

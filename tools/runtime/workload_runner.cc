@@ -20,11 +20,12 @@ namespace {
 // What both kinds of run share: the policy with its estimates, the partitioner, the
 // controller's options and the spec's availability profiles.
 RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o,
-                           const JobHistory* history, bool sim) {
+                           RunEstimator& estimator, bool sim) {
   RuntimeOptions ro;
   ro.cluster = o.cluster;
   ro.policy = o.policy;
-  ro.estimator = history;
+  ro.estimator = estimator.estimator();
+  ro.learner = estimator.learner();
   ro.policy_args = o.policy_args;
   if (!sim && !ro.policy_args.Has(kEstimateMargin))
     ro.policy_args.Set(kEstimateMargin, kRealEstimateMargin);
@@ -118,7 +119,8 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   WorkloadRun run;
   run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
   const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
-  RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/true);
+  RunEstimator estimator(o.estimator, &history, o.knn_observations);
+  RuntimeOptions ro = BaseOptions(spec, o, estimator, /*sim=*/true);
   auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
   if (!policy.ok()) return policy.status();
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
@@ -210,17 +212,18 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
 // a fixed allowance for starting a task on a loaded machine. Every other app must have
 // history; a workload does not probe (it would disturb the clock) nor write history back,
 // so that runs under different policies start from the same estimates.
-Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
-  JobHistory history;
+Result<HistoryContents> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
+  HistoryContents contents;
   if (o.history) {
-    history = *o.history;
+    contents = {*o.history, o.knn_observations};
   } else {
-    auto loaded = LoadHistory(DefaultHistoryPath());
+    auto loaded = LoadHistoryFile(DefaultHistoryPath());
     if (loaded.ok())
-      history = std::move(loaded).value();
+      contents = std::move(loaded).value();
     else if (loaded.status().code() != Status::Code::kNotFound)
       return loaded.status();
   }
+  JobHistory& history = contents.history;
   for (const WorkloadJob& j : spec.jobs) {
     if (history.Find(j.app)) continue;
     auto app = o.apps->Find(j.app);
@@ -234,7 +237,7 @@ Result<JobHistory> RealRunHistory(const WorkloadSpec& spec, const WorkloadRunOpt
         " policy needs task-time estimates; run a " + j.app +
         " job with --deadline first (it records one), or give --history FILE");
   }
-  return history;
+  return contents;
 }
 
 // Every job built before the clock starts: inputs read or generated, runtimes made.
@@ -276,13 +279,14 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
   run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
-  JobHistory history;
+  HistoryContents history;
   if ((*descriptor)->traits.needs_estimator) {
     auto h = RealRunHistory(spec, o);
     if (!h.ok()) return h.status();
     history = std::move(h).value();
   }
-  RuntimeOptions ro = BaseOptions(spec, o, &history, /*sim=*/false);
+  RunEstimator estimator(o.estimator, &history.history, history.knn);
+  RuntimeOptions ro = BaseOptions(spec, o, estimator, /*sim=*/false);
   if (o.observer_tick <= Duration::zero())
     ro.controller.observer_tick = std::chrono::milliseconds(250);
   auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);

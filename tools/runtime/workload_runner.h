@@ -21,6 +21,7 @@
 #include "sched/report/workload_metrics.h"
 #include "tools/runtime/app_registry.h"
 #include "tools/runtime/interrupt.h"
+#include "tools/runtime/run_estimator.h"
 
 namespace mrlocal {
 
@@ -46,6 +47,11 @@ struct WorkloadRunOptions {
   // For a policy that needs an estimator: the task-time estimates. None: in simulation the
   // model's own worst case (ModelHistory); for real, the history file (DefaultHistoryPath()).
   std::optional<JobHistory> history;
+  // What the policy asks: the history above, or a kNN estimator that takes it as its
+  // cold-start prior and learns from every task of the run, starting from
+  // `knn_observations` (--history's; for real runs without it, the user's history file's).
+  EstimatorKind estimator = EstimatorKind::kHistory;
+  KnnObservations knn_observations;
   ControllerObserver* observer = nullptr;  // e.g. progress lines; may be null
   Duration observer_tick{0};
   // Simulation: called between events every kSimProgressEvents events (the caller paces

@@ -138,7 +138,7 @@ TEST(HistoryFile, ARecordedHistorySurvivesASaveUnchanged) {
   EXPECT_EQ(back->Find("wordcount")->model, h.Find("wordcount")->model);
   EXPECT_EQ(back->Find("wordcount")->observations, h.Find("wordcount")->observations);
   EXPECT_EQ(back->Find("wordcount")->observations.maps.size(), 2u);
-  EXPECT_THAT(ReadFile(dir / "history.json"), HasSubstr("\"version\": 2"));
+  EXPECT_THAT(ReadFile(dir / "history.json"), HasSubstr("\"version\": 3"));
 }
 
 TEST(HistoryFile, AnEmptyHistoryRoundTrips) {
@@ -231,10 +231,10 @@ TEST(HistoryFile, AVersion1FileIsReadWithANoteAndRefittedByTheNextJob) {
   job.shuffle_units = 2e5;
   job.maps = {{4e6, 0.05}};
   job.reduces = {{1e5, 0.04}, {1e5, 0.04}};
-  ASSERT_TRUE(f->Record(job, out, err, /*quiet=*/true).ok());
+  ASSERT_TRUE(f->Record(job, {}, out, err, /*quiet=*/true).ok());
   Result<JobHistory> back = LoadHistory(dir / "h.json", &version);
   ASSERT_TRUE(back.ok()) << back.status().message();
-  EXPECT_EQ(version, 2);
+  EXPECT_EQ(version, 3);
   const AppEstimate& e = *back->Find("wordcount");
   EXPECT_EQ(e.jobs, 4u);
   EXPECT_DOUBLE_EQ(e.model.MapSeconds(4e6), 0.05);
@@ -263,9 +263,9 @@ TEST(HistoryFile, ACorruptFileIsInvalidArgumentNamingTheField) {
       {OneApp("jobs", "-2"), "apps.wordcount.jobs: not a non-negative integer"},
       {OneApp("source", "\"guess\""), "apps.wordcount.source: 'guess'"},
       {OneApp("colour", "1"), "apps.wordcount.colour: unknown key"},
-      {R"({"version": 3, "apps": {}})", "version: 3 is not 1 or 2 (a newer mrlocal's?)"},
-      {R"({"version": 0, "apps": {}})", "version: 0 is not 1 or 2"},
-      {R"({"version": "1", "apps": {}})", "version: \"1\" is not 1 or 2"},
+      {R"({"version": 4, "apps": {}})", "version: 4 is not 1 to 3 (a newer mrlocal's?)"},
+      {R"({"version": 0, "apps": {}})", "version: 0 is not 1 to 3"},
+      {R"({"version": "1", "apps": {}})", "version: \"1\" is not 1 to 3"},
       {OneApp("observations", "{}"), "apps.wordcount.observations: unknown key"},  // v1
       {TwoApp("\"maps\": [[1, 2, 3]]"), "apps.wordcount.observations.maps.0: not a pair"},
       {TwoApp("\"maps\": [[1, 2], [1, -2]]"),
