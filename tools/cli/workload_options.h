@@ -36,6 +36,8 @@ struct WorkloadOptions {
   std::string history;                     // rtmr/dc estimates from this history file
   std::string feedback_threshold;          // rtmr's epsilon, a duration
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
+  std::optional<double> lof_threshold;     // llf; none: its default
+  std::optional<int> lof_min_pts;          // llf; none: its default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
   bool quiet = false;
   bool progress = false;  // a simulation's progress even when stderr is not a terminal
@@ -58,8 +60,18 @@ struct LoadedWorkload {
 // does not apply to this workload (--limit to a preset).
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
-// An error naming the option when --history, --estimate-margin or --feedback-threshold is
-// given and none of `policies` reads it.
+// An error naming the option when --history, --estimate-margin, --feedback-threshold,
+// --lof-threshold or --lof-min-pts is given and none of `policies` reads it.
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies);
+
+// An error naming `option` when it is `given` and none of `policies` reads `setting`
+// ("--lof-threshold applies to --policy llf only").
+Status CheckSettingOption(bool given, std::string_view option, std::string_view setting,
+                          const std::vector<std::string>& policies);
+
+// The options of llf's overload detector, on a job or workload command.
+void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optional<int>& min_pts);
+// Sets the settings of those given.
+void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args);
 
 }  // namespace mrlocal

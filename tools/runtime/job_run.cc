@@ -158,6 +158,7 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   ro.cluster = request_.cluster;
   ro.policy = policy;
   ro.estimator = request_.history ? &request_.history->history() : nullptr;
+  ro.policy_args = request_.policy_args;
   ro.policy_args.Set(kEstimateMargin, estimate_margin_);
   ro.partitioner = request_.partitioner;
   ro.pin = request_.pin;
