@@ -24,37 +24,36 @@ void OverloadDetector::Observe(const TaskRef& task, SlotId slot, NodeId node, Ti
   JobValues& job = jobs_[task.job];
   job.tasks.push_back({task, node, slot, Seconds(end - start) / estimate_s, 1, false});
   if (job.tasks.size() > kWindow) job.tasks.pop_front();
+  job.at = end;
   Judge(job, node, end, end - start);
 }
 
-void OverloadDetector::Judge(JobValues& job, NodeId node, Time now, Duration took) {
-  std::vector<double> values, others;
+std::vector<double> OverloadDetector::Lof(const JobValues& job) const {
+  std::vector<double> values;
   values.reserve(job.tasks.size());
-  for (const TaskOutlier& t : job.tasks) {
-    values.push_back(t.value);
-    if (t.node != node) others.push_back(t.value);
-  }
+  for (const TaskOutlier& t : job.tasks) values.push_back(t.value);
   const int half = std::max(1, static_cast<int>(values.size() - 1) / 2);
-  const std::vector<double> lof = LocalOutlierFactors(values, std::min(options_.min_pts, half));
-  for (size_t i = 0; i < job.tasks.size(); ++i) job.tasks[i].lof = lof[i];
+  return LocalOutlierFactors(values, std::min(options_.min_pts, half));
+}
 
+void OverloadDetector::Judge(const JobValues& job, NodeId node, Time now, Duration took) {
   NodeStatus& status = nodes_[node];
+  std::vector<double> others;
+  for (const TaskOutlier& t : job.tasks)
+    if (t.node != node) others.push_back(t.value);
   if (others.empty()) {
     // One node only: nothing to compare with. An overloaded one stays so, and waits for
     // another probation.
     if (status.overloaded) status.cool_off_until = now + took;
-  } else {
-    const TaskOutlier& newest = job.tasks.back();  // the attempt just observed, on `node`
-    const double typical = Median(others);
-    const bool outlier = newest.lof > options_.lof_threshold && newest.value > kSlowSide * typical;
-    status.overloaded = outlier;
-    status.slowdown = outlier ? newest.value / typical : 1;
-    if (outlier) status.cool_off_until = now + took;
+    return;
   }
-
-  job.last.at = now;
-  job.last.tasks.assign(job.tasks.begin(), job.tasks.end());
-  for (TaskOutlier& t : job.last.tasks) t.node_overloaded = overloaded(t.node);
+  const TaskOutlier& newest = job.tasks.back();  // the attempt just observed, on `node`
+  const double typical = Median(others);
+  const bool outlier =
+      newest.value > kSlowSide * typical && Lof(job).back() > options_.lof_threshold;
+  status.overloaded = outlier;
+  status.slowdown = outlier ? newest.value / typical : 1;
+  if (outlier) status.cool_off_until = now + took;
 }
 
 void OverloadDetector::ForgetJob(JobId job) { jobs_.erase(job); }
@@ -84,9 +83,16 @@ std::vector<NodeId> OverloadDetector::overloaded_nodes() const {
   return out;
 }
 
-const LofEvaluation* OverloadDetector::LastEvaluation(JobId job) const {
+std::optional<LofEvaluation> OverloadDetector::LastEvaluation(JobId job) const {
   auto it = jobs_.find(job);
-  return it == jobs_.end() || it->second.last.tasks.empty() ? nullptr : &it->second.last;
+  if (it == jobs_.end() || it->second.tasks.empty()) return std::nullopt;
+  LofEvaluation e{it->second.at, {it->second.tasks.begin(), it->second.tasks.end()}};
+  const std::vector<double> lof = Lof(it->second);
+  for (size_t i = 0; i < e.tasks.size(); ++i) {
+    e.tasks[i].lof = lof[i];
+    e.tasks[i].node_overloaded = overloaded(e.tasks[i].node);
+  }
+  return e;
 }
 
 }  // namespace mrlocal

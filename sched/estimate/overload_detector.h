@@ -9,12 +9,13 @@
 //              slowdown orders tasks as their laxities do (higher slowdown, lower laxity),
 //              but unlike a laxity it does not fall as time passes or differ with the
 //              task's size, so tasks that ended at different times compare.
-//   verdict    on each attempt of node n: LOF over the job's newest kWindow values, n's
-//              newest value decides n: overloaded when its LOF > threshold AND it is on
-//              the slow side, at least kSlowSide times the median of the other nodes'
-//              values (LOF is scale-free: on a tight cluster of values, a few percent off
-//              is an outlier by density, and no reason to avoid a node). Needs values
-//              from two nodes at least.
+//   verdict    on each attempt of node n, n's newest value among its job's newest kWindow
+//              decides n: overloaded when it is on the slow side, at least kSlowSide times
+//              the median of the other nodes' values (LOF is scale-free: on a tight cluster
+//              of values, a few percent off is an outlier by density, and no reason to
+//              avoid a node), AND its LOF over the window is above the threshold. LOF is
+//              computed only for a value on the slow side, so that a healthy task costs a
+//              median (~1 us), not a LOF (bench_lof). Needs values from two nodes.
 //   recovery   an overloaded node gets no task for a cool-off as long as the task that
 //              condemned it took; then one probation task (ProbationDue). Its value,
 //              judged as above, clears the node or restarts the cool-off.
@@ -55,10 +56,10 @@ struct TaskOutlier {
   SlotId slot = -1;
   double value = 0;  // slowdown: measured over estimated time
   double lof = 1;
-  bool node_overloaded = false;  // the node's status after this evaluation
+  bool node_overloaded = false;  // its node's status when the evaluation was asked
 };
 struct LofEvaluation {
-  Time at{0};
+  Time at{0};                      // when the newest task ended
   std::vector<TaskOutlier> tasks;  // oldest first
 };
 
@@ -86,8 +87,10 @@ class OverloadDetector {
   void StartProbation(NodeId node);
   std::vector<NodeId> overloaded_nodes() const;
 
-  // The job's last evaluation; null when it has none (or ended).
-  const LofEvaluation* LastEvaluation(JobId job) const;
+  // LOF over the job's window as the last attempt left it, each task with its node's
+  // status now (a Fig. 6 snapshot); none when the job has no value (or ended). Computed
+  // when asked: O(kWindow log kWindow).
+  std::optional<LofEvaluation> LastEvaluation(JobId job) const;
   const OverloadOptions& options() const { return options_; }
 
  private:
@@ -99,9 +102,10 @@ class OverloadDetector {
   };
   struct JobValues {
     std::deque<TaskOutlier> tasks;  // newest last, at most kWindow
-    LofEvaluation last;
+    Time at{0};                     // of the newest
   };
-  void Judge(JobValues& job, NodeId node, Time now, Duration took);
+  void Judge(const JobValues& job, NodeId node, Time now, Duration took);
+  std::vector<double> Lof(const JobValues& job) const;
 
   OverloadOptions options_;
   std::map<JobId, JobValues> jobs_;

@@ -221,8 +221,8 @@ TEST(LlfPolicy, SteersAwayFromAnOverloadedNodeAndLetsItBackOnceItRecovers) {
   Finish(f, 1, 6, 6, 0, 6);
   EXPECT_TRUE(f.llf.detector().overloaded(3));
   EXPECT_EQ(f.llf.detector().overloaded_nodes(), std::vector<NodeId>{3});
-  const LofEvaluation* e = f.llf.detector().LastEvaluation(1);
-  ASSERT_NE(e, nullptr);
+  const std::optional<LofEvaluation> e = f.llf.detector().LastEvaluation(1);
+  ASSERT_TRUE(e);
   ASSERT_EQ(e->tasks.size(), 7u);
   EXPECT_TRUE(e->tasks.back().node_overloaded);
   EXPECT_EQ(e->tasks.back().node, 3);
