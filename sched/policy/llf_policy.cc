@@ -57,11 +57,15 @@ const LlfPolicy::Lanes& LlfPolicy::LanesOf(SlotKind kind, const ClusterState& st
   std::optional<Lanes>& lanes = lanes_[static_cast<int>(kind)];
   if (lanes) return *lanes;
   lanes.emplace();
-  for (const SlotState& s : state.slots) {
-    if (s.info.kind != kind || detector_.overloaded(s.info.node)) continue;
-    lanes->capacity += s.info.speed;
-    if (lanes->fastest < 0 || s.info.speed > state.slots[lanes->fastest].info.speed)
-      lanes->fastest = s.info.id;
+  // The healthy slots; if every slot of the kind is on an overloaded node, all of them.
+  for (bool any : {false, true}) {
+    for (const SlotState& s : state.slots) {
+      if (s.info.kind != kind || (!any && detector_.overloaded(s.info.node))) continue;
+      lanes->capacity += s.info.speed;
+      if (lanes->fastest < 0 || s.info.speed > state.slots[lanes->fastest].info.speed)
+        lanes->fastest = s.info.id;
+    }
+    if (lanes->fastest >= 0) break;
   }
   return *lanes;
 }
@@ -83,7 +87,7 @@ std::optional<Duration> LlfPolicy::PhaseLeft(const JobState& job, TaskKind kind,
     if (t.status == TaskStatus::kDone) continue;
     const bool running = t.status == TaskStatus::kRunning && t.slot >= 0;
     const SlotId at = running ? t.slot : lanes.fastest;
-    if (at < 0) return std::nullopt;  // no healthy slot of this kind
+    if (at < 0) return std::nullopt;  // no slot of this kind
     const SlotInfo& slot = state.slots[at].info;
     const double units = unplanned ? unplanned_reduce_units : static_cast<double>(t.input_bytes);
     double seconds = last_seconds;
@@ -214,20 +218,12 @@ void LlfPolicy::Dispatch(DispatchRound& round, const ClusterState& state, Time n
 }
 
 std::vector<SlotId> LlfPolicy::PlaceReduces(const JobState& job, const ClusterState& state) {
-  // The default plan over the healthy reduce slots: the r-th fastest, cyclically.
-  std::vector<const SlotInfo*> lanes;
+  std::vector<const SlotInfo*> healthy;
   for (const SlotState& s : state.slots)
     if (s.info.kind == SlotKind::kReduce && !detector_.overloaded(s.info.node))
-      lanes.push_back(&s.info);
-  if (lanes.empty()) return Policy::PlaceReduces(job, state);
-  std::stable_sort(lanes.begin(), lanes.end(),
-                   [](const SlotInfo* a, const SlotInfo* b) { return a->speed > b->speed; });
-  std::vector<SlotId> planned(job.R());
-  for (uint32_t r = 0; r < job.R(); ++r) {
-    const TaskState& t = job.reduces[r];
-    planned[r] = t.status == TaskStatus::kRunning ? t.slot : lanes[r % lanes.size()]->id;
-  }
-  return planned;
+      healthy.push_back(&s.info);
+  if (healthy.empty()) return Policy::PlaceReduces(job, state);
+  return PlaceReducesOnFastest(job, std::move(healthy));
 }
 
 void LlfPolicy::FeedDetector(const TaskRecord& record, const ClusterState& state) {

@@ -52,7 +52,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "Presets: sigma of the log-normal factor on each task's time (default 0)"),
          NumberIn(0, 10));
   cmd->add_option("--history", o.history,
-                  "rtmr/dc: task-time estimates from this history file (default: in "
+                  "rtmr/dc/llf: task-time estimates from this history file (default: in "
                   "simulation the model's worst case, for real the user's history file)")
       ->check(NotEmpty());
   Within(cmd->add_option("--feedback-threshold", o.feedback_threshold,

@@ -229,6 +229,11 @@ TEST(LlfPolicy, SteersAwayFromAnOverloadedNodeAndLetsItBackOnceItRecovers) {
   EXPECT_DOUBLE_EQ(e->tasks.back().value, 6.0);
   EXPECT_GT(e->tasks.back().lof, 1.5);
   EXPECT_FALSE(e->tasks.front().node_overloaded);
+  // Reduces are planned on the healthy nodes' reduce slots only.
+  const JobState wide = testing::ArrivingJob(testing::JobBuilder().Maps(1).Reduces(4).Build(), 9);
+  const std::vector<SlotId> plan = f.llf.PlaceReduces(wide, f.s);
+  ASSERT_EQ(plan.size(), 4u);
+  for (SlotId slot : plan) EXPECT_NE(f.s.slots[slot].info.node, 3) << slot;
 
   // Its laxity is now 15 - 6 - (33 / 6 + 1) = 2.5 s, short of a 6 s map on node 3: the
   // healthy slots get maps, node 3's none.
