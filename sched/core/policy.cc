@@ -11,11 +11,15 @@ void Policy::Dispatch(DispatchRound& round, const ClusterState& state, Time now)
 }
 
 std::vector<SlotId> Policy::PlaceReduces(const JobState& job, const ClusterState& state) {
-  // Reduce r goes to the r-th fastest reduce slot (cyclically when R exceeds the reduce
-  // slots), and the partitioner sizes it for that slot's speed.
   std::vector<const SlotInfo*> lanes;
   for (const SlotState& s : state.slots)
     if (s.info.kind == SlotKind::kReduce) lanes.push_back(&s.info);
+  return PlaceReducesOnFastest(job, std::move(lanes));
+}
+
+std::vector<SlotId> PlaceReducesOnFastest(const JobState& job, std::vector<const SlotInfo*> lanes) {
+  // Reduce r goes to the r-th fastest reduce slot (cyclically when R exceeds the reduce
+  // slots), and the partitioner sizes it for that slot's speed.
   if (lanes.empty()) return {};
   std::stable_sort(lanes.begin(), lanes.end(),
                    [](const SlotInfo* a, const SlotInfo* b) { return a->speed > b->speed; });

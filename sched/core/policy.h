@@ -82,6 +82,10 @@ class DispatchRound {
   virtual bool Assign(SlotId slot, const std::optional<TaskRef>& task) = 0;
 };
 
+// Policy::PlaceReduces's plan over `lanes` (reduce slots): reduce r to the r-th fastest,
+// cyclically; a reduce already running keeps its slot. Empty when `lanes` is.
+std::vector<SlotId> PlaceReducesOnFastest(const JobState& job, std::vector<const SlotInfo*> lanes);
+
 class Policy {
  public:
   virtual ~Policy() = default;

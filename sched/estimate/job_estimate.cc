@@ -16,6 +16,15 @@ double SlowestSpeed(const ClusterState& state, SlotKind kind) {
   return slowest > 0 ? slowest : 1.0;
 }
 
+std::optional<ShuffleEstimate> ReduceInput(const JobState& job, const Estimator& estimator) {
+  if (job.spec.max_reduce_units == 0 && job.spec.shuffle_units == 0) return estimator.Shuffle(job);
+  ShuffleEstimate s;
+  s.total_units = static_cast<double>(job.spec.shuffle_units);
+  s.largest_units = job.spec.max_reduce_units > 0 ? static_cast<double>(job.spec.max_reduce_units)
+                                                  : std::ceil(s.total_units / job.R());
+  return s;
+}
+
 std::optional<JobEstimate> EstimateJob(const JobState& job, const ClusterState& state,
                                        const Estimator& estimator, double margin) {
   const double map_speed = SlowestSpeed(state, SlotKind::kMap) / margin;
@@ -36,18 +45,11 @@ std::optional<JobEstimate> EstimateJob(const JobState& job, const ClusterState& 
   e.map_work = FromSeconds(work / map_speed);
   e.source = estimator.Source(job);
   if (job.R() == 0) return e;
-  double largest_reduce;
-  if (job.spec.max_reduce_units > 0 || job.spec.shuffle_units > 0) {
-    e.shuffle_units = static_cast<double>(job.spec.shuffle_units);
-    largest_reduce = job.spec.max_reduce_units > 0 ? static_cast<double>(job.spec.max_reduce_units)
-                                                   : std::ceil(e.shuffle_units / job.R());
-  } else {
-    auto shuffle = estimator.Shuffle(job);
-    if (!shuffle) return std::nullopt;
-    e.shuffle_units = shuffle->total_units;
-    largest_reduce = shuffle->largest_units;
-  }
-  auto reduce_task = estimator.TaskSeconds(job, {TaskKind::kReduce, largest_reduce, reduce_speed});
+  const std::optional<ShuffleEstimate> shuffle = ReduceInput(job, estimator);
+  if (!shuffle) return std::nullopt;
+  e.shuffle_units = shuffle->total_units;
+  auto reduce_task =
+      estimator.TaskSeconds(job, {TaskKind::kReduce, shuffle->largest_units, reduce_speed});
   if (!reduce_task) return std::nullopt;
   e.reduce_task = FromSeconds(*reduce_task);
   return e;

@@ -30,6 +30,10 @@ std::string NoEstimateReason(const JobState& job);
 // The slowest speed of a slot of `kind` (1.0 when there is none).
 double SlowestSpeed(const ClusterState& state, SlotKind kind);
 
+// The reduce input of `job`: what the submitter declared (JobSpec::shuffle_units,
+// max_reduce_units), else the estimator's guess; none when neither tells. REQUIRES: R > 0.
+std::optional<ShuffleEstimate> ReduceInput(const JobState& job, const Estimator& estimator);
+
 // The job's estimate on `state`'s slowest slots; none when `estimator` cannot estimate its
 // tasks. `margin` (>= 1) multiplies every time, as if the slowest slots were that much
 // slower: history is the worst case seen so far, and on a shared machine the next task

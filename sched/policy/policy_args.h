@@ -19,6 +19,8 @@ namespace mrlocal {
 // The names the built-in policies read.
 inline constexpr std::string_view kEstimateMargin = "estimate-margin";        // double >= 1
 inline constexpr std::string_view kFeedbackThreshold = "feedback-threshold";  // Duration
+inline constexpr std::string_view kLofThreshold = "lof-threshold";            // double in (1, 100]
+inline constexpr std::string_view kLofMinPts = "lof-min-pts";  // double, an integer in [2, 1000]
 
 class PolicyArgs {
  public:

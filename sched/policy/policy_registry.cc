@@ -9,6 +9,7 @@
 #include "sched/policy/edf_policy.h"
 #include "sched/policy/fair_policy.h"
 #include "sched/policy/fifo_policy.h"
+#include "sched/policy/llf_policy.h"
 #include "sched/policy/rtmr_policy.h"
 
 namespace mrlocal {
@@ -18,6 +19,8 @@ using Type = PolicySetting::Type;
 
 const PolicySetting kMarginSetting{kEstimateMargin, Type::kDouble};
 const PolicySetting kThresholdSetting{kFeedbackThreshold, Type::kDuration};
+const PolicySetting kLofThresholdSetting{kLofThreshold, Type::kDouble};
+const PolicySetting kLofMinPtsSetting{kLofMinPts, Type::kDouble};
 
 double Margin(const PolicyArgs& args) { return args.Get<double>(kEstimateMargin).value_or(1.0); }
 
@@ -30,6 +33,14 @@ std::unique_ptr<Policy> Plain(const Estimator*, const PolicyArgs&) {
 std::unique_ptr<Policy> Rtmr(bool feedback, const Estimator* estimator, const PolicyArgs& args) {
   return std::make_unique<RtmrPolicy>(
       estimator, RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args)});
+}
+
+std::unique_ptr<Policy> Llf(const Estimator* estimator, const PolicyArgs& args) {
+  LlfOptions o;
+  o.overload.lof_threshold = args.Get<double>(kLofThreshold).value_or(o.overload.lof_threshold);
+  o.overload.min_pts = static_cast<int>(
+      args.Get<double>(kLofMinPts).value_or(static_cast<double>(o.overload.min_pts)));
+  return std::make_unique<LlfPolicy>(estimator, o);
 }
 
 // One entry per policy, in the order --help lists them.
@@ -47,6 +58,12 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  {},
                  Plain<FairPolicy>});
   all.push_back({"edf", "Earliest deadline first, every job admitted", {}, {}, Plain<EdfPolicy>});
+  all.push_back({"llf",
+                 "Least laxity first (DynamicShare), steering tasks off overloaded nodes; every "
+                 "job admitted",
+                 {.needs_estimator = true},
+                 {kLofThresholdSetting, kLofMinPtsSetting},
+                 Llf});
   PolicyTraits rtmr = deadline;
   rtmr.deadline_default = true;
   all.push_back({"rtmr",

@@ -19,9 +19,9 @@ namespace mrlocal {
 
 // What callers need to know of a policy without naming it.
 struct PolicyTraits {
-  // Admits by deadline from task-time estimates: made with an Estimator, and without one
-  // rejects every job with a deadline. A front end finds it one (history, a probe, the
-  // simulation's model).
+  // Made with an Estimator: the deadline policies admit by its task-time estimates (and
+  // without one reject every job with a deadline), llf orders jobs by them. A front end
+  // finds it one (history, a probe, the simulation's model).
   bool needs_estimator = false;
   // Admit can reject (the same as Policy::admission_control()).
   bool admission_control = false;
@@ -82,7 +82,7 @@ class PolicyRegistry {
   const PolicyDescriptor* deadline_default_ = nullptr;
 };
 
-// The built-in policies: fifo, fair, edf, rtmr, rtmr-nofb, dc.
+// The built-in policies: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc.
 const PolicyRegistry& Policies();
 
 // Shorthands for Policies().

@@ -73,10 +73,10 @@ TEST_F(KnnCli, ADeadlineJobLearnsItsTasksAndResetForgetsThem) {
 
 TEST_F(KnnCli, TheOptionAppliesToEstimatingPoliciesOnly) {
   ExpectUsageError(Wordcount({"--estimator", "knn"}),
-                   "--estimator applies to --policy rtmr | rtmr-nofb | dc only");
+                   "--estimator applies to --policy llf | rtmr | rtmr-nofb | dc only");
   ExpectUsageError(
       RunMrlocal({"workload", "--preset", "mars-random", "--sim", "--estimator", "knn"}),
-      "--estimator applies to --policy rtmr | rtmr-nofb | dc only");
+      "--estimator applies to --policy llf | rtmr | rtmr-nofb | dc only");
   EXPECT_FALSE(fs::exists(History()));
 }
 

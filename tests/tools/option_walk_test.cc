@@ -56,6 +56,8 @@ const std::map<std::string, Row>& Table() {
       {"JOB --store", {kAnyName}},
       {"JOB --report", {kAnyName}},
       {"JOB --top", {{"0"}}},
+      {"JOB --lof-threshold", {}},
+      {"JOB --lof-min-pts", {}},
       // workload and compare: the workload options.
       {"WORKLOAD WORKLOAD", {kAnyName}},
       {"WORKLOAD --preset", {}},
@@ -73,6 +75,8 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --estimator", {}},
       {"WORKLOAD --feedback-threshold", {}},
       {"WORKLOAD --estimate-margin", {}},
+      {"WORKLOAD --lof-threshold", {}},
+      {"WORKLOAD --lof-min-pts", {}},
       {"WORKLOAD --reduce-slowstart", {}},
       {"workload --policy", {}},
       {"compare --policies", {{}, "fifo"}},

@@ -1,9 +1,10 @@
 // One PickTask decision for a free map slot, for fair (one queue, and 8 queues) beside
-// fifo and edf, with 10, 100 and 1,000 running jobs on a 1000x(1m,1r,1.0) cluster. Every
+// fifo, edf and llf, with 10, 100 and 1,000 running jobs on a 1000x(1m,1r,1.0) cluster. Every
 // job has pending maps (3 replicas each, spread over the nodes) and 1-5 running; 3 jobs
 // in 4 have a deadline, in an order unrelated to arrival; weights 1-3. The state does not
 // change between calls (no launch), so each call is the same steady-state decision, asked
-// for a different slot (node) each time.
+// for a different slot (node) each time. llf's estimates: 1 s per map (a JobHistory
+// model), asked at admission only: a decision walks its laxity order.
 //
 // Besides Google Benchmark's mean, each call is timed on its own (steady_clock, ~20 ns of
 // which is the clock itself) and the p50/p99 go to the counters p50_ns and p99_ns.
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "sched/core/cluster_spec.h"
+#include "sched/estimate/job_history.h"
 #include "sched/policy/policy_registry.h"
 
 namespace mrlocal {
@@ -46,6 +48,8 @@ ClusterState MakeState(const ClusterSpec& cluster, Policy& policy, int jobs, int
     const uint32_t running = 1 + (j * 13) % 5;
     for (uint32_t i = 0; i < running; ++i) job.maps[i].status = TaskStatus::kRunning;
     job.maps_running = running;
+    job.spec.app = "bench";
+    for (uint32_t i = 0; i < running; ++i) job.maps[i].slot = static_cast<SlotId>(i);
     policy.Admit(job, s, job.arrival);
     s.jobs.emplace(j, std::move(job));
     s.active.push_back(j);
@@ -56,7 +60,9 @@ ClusterState MakeState(const ClusterSpec& cluster, Policy& policy, int jobs, int
 void BM_PickMap(benchmark::State& bench, const char* policy_name, int queues) {
   const int jobs = static_cast<int>(bench.range(0));
   ClusterSpec cluster({NodeGroup{1000, 1, 1, 1.0}});
-  auto policy = MakePolicy(policy_name);
+  JobHistory history;
+  history.Set("bench", {.model = {.map_fixed_s = 1, .reduce_fixed_s = 1}});
+  auto policy = MakePolicy(policy_name, &history);
   if (!policy.ok()) {
     bench.SkipWithError(policy.status().message().c_str());
     return;
@@ -95,6 +101,7 @@ void BM_PickMap(benchmark::State& bench, const char* policy_name, int queues) {
 
 DECISION_BENCH(fifo, "fifo", 1);
 DECISION_BENCH(edf, "edf", 1);
+DECISION_BENCH(llf, "llf", 1);
 DECISION_BENCH(fair, "fair", 1);
 DECISION_BENCH(fair_8queues, "fair", 8);
 

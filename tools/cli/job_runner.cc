@@ -19,6 +19,7 @@
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/progress_printer.h"
+#include "tools/cli/workload_options.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/job_run.h"
@@ -78,6 +79,11 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   MRLOCAL_RETURN_IF_ERROR(ValidateShuffle(o, r.cluster.reduce_slots(), r));
   r.block_size = ParseSize(o.block_size).value();
   const PolicyDescriptor* policy = FindPolicy(r.policy).value();
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold",
+                                             kLofThreshold, {r.policy}));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, {r.policy}));
+  SetLofSettings(o.lof_threshold, o.lof_min_pts, r.policy_args);
   if (o.partitioner == "hash" && r.partitions != r.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
   if (!o.output.empty()) MRLOCAL_RETURN_IF_ERROR(OutputCommitter::Check(o.output, o.overwrite));
@@ -207,6 +213,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
                          "Scheduling policy (default: rtmr with --deadline, fifo without)"),
          OneOf(PolicyNames()));
   cmd->footer(PolicyHelp());
+  AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   cmd->add_option("--history", o.history,
                   "Task-time history of the deadline policies (default: " +
                       DefaultHistoryPath().string() + ")")

@@ -40,6 +40,9 @@ struct JobOptions {
   bool skip_bad_records = false;
   bool no_pin = false;
   bool quiet = false;
+  // llf's overload detector (--lof-threshold, --lof-min-pts); none: its defaults.
+  std::optional<double> lof_threshold;
+  std::optional<int> lof_min_pts;
 };
 
 // Registers the common job options on `cmd`. Jobs without input files (Pi) take only

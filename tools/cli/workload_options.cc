@@ -52,7 +52,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "Presets: sigma of the log-normal factor on each task's time (default 0)"),
          NumberIn(0, 10));
   cmd->add_option("--history", o.history,
-                  "rtmr/dc: task-time estimates from this history file (default: in "
+                  "rtmr/dc/llf: task-time estimates from this history file (default: in "
                   "simulation the model's worst case, for real the user's history file)")
       ->check(NotEmpty());
   Within(cmd->add_option("--estimator", o.estimator,
@@ -68,6 +68,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "
                          "simulation, 1.5 for real runs)"),
          NumberIn(1, 100));
+  AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   Within(cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
                          "Fraction F of a job's maps done before its reduces may take slots "
                          "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: "
@@ -106,31 +107,59 @@ Status CheckWorkloadKind(const WorkloadOptions& o) {
 
 }  // namespace
 
+void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optional<int>& min_pts) {
+  Within(cmd->add_option("--lof-threshold", threshold,
+                         "llf: a node whose task's local outlier factor exceeds X (and runs "
+                         "slow) is overloaded (default 1.5)"),
+         NumberIn(1, 100, LowEnd::kOpen));
+  Within(cmd->add_option("--lof-min-pts", min_pts,
+                         "llf: MinPts, the neighbours the local outlier factor compares "
+                         "(default 10)"),
+         IntegerIn(2, 1000));
+}
+
+void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args) {
+  if (threshold) args.Set(kLofThreshold, *threshold);
+  if (min_pts) args.Set(kLofMinPts, static_cast<double>(*min_pts));
+}
+
+namespace {
+
+// An error when none of `policies` is one of those `reads` says read the option.
+template <typename Reads>
+Status Applies(bool given, std::string_view option, const std::vector<std::string>& policies,
+               Reads reads) {
+  if (!given) return Status::OK();
+  std::vector<std::string> readers;
+  for (const std::string& name : PolicyNames())
+    if (reads(*FindPolicy(name).value())) readers.push_back(name);
+  for (const std::string& p : policies)
+    if (std::find(readers.begin(), readers.end(), p) != readers.end()) return Status::OK();
+  return Status::InvalidArgument(std::string(option) + " applies to --policy " +
+                                 JoinNames(readers) + " only");
+}
+
+}  // namespace
+
+Status CheckSettingOption(bool given, std::string_view option, std::string_view setting,
+                          const std::vector<std::string>& policies) {
+  return Applies(given, option, policies, [setting](const PolicyDescriptor& p) {
+    return std::any_of(p.settings.begin(), p.settings.end(),
+                       [&](const PolicySetting& s) { return s.name == setting; });
+  });
+}
+
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies) {
-  // An error when none of `policies` is one of those `reads` says read the option.
-  auto applies = [&](bool given, const char* option, auto&& reads) {
-    if (!given) return Status::OK();
-    std::vector<std::string> readers;
-    for (const std::string& name : PolicyNames())
-      if (reads(*FindPolicy(name).value())) readers.push_back(name);
-    for (const std::string& p : policies)
-      if (std::find(readers.begin(), readers.end(), p) != readers.end()) return Status::OK();
-    return Status::InvalidArgument(std::string(option) + " applies to --policy " +
-                                   JoinNames(readers) + " only");
-  };
-  auto reads_setting = [](std::string_view setting) {
-    return [setting](const PolicyDescriptor& p) {
-      return std::any_of(p.settings.begin(), p.settings.end(),
-                         [&](const PolicySetting& s) { return s.name == setting; });
-    };
-  };
   auto estimates = [](const PolicyDescriptor& p) { return p.traits.needs_estimator; };
-  MRLOCAL_RETURN_IF_ERROR(applies(!o.history.empty(), "--history", estimates));
-  MRLOCAL_RETURN_IF_ERROR(applies(o.estimator.has_value(), "--estimator", estimates));
+  MRLOCAL_RETURN_IF_ERROR(Applies(!o.history.empty(), "--history", policies, estimates));
+  MRLOCAL_RETURN_IF_ERROR(Applies(o.estimator.has_value(), "--estimator", policies, estimates));
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.estimate_margin.has_value(), "--estimate-margin",
+                                             kEstimateMargin, policies));
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!o.feedback_threshold.empty(), "--feedback-threshold",
+                                             kFeedbackThreshold, policies));
   MRLOCAL_RETURN_IF_ERROR(
-      applies(o.estimate_margin.has_value(), "--estimate-margin", reads_setting(kEstimateMargin)));
-  return applies(!o.feedback_threshold.empty(), "--feedback-threshold",
-                 reads_setting(kFeedbackThreshold));
+      CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
+  return CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, policies);
 }
 
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
@@ -204,6 +233,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   if (!o.feedback_threshold.empty())
     w.run.policy_args.Set(kFeedbackThreshold, ParseDuration(o.feedback_threshold).value());
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
+  SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
   if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;

@@ -37,6 +37,8 @@ struct WorkloadOptions {
   std::optional<std::string> estimator;    // history (default) or knn
   std::string feedback_threshold;          // rtmr's epsilon, a duration
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
+  std::optional<double> lof_threshold;     // llf; none: its default
+  std::optional<int> lof_min_pts;          // llf; none: its default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
   bool quiet = false;
   bool progress = false;  // a simulation's progress even when stderr is not a terminal
@@ -59,9 +61,19 @@ struct LoadedWorkload {
 // does not apply to this workload (--limit to a preset).
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
-// An error naming the option when --history, --estimator, --estimate-margin or
-// --feedback-threshold is
-// given and none of `policies` reads it.
+// An error naming the option when --history, --estimator, --estimate-margin,
+// --feedback-threshold, --lof-threshold or --lof-min-pts is given and none of `policies`
+// reads it.
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies);
+
+// An error naming `option` when it is `given` and none of `policies` reads `setting`
+// ("--lof-threshold applies to --policy llf only").
+Status CheckSettingOption(bool given, std::string_view option, std::string_view setting,
+                          const std::vector<std::string>& policies);
+
+// The options of llf's overload detector, on a job or workload command.
+void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optional<int>& min_pts);
+// Sets the settings of those given.
+void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args);
 
 }  // namespace mrlocal

@@ -165,6 +165,7 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   ro.policy = policy;
   ro.estimator = estimator_->estimator();
   ro.learner = estimator_->learner();
+  ro.policy_args = request_.policy_args;
   ro.policy_args.Set(kEstimateMargin, estimate_margin_);
   ro.partitioner = request_.partitioner;
   ro.pin = request_.pin;

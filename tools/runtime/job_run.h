@@ -46,6 +46,7 @@ struct JobRequest {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::optional<Duration> deadline;
   std::string policy = BestEffortPolicy().name;
+  PolicyArgs policy_args;  // the policy's settings; estimate-margin is the run's own
   std::string partitioner = "dp-sketch";
   uint32_t reduces = 1;
   uint32_t partitions = 1;

@@ -26,7 +26,7 @@ const PolicyDescriptor& Descriptor(std::string_view name) {
 
 TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
   EXPECT_EQ(PolicyNames(),
-            (std::vector<std::string>{"fifo", "fair", "edf", "rtmr", "rtmr-nofb", "dc"}));
+            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr", "rtmr-nofb", "dc"}));
   for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
 }
 
@@ -36,7 +36,7 @@ TEST(PolicyRegistry, TraitsSayWhatCallersMustDoWithoutNamingThePolicy) {
     SCOPED_TRACE(name);
     const PolicyTraits& t = Descriptor(name).traits;
     const bool deadline = name == "rtmr" || name == "rtmr-nofb" || name == "dc";
-    EXPECT_EQ(t.needs_estimator, deadline);
+    EXPECT_EQ(t.needs_estimator, deadline || name == "llf");
     EXPECT_EQ(t.all_reduces_at_once, name == "dc");
     EXPECT_EQ(t.best_effort_fallback, name == "fifo");
     EXPECT_EQ(t.deadline_default, name == "rtmr");
@@ -77,7 +77,7 @@ TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   auto bad = MakePolicy("nope");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "unknown policy 'nope' (known: fifo, fair, edf, rtmr, rtmr-nofb, dc)");
+            "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc)");
   EXPECT_FALSE(FindPolicy("nope").ok());
 }
 

@@ -1,0 +1,121 @@
+// Least laxity first (DynamicShare, Kalogeraki et al., section III): a free slot takes a
+// pending task of the job with the smallest laxity
+//   Laxity_j = D_abs_j - now - ProjRemaining_j                              (eq. 3)
+//   ProjRemaining_j = the map phase left + the reduce phase left, each
+//     max(longest task left, work left / Σ speeds of the healthy slots of its kind)
+// with every task's time from the Estimator on the slot it runs on (running: what is left
+// of its estimate there) or would run on (pending: the fastest healthy slot of its kind;
+// a reduce not yet planned: the largest reduce's input, RTMR's φ_r). The paper takes the
+// longest task of each phase, assuming all run at once; with more tasks than slots a
+// phase takes waves, which the work term counts: 20 maps of 10 s on 4 slots take 50 s.
+//
+//   order       between events every laxity falls at the same rate, so the order by the
+//               key D_abs - ProjRemaining holds: jobs are kept by key, recomputed only
+//               when a job is admitted, one of its tasks finishes, or its laxity reaches
+//               zero (a timer: the paper's "miss their deadlines"). A decision walks the
+//               order, as edf's does; it never asks the estimator (but on an overloaded
+//               node, below).
+//   negative    a job whose laxity is negative runs only once no job with a pending task
+//               of the slot's kind has a laxity >= 0 (the paper: "a task with negative
+//               laxity will never preempt tasks with positive laxity"). Among them the
+//               least negative first: the estimate is of the job's worst case, so the one
+//               closest to zero is the likeliest still to make it, and the lateness it adds
+//               to the others is the smallest.
+//   no deadline after every job with one, negative or not, in arrival order: they have no
+//               deadline to miss.
+//   no estimate a job the estimator cannot estimate (no history of its app) has laxity
+//               D_abs - now: EDF's order among the others.
+//   overload    every finished attempt feeds an OverloadDetector (LOF over the slowdowns of
+//               the job's tasks, sched/estimate/overload_detector.h). A slot on an
+//               overloaded node gets a task only when every free healthy slot of its kind
+//               got one, and then only a task whose estimate there times the node's
+//               measured slowdown fits in its job's laxity (a job without a deadline
+//               always fits); or, once the node's cool-off is over, one probation task of
+//               the first job in order, whose slowdown clears the node or keeps it out.
+//               Reduces are planned on healthy slots only.
+//
+// Admits every job (no admission control, no preemption).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "sched/core/policy.h"
+#include "sched/estimate/estimator.h"
+#include "sched/estimate/overload_detector.h"
+
+namespace mrlocal {
+
+struct LlfOptions {
+  OverloadOptions overload;
+};
+
+// One instance per Controller: it knows jobs by id, and ids restart with each Controller.
+class LlfPolicy final : public Policy {
+ public:
+  // `estimator` must outlive the policy; null: every job has EDF's order, no detection.
+  explicit LlfPolicy(const Estimator* estimator, LlfOptions options = {});
+
+  std::string_view name() const override { return "llf"; }
+  Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
+  // REQUIRES: every active job of `state` went through Admit.
+  void Dispatch(DispatchRound& round, const ClusterState& state, Time now) override;
+  std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
+                                  Time now) override;
+  std::vector<SlotId> PlaceReduces(const JobState& job, const ClusterState& state) override;
+  void OnTaskFinished(const TaskRecord& record, const ClusterState& state, Time now) override;
+  void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
+  void OnTimer(TimerId id, const ClusterState& state, Time now) override;
+  void OnSlotSpeedChanged(const SlotInfo& slot, double old_speed, const ClusterState& state,
+                          Time now) override;
+
+  // For tests and reports: a job's laxity at `now` (none: no deadline, or not active).
+  std::optional<Duration> Laxity(JobId job, Time now) const;
+  const OverloadDetector& detector() const { return detector_; }
+  // How many times a job's laxity was computed.
+  uint64_t laxity_updates() const { return laxity_updates_; }
+
+ private:
+  struct Key {
+    Time key;  // D_abs - ProjRemaining: the laxity is key - now
+    JobId job;
+    friend auto operator<=>(const Key&, const Key&) = default;
+  };
+  struct Entry {
+    Time key{0};
+    std::optional<TimerId> zero;  // the wake-up when the laxity reaches 0
+  };
+  // Per slot kind: the fastest healthy slot, and the healthy slots' speeds summed.
+  struct Lanes {
+    SlotId fastest = -1;
+    double capacity = 0;
+  };
+
+  void Recompute(const JobState& job, const ClusterState& state, Time now);
+  Duration ProjRemaining(const JobState& job, const ClusterState& state, Time now);
+  std::optional<Duration> PhaseLeft(const JobState& job, TaskKind kind, const ClusterState& state,
+                                    Time now, double unplanned_reduce_units) const;
+  const Lanes& LanesOf(SlotKind kind, const ClusterState& state);
+  void NoteNominalSpeeds(const ClusterState& state);
+  // The first task in laxity order for `slot` that `accept(job, task)` takes.
+  template <typename Accept>
+  std::optional<TaskRef> Pick(const SlotInfo& slot, const ClusterState& state, Time now,
+                              Accept accept) const;
+  bool FitsOverloadedSlot(const JobState& job, const TaskRef& task, const SlotInfo& slot,
+                          const ClusterState& state, Time now) const;
+  void FeedDetector(const TaskRecord& record, const ClusterState& state);
+
+  const Estimator* estimator_;
+  OverloadDetector detector_;
+  std::set<Key> order_;          // jobs with a deadline, by key
+  std::set<JobId> best_effort_;  // jobs without, by id (arrival order)
+  std::map<JobId, Entry> jobs_;  // the jobs in order_
+  std::map<TimerId, JobId> zero_timers_;
+  std::vector<double> nominal_speed_;  // per slot, as first seen
+  std::optional<Lanes> lanes_[2];      // by SlotKind; none: to recompute
+  uint64_t laxity_updates_ = 0;
+};
+
+}  // namespace mrlocal
