@@ -38,6 +38,7 @@ struct InputSpec {
   uint64_t bytes = 0;
   uint64_t graph_nodes = 0;
   uint64_t graph_edges = 0;
+  double graph_skew = 0;  // a graph's max/mean degree (GraphOptions::skew); 0: 24
   uint64_t seed = 1;
   // Trace jobs: the trace's anonymized input path ("inputPath17"); jobs with the same
   // dataset read the same data (a cache or locality model may use it). Empty: unknown.
