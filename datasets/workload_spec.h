@@ -86,8 +86,11 @@ struct ModelOptions {
 
 struct WorkloadSpec {
   std::string name;
-  std::string description;             // free text from the spec file, for reports; may be empty
-  std::string source;                  // file or preset it came from, for messages
+  std::string description;  // free text from the spec file, for reports; may be empty
+  std::string source;       // file or preset it came from, for messages
+  // What a front end tells the user of how the workload was made (a fallback taken, the
+  // values a preset measured), one line; may be empty.
+  std::string note;
   std::optional<ClusterSpec> cluster;  // none: the command's --cluster or its default
   uint64_t block_size = 128ull << 20;  // maps of file and generated inputs
   std::vector<AvailabilityProfile> availability;
