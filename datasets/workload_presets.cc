@@ -255,7 +255,7 @@ constexpr std::array<PresetParameter, 2> kDynShareParameters = {{
     {"concurrency", 1, 100, true, 4,
      "jobs in the system on average if none slowed another: arrival rate = C / mean solo "
      "time (Little's law)"},
-    {"strict-factor", 1, 100, false, 2,
+    {"strict-factor", 1, 100, false, 5,
      "strict deadline = this x the job's solo time (relaxed: 2x strict for light jobs, 4/3x "
      "for heavy, the paper's ratios)"},
 }};

@@ -54,8 +54,8 @@ TEST(DynSharePreset, HalfHeavySeventyPercentStrictWithThePapersDeadlineRatios) {
     EXPECT_EQ(j.app, "friendcount");
     EXPECT_EQ(j.maps, 12u);  // the same tasks for both kinds, as the paper's jobs
     EXPECT_EQ(j.reduces, 4u);
-    // strict = 2 x solo (the default strict-factor); relaxed: 4/3 (heavy), 2 (light).
-    const double strict_s = 2 * (IsHeavy(j) ? kHeavySolo : kLightSolo);
+    // strict = 5 x solo (the default strict-factor); relaxed: 4/3 (heavy), 2 (light).
+    const double strict_s = 5 * (IsHeavy(j) ? kHeavySolo : kLightSolo);
     const double relaxed_s = strict_s * (IsHeavy(j) ? 4.0 / 3 : 2.0);
     ASSERT_TRUE(j.deadline_s.has_value());
     EXPECT_NEAR(*j.deadline_s, IsStrict(j) ? strict_s : relaxed_s, 1e-3) << j.name;
