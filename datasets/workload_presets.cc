@@ -240,7 +240,7 @@ constexpr DynShareKind kDynShareLight = {"light",      "facebook_combined.txt", 
                                          4000.0 / 2000};
 constexpr uint32_t kDynShareMaps = 12, kDynShareReduces = 4;
 constexpr double kStrictShare = 0.7;
-constexpr size_t kDynShareDefaultJobs = 20;
+constexpr size_t kDynShareDefaultJobs = 10;  // a full real sweep in ~40 min on 2 cores
 // Two fast nodes and four at half their speed; the slots' speeds add up to 1.0 per kind,
 // 2.0 in all, so that a real run on 2 cores never has more busy slots than cores can
 // serve at their throttled speed (an oversubscribed core would slow every slot on it and

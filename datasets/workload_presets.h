@@ -48,7 +48,7 @@ using SoloTime = std::function<Result<double>(const WorkloadSpec& one_job)>;
 
 struct PresetOptions {
   // mars-*: the number of jobs (0: 50; the paper's figures run 10 to 100 jobs). dynshare:
-  // (0: 20). The rtmr-* tables fix theirs: 0 or exactly that count.
+  // (0: 10). The rtmr-* tables fix theirs: 0 or exactly that count.
   size_t jobs = 0;
   // rtmr-*: seconds of every map and reduce task at speed 1.0 (the paper's Loadgen tasks;
   // it does not give them). Calibrated against the paper's FIFO utilization, see README.

@@ -43,7 +43,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   Within(cmd->add_option("--limit", o.limit, "Traces: only the first N jobs"),
          IntegerIn<size_t>(1, SIZE_MAX));
   Within(cmd->add_option("--jobs", o.preset_jobs,
-                         "Presets with a job count: how many (default: mars-* 50, dynshare 20; "
+                         "Presets with a job count: how many (default: mars-* 50, dynshare 10; "
                          "the rtmr-* presets fix theirs)"),
          IntegerIn<size_t>(1, 1'000'000));
   Within(cmd->add_option("--concurrency", o.concurrency,
