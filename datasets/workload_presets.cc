@@ -289,6 +289,13 @@ std::string Fixed(double v, int decimals) {
   return buf;
 }
 
+// 1.5 as "1.5", 2 as "2": for messages.
+std::string Shortest(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
 Result<WorkloadSpec> DynShare(uint64_t seed, const PresetOptions& o) {
   if (!o.solo_time) return Status::InvalidArgument("preset dynshare needs its jobs' solo times");
   const double concurrency = ParameterOr(o, "concurrency");
@@ -429,8 +436,7 @@ Status CheckPresetParameter(std::string_view preset, std::string_view parameter,
       return Status::OK();
     return Status::InvalidArgument(
         std::string(parameter) + " must be " + (p.integer ? "an integer" : "a number") + " in [" +
-        Fixed(p.min, 0) + ", " + Fixed(p.max, 0) + "] (got " +
-        Fixed(value, p.integer && value == std::floor(value) ? 0 : 6) + ")");
+        Fixed(p.min, 0) + ", " + Fixed(p.max, 0) + "] (got " + Shortest(value) + ")");
   }
   std::string names;
   for (const PresetParameter& p : known) names += (names.empty() ? "" : ", ") + std::string(p.name);

@@ -20,9 +20,12 @@ Spread Of(const std::vector<double>& v) {
   return {std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()), *lo, *hi};
 }
 
-// An x value as written: integers without decimals.
+// An x value as written: up to 3 decimals, without trailing zeros (2, 1.5, 0.125).
 std::string XText(double x) {
-  return x == static_cast<double>(static_cast<long long>(x)) ? Fixed(x, 0) : Fixed(x, 3);
+  std::string text = Fixed(x, 3);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
 }
 
 // Appends every piece: "literal" + std::string trips GCC 12's -Wrestrict.
