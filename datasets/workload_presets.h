@@ -9,12 +9,16 @@
 //   rtmr-wl2     RTMR workload II, Table IV: 89 jobs in five bins (9, 24, 25, 18, 13 jobs)
 //   mars-random  MarS (Ling et al. 2016) section 5.1, random tasks and random times
 //   mars-uniform MarS section 5.1, uniform tasks (30 maps, 10 reduces) and times (10 s, 15 s)
-// Every job is app "synthetic" (task seconds at speed 1.0). README "Workload presets" has
-// the rules and every reading of the papers' text.
+//   dynshare     DynamicShare (Kolomvatsos et al.) Fig. 5: friend-count jobs on two social
+//                graphs, Poisson arrivals for C concurrent jobs, 70 % strict deadlines
+// The rtmr-* and mars-* jobs are app "synthetic" (task seconds at speed 1.0). README
+// "Workload presets" has the rules and every reading of the papers' text.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,9 +33,22 @@ namespace mrlocal {
 // reduce slow-start, as on the paper's testbed.
 inline constexpr double kHadoopReduceSlowstart = 0.05;
 
+// A number a preset takes by name (`--concurrency`, `mrlocal compare --sweep NAME=...`).
+struct PresetParameter {
+  std::string_view name;
+  double min = 0, max = 0;  // closed range
+  bool integer = false;
+  double default_value = 0;
+  std::string_view help;
+};
+
+// What a one-job workload takes alone on its cluster, in seconds: the caller's measure
+// (simulated, or a real run), for presets whose deadlines follow their jobs' solo times.
+using SoloTime = std::function<Result<double>(const WorkloadSpec& one_job)>;
+
 struct PresetOptions {
-  // mars-*: the number of jobs (0: 50; the paper's figures run 10 to 100 jobs). The
-  // rtmr-* tables fix theirs: 0 or exactly that count.
+  // mars-*: the number of jobs (0: 50; the paper's figures run 10 to 100 jobs). dynshare:
+  // (0: 10). The rtmr-* tables fix theirs: 0 or exactly that count.
   size_t jobs = 0;
   // rtmr-*: seconds of every map and reduce task at speed 1.0 (the paper's Loadgen tasks;
   // it does not give them). Calibrated against the paper's FIFO utilization, see README.
@@ -39,6 +56,13 @@ struct PresetOptions {
   double reduce_task_s = 12.0;
   // Every preset: sigma of the model's log-normal factor on task times (spec.model.noise).
   double noise = 0;
+  // By PresetParameters' names; a parameter not given takes its default.
+  std::map<std::string, double> parameters = {};
+  // dynshare: the directory holding graphs/soc-Slashdot0902.txt.gz and
+  // graphs/facebook_combined.txt; without them, generated graphs of their shape.
+  std::string datasets_dir = {};
+  // dynshare: REQUIRED, the jobs' solo times (deadlines and arrival rate follow them).
+  SoloTime solo_time = {};
 };
 
 // InvalidArgument for an unknown name (the message lists the known ones) or bad options.
@@ -47,10 +71,17 @@ Result<WorkloadSpec> MakePreset(std::string_view name, uint64_t seed,
 std::vector<std::string> PresetNames();
 // One line for listings: what the preset is and its cluster. Empty for an unknown name.
 std::string PresetSummary(std::string_view name);
+// The parameters `name` takes (none for an unknown name).
+std::vector<PresetParameter> PresetParameters(std::string_view name);
+// InvalidArgument, one line, unless `preset` has a parameter `parameter` and `value` is in
+// its range: "preset rtmr-wl1 has no parameter 'x' (it has none)", "concurrency must be an
+// integer in [1, 100] (got 0)".
+Status CheckPresetParameter(std::string_view preset, std::string_view parameter, double value);
 
 // Clusters of the papers:
 //   rtmr-table1  20x(4m,1r,1.0)+10x(2m,1r,1.0)  RTMR Table I (one map slot per core)
 //   mars-50      50x(1m,1r,1.0)                 MarS's 50 identical machines
+//   dynshare-het 2x(1m,1r,0.25)+4x(1m,1r,0.125) heterogeneous by throttling, for 2 cores
 Result<ClusterSpec> ClusterPreset(std::string_view name);
 std::vector<std::string> ClusterPresetNames();
 

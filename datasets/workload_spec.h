@@ -38,6 +38,7 @@ struct InputSpec {
   uint64_t bytes = 0;
   uint64_t graph_nodes = 0;
   uint64_t graph_edges = 0;
+  double graph_skew = 0;  // a graph's max/mean degree (GraphOptions::skew); 0: 24
   uint64_t seed = 1;
   // Trace jobs: the trace's anonymized input path ("inputPath17"); jobs with the same
   // dataset read the same data (a cache or locality model may use it). Empty: unknown.
@@ -85,8 +86,11 @@ struct ModelOptions {
 
 struct WorkloadSpec {
   std::string name;
-  std::string description;             // free text from the spec file, for reports; may be empty
-  std::string source;                  // file or preset it came from, for messages
+  std::string description;  // free text from the spec file, for reports; may be empty
+  std::string source;       // file or preset it came from, for messages
+  // What a front end tells the user of how the workload was made (a fallback taken, the
+  // values a preset measured), one line; may be empty.
+  std::string note;
   std::optional<ClusterSpec> cluster;  // none: the command's --cluster or its default
   uint64_t block_size = 128ull << 20;  // maps of file and generated inputs
   std::vector<AvailabilityProfile> availability;

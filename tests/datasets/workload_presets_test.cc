@@ -14,7 +14,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-WorkloadSpec Make(std::string_view name, uint64_t seed, const PresetOptions& o = {}) {
+// dynshare asks its caller for the jobs' solo times: 1 s each here.
+WorkloadSpec Make(std::string_view name, uint64_t seed, PresetOptions o = {}) {
+  if (!o.solo_time) o.solo_time = [](const WorkloadSpec&) -> Result<double> { return 1.0; };
   Result<WorkloadSpec> r = MakePreset(name, seed, o);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() ? std::move(*r) : WorkloadSpec{};
@@ -239,8 +241,8 @@ TEST(Presets, MarsUniformAndJobCount) {
 }
 
 TEST(Presets, NamesSourcesAndErrors) {
-  EXPECT_EQ(PresetNames(),
-            (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random", "mars-uniform"}));
+  EXPECT_EQ(PresetNames(), (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random",
+                                                     "mars-uniform", "dynshare"}));
   for (const std::string& name : PresetNames()) {
     const WorkloadSpec spec = Make(name, 42);
     EXPECT_EQ(spec.name, name);
@@ -257,7 +259,8 @@ TEST(Presets, NamesSourcesAndErrors) {
   Result<WorkloadSpec> r = MakePreset("rtmr-wl3", 1);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "unknown preset 'rtmr-wl3' (known: rtmr-wl1, rtmr-wl2, mars-random, mars-uniform)");
+            "unknown preset 'rtmr-wl3' (known: rtmr-wl1, rtmr-wl2, mars-random, mars-uniform, "
+            "dynshare)");
   EXPECT_TRUE(PresetSummary("rtmr-wl3").empty());
   for (auto bad : {PresetOptions{.map_task_s = 0}, PresetOptions{.reduce_task_s = -1},
                    PresetOptions{.noise = NAN}})
@@ -265,7 +268,8 @@ TEST(Presets, NamesSourcesAndErrors) {
 }
 
 TEST(Presets, Clusters) {
-  EXPECT_EQ(ClusterPresetNames(), (std::vector<std::string>{"rtmr-table1", "mars-50"}));
+  EXPECT_EQ(ClusterPresetNames(),
+            (std::vector<std::string>{"rtmr-table1", "mars-50", "dynshare-het"}));
   Result<ClusterSpec> rtmr = ClusterPreset("rtmr-table1");
   ASSERT_TRUE(rtmr.ok());
   EXPECT_EQ(rtmr->nodes(), 30);
@@ -276,8 +280,9 @@ TEST(Presets, Clusters) {
   EXPECT_EQ(mars->nodes(), 50);
   Result<ClusterSpec> bad = ClusterPreset("big");
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(bad.status().message(),
-              HasSubstr("unknown cluster preset 'big' (known: rtmr-table1, mars-50)"));
+  EXPECT_THAT(
+      bad.status().message(),
+      HasSubstr("unknown cluster preset 'big' (known: rtmr-table1, mars-50, dynshare-het)"));
 }
 
 }  // namespace

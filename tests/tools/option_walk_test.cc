@@ -69,6 +69,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --trace-app", {kAnyName}},
       {"WORKLOAD --limit", {}},
       {"WORKLOAD --jobs", {}},
+      {"WORKLOAD --concurrency", {}},
       {"WORKLOAD --calibration", {kAnyName}},
       {"WORKLOAD --noise", {{"0"}}},
       {"WORKLOAD --history", {kAnyName}},
@@ -81,6 +82,7 @@ const std::map<std::string, Row>& Table() {
       {"workload --policy", {}},
       {"compare --policies", {{}, "fifo"}},
       {"compare --seeds", {}},
+      {"compare --sweep", {kAnyName}},  // checked against the preset when it runs
       {"calibrate --apps", {}},
       {"calibrate --size", {}},
       {"calibrate --cluster", {}},

@@ -1,19 +1,24 @@
 // mrlocal compare SPEC.json|TRACE.tsv|--preset NAME --policies fifo,fair,edf [--sim]
-//                 [--seeds N] [--report DIR]
+//                 [--seeds N] [--sweep NAME=LO:HI[:STEP]] [--report DIR]
 // The same workload under each policy: a Markdown table on stdout (mean, and min-max over
 // seeds), and with --report the table as comparison.md / .csv and one SVG bar chart per
 // metric. Seed k (k = seed .. seed+N-1) draws both the preset's jobs and the model's noise,
-// so every policy sees exactly the same jobs for a given seed.
+// so every policy sees exactly the same jobs for a given seed. --sweep runs that at every
+// value of a preset parameter and prints the deadline-miss percentage, rows the values and
+// columns the policies (DynamicShare's Fig. 5 against concurrency).
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "sched/policy/policy_registry.h"
+#include "sched/report/sweep_report.h"
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/plural.h"
+#include "tools/cli/preset_sweep.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/workload_runner.h"
 
@@ -35,6 +40,11 @@ class CompareCommand final : public Command {
     Within(app->add_option("--seeds", seeds_, "Runs per policy, with seeds --seed, --seed+1, ..."),
            IntegerIn(1, 1'000'000))
         ->capture_default_str();
+    app->add_option("--sweep", sweep_,
+                    "Presets: the deadline-miss percentage at every value of a preset parameter, "
+                    "NAME=LO:HI[:STEP] or NAME=V1,V2,... (e.g. concurrency=1:10): one table, "
+                    "rows the values, columns the policies")
+        ->check(NotEmpty());
   }
 
   int Run() override {
@@ -42,27 +52,15 @@ class CompareCommand final : public Command {
       return ReportError(Status::InvalidArgument("--seed + --seeds - 1 must be at most " +
                                                  std::to_string(UINT64_MAX)));
     if (Status st = CheckPolicyOptions(options_, policies_); !st.ok()) return ReportError(st);
+    if (!sweep_.empty()) return RunSweep();
     std::vector<ComparisonRow> rows;
     for (const std::string& p : policies_) rows.push_back({p, {}});
     std::optional<double> slowstart;  // the workload's reduce slow-start
     for (int k = 0; k < seeds_; ++k) {
-      WorkloadOptions o = options_;
-      o.seed = options_.seed + static_cast<uint64_t>(k);
-      auto loaded = LoadWorkloadFromOptions(o);
-      if (!loaded.ok()) return ReportError(loaded.status());
-      slowstart = loaded->spec.reduce_slowstart;
-      for (size_t i = 0; i < policies_.size(); ++i) {
-        WorkloadRunOptions ro = loaded->run;
-        ro.policy = policies_[i];
-        ro.keep_attempts = false;
-        auto run =
-            options_.sim ? RunWorkloadSim(loaded->spec, ro) : RunWorkloadReal(loaded->spec, ro);
-        if (!run.ok()) return ReportError(run.status());
-        rows[i].seeds.push_back(run->metrics);
-        if (!options_.quiet)
-          std::cerr << "compare: " << policies_[i] << " seed " << o.seed << " done ("
-                    << Plural(run->metrics.jobs, "job") << ", " << run->wall_s << " s)\n";
-      }
+      auto seed = RunSeed(options_, k);
+      if (!seed.ok()) return ReportError(seed.status());
+      slowstart = seed->reduce_slowstart;
+      for (size_t i = 0; i < policies_.size(); ++i) rows[i].seeds.push_back(seed->metrics[i]);
     }
     std::cout << ComparisonMarkdown(rows);
     if (slowstart)
@@ -80,9 +78,78 @@ class CompareCommand final : public Command {
   }
 
  private:
+  // Every policy's run of seed options.seed + k: one workload, loaded once, so that every
+  // policy sees exactly the same jobs.
+  struct SeedRuns {
+    std::vector<WorkloadMetrics> metrics;  // by policy, in --policies' order
+    std::optional<double> reduce_slowstart;
+  };
+  Result<SeedRuns> RunSeed(WorkloadOptions o, int k) {
+    o.seed = options_.seed + static_cast<uint64_t>(k);
+    auto loaded = LoadWorkloadFromOptions(o);
+    if (!loaded.ok()) return loaded.status();
+    if (!options_.quiet && !loaded->spec.note.empty() && notes_.insert(loaded->spec.note).second)
+      std::cerr << "mrlocal: " << loaded->spec.note << "\n";
+    SeedRuns runs{{}, loaded->spec.reduce_slowstart};
+    for (const std::string& policy : policies_) {
+      WorkloadRunOptions ro = loaded->run;
+      ro.policy = policy;
+      ro.keep_attempts = false;
+      auto run =
+          options_.sim ? RunWorkloadSim(loaded->spec, ro) : RunWorkloadReal(loaded->spec, ro);
+      if (!run.ok()) return run.status();
+      runs.metrics.push_back(run->metrics);
+      if (!options_.quiet) {
+        std::cerr << "compare: ";
+        for (const auto& [name, value] : o.preset_parameters)
+          std::cerr << name << " " << value << ", ";
+        std::cerr << policy << " seed " << o.seed << " done (" << Plural(run->metrics.jobs, "job")
+                  << ", " << run->wall_s << " s)\n";
+      }
+    }
+    return runs;
+  }
+
+  // --sweep: the deadline-miss percentage of every policy at every value of the preset
+  // parameter, over the seeds.
+  int RunSweep() {
+    if (options_.preset.empty())
+      return ReportError(
+          Status::InvalidArgument("--sweep applies to presets, not to '" + options_.source + "'"));
+    auto sweep = ParsePresetSweep(sweep_, options_.preset);
+    if (!sweep.ok()) return ReportError(sweep.status());
+    if (sweep->parameter == "concurrency" && options_.concurrency)
+      return ReportError(
+          Status::InvalidArgument("--concurrency and --sweep concurrency=...: give one of them"));
+    SweepResult result{
+        sweep->parameter, "deadline misses (% of the jobs with a deadline)", sweep->values, {}};
+    for (const std::string& p : policies_) result.series.push_back({p, {}});
+    for (double x : sweep->values) {
+      WorkloadOptions o = options_;
+      o.preset_parameters[sweep->parameter] = x;
+      for (SweepSeries& s : result.series) s.at.emplace_back();
+      for (int k = 0; k < seeds_; ++k) {
+        auto seed = RunSeed(o, k);
+        if (!seed.ok()) return ReportError(seed.status());
+        for (size_t i = 0; i < policies_.size(); ++i)
+          result.series[i].at.back().push_back(100 * seed->metrics[i].miss_ratio);
+      }
+    }
+    std::cout << SweepMarkdown(result);
+    if (!options_.report_dir.empty()) {
+      Status st = WriteSweepReport(options_.report_dir, result);
+      if (!st.ok()) return ReportError(st);
+      std::cout << "\nreport in " << options_.report_dir << "/ (sweep.md, sweep.csv)\n";
+    }
+    return kExitOk;
+  }
+
+ private:
   WorkloadOptions options_;
   std::vector<std::string> policies_;
   int seeds_ = 1;
+  std::string sweep_;
+  std::set<std::string> notes_;  // the workloads' notes already shown
 };
 
 }  // namespace

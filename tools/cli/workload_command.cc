@@ -143,6 +143,8 @@ class WorkloadCommand final : public Command {
     if (Status st = CheckPolicyOptions(options_, {policy}); !st.ok()) return ReportError(st);
     auto loaded = LoadWorkloadFromOptions(options_);
     if (!loaded.ok()) return ReportError(loaded.status());
+    if (!loaded->spec.note.empty() && !options_.quiet)
+      std::cerr << "mrlocal: " << loaded->spec.note << "\n";
     WorkloadRunOptions& ro = loaded->run;
     ro.policy = policy;
     ro.keep_attempts = !options_.report_dir.empty();

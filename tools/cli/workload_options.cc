@@ -1,6 +1,7 @@
 #include "tools/cli/workload_options.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "datasets/workload_file.h"
 #include "datasets/workload_presets.h"
@@ -10,6 +11,7 @@
 #include "tools/cli/option_checks.h"
 #include "tools/runtime/calibration_file.h"
 #include "tools/runtime/history_file.h"
+#include "tools/runtime/solo_time.h"
 
 namespace mrlocal {
 
@@ -41,9 +43,13 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   Within(cmd->add_option("--limit", o.limit, "Traces: only the first N jobs"),
          IntegerIn<size_t>(1, SIZE_MAX));
   Within(cmd->add_option("--jobs", o.preset_jobs,
-                         "Presets with a job count (mars-*): how many (default 50; the rtmr-* "
-                         "presets fix theirs)"),
+                         "Presets with a job count: how many (default: mars-* 50, dynshare 10; "
+                         "the rtmr-* presets fix theirs)"),
          IntegerIn<size_t>(1, 1'000'000));
+  Within(cmd->add_option("--concurrency", o.concurrency,
+                         "dynshare: about C jobs in the system (arrival rate = C / mean solo "
+                         "time; default 4)"),
+         IntegerIn(1, 100));
   cmd->add_option("--calibration", o.calibration,
                   "Task-time model (default: " + DefaultCalibrationPath().string() +
                       " if it exists, else the built-in one)")
@@ -99,10 +105,22 @@ Status CheckWorkloadKind(const WorkloadOptions& o) {
   }
   if (o.preset.empty()) {
     MRLOCAL_RETURN_IF_ERROR(only(o.preset_jobs.has_value(), "--jobs", "presets"));
+    MRLOCAL_RETURN_IF_ERROR(only(o.concurrency.has_value(), "--concurrency", "--preset dynshare"));
     MRLOCAL_RETURN_IF_ERROR(
         only(o.noise.has_value(), "--noise", "presets (a spec file sets model.noise)"));
   }
   return Status::OK();
+}
+
+// --cluster: a cluster preset's name or a spec.
+Result<ClusterSpec> ResolveCluster(const std::string& text) {
+  auto preset = ClusterPreset(text);
+  return preset.ok() ? preset : ClusterSpec::Parse(text);
+}
+
+// --calibration's file, else the default one, else the built-in model.
+Result<Calibration> LoadCalibrationOption(const WorkloadOptions& o) {
+  return o.calibration.empty() ? LoadDefaultCalibration() : LoadCalibration(o.calibration);
 }
 
 }  // namespace
@@ -149,6 +167,11 @@ Status CheckSettingOption(bool given, std::string_view option, std::string_view 
   });
 }
 
+std::string SharedDatasetsDir() {
+  if (const char* p = std::getenv("MRLOCAL_DATASETS"); p && *p) return p;
+  return "../shared/datasets";
+}
+
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies) {
   auto estimates = [](const PolicyDescriptor& p) { return p.traits.needs_estimator; };
   MRLOCAL_RETURN_IF_ERROR(Applies(!o.history.empty(), "--history", policies, estimates));
@@ -174,6 +197,21 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     PresetOptions po;
     if (o.preset_jobs) po.jobs = *o.preset_jobs;
     if (o.noise) po.noise = *o.noise;
+    po.parameters = o.preset_parameters;
+    if (o.concurrency) {
+      MRLOCAL_RETURN_IF_ERROR(CheckPresetParameter(o.preset, "concurrency", *o.concurrency)
+                                  .WithContext("--concurrency: "));
+      po.parameters["concurrency"] = *o.concurrency;
+    }
+    po.datasets_dir = SharedDatasetsDir();
+    po.solo_time = [&o](const WorkloadSpec& one_job) -> Result<double> {
+      // On the cluster the workload will run on: --cluster, else the preset's own.
+      auto cluster = o.cluster.empty() ? *one_job.cluster : ResolveCluster(o.cluster);
+      if (!cluster.ok()) return cluster.status();
+      auto calibration = LoadCalibrationOption(o);
+      if (!calibration.ok()) return calibration.status();
+      return MakeSoloTime(o.sim, *cluster, *calibration)(one_job);
+    };
     auto spec = MakePreset(o.preset, o.seed, po);
     if (!spec.ok()) return spec.status();
     w.spec = std::move(spec).value();
@@ -188,14 +226,9 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   }
 
   if (!o.cluster.empty()) {
-    auto preset = ClusterPreset(o.cluster);
-    if (preset.ok()) {
-      w.run.cluster = *preset;
-    } else {
-      auto c = ClusterSpec::Parse(o.cluster);
-      if (!c.ok()) return c.status();
-      w.run.cluster = *c;
-    }
+    auto c = ResolveCluster(o.cluster);
+    if (!c.ok()) return c.status();
+    w.run.cluster = *c;
   } else if (w.spec.cluster) {
     w.run.cluster = *w.spec.cluster;
   } else if (o.sim && IsSwimTracePath(o.source)) {
@@ -214,15 +247,9 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     w.run.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
   }
 
-  if (!o.calibration.empty()) {
-    auto c = LoadCalibration(o.calibration);
-    if (!c.ok()) return c.status();
-    w.run.calibration = std::move(c).value();
-  } else {
-    auto c = LoadDefaultCalibration();
-    if (!c.ok()) return c.status();
-    w.run.calibration = std::move(c).value();
-  }
+  auto calibration = LoadCalibrationOption(o);
+  if (!calibration.ok()) return calibration.status();
+  w.run.calibration = std::move(calibration).value();
   if (!o.history.empty()) {
     auto h = LoadHistoryFile(o.history);
     if (!h.ok()) return h.status().WithContext("--history: ");

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +31,11 @@ struct WorkloadOptions {
   std::optional<size_t> limit;            // only the first N jobs
   std::string calibration;                // empty: the default file, else the built-in model
   // Presets only.
-  std::optional<size_t> preset_jobs;  // presets with a job count (mars-*)
+  std::optional<size_t> preset_jobs;  // presets with a job count (mars-*, dynshare)
   std::optional<double> noise;        // sigma of the task-time noise
+  std::optional<int> concurrency;     // dynshare's concurrency parameter
+  // Other parameters by name (PresetParameters), e.g. the point of `compare --sweep`.
+  std::map<std::string, double> preset_parameters;
   // Policies that read them only.
   std::string history;                     // rtmr/dc estimates from this history file
   std::optional<std::string> estimator;    // history (default) or knn
@@ -53,6 +57,10 @@ struct LoadedWorkload {
   // not this machine (a trace simulated on its own cluster), for one line; else empty.
   std::string cluster_note;
 };
+
+// Where the dynshare preset looks for the shared graphs: $MRLOCAL_DATASETS when set, else
+// ../shared/datasets (relative to the current directory: the repository's root).
+std::string SharedDatasetsDir();
 
 // Reads or generates the workload and resolves the cluster (--cluster, else the spec's,
 // else, simulating a trace, the cluster it was recorded on (SwimTraceCluster), else one

@@ -6,6 +6,7 @@
 #include "datasets/graph_generator.h"
 #include "engine/gzip_lines.h"
 #include "tools/runtime/app_registry.h"
+#include "tools/runtime/gzip_file.h"
 
 namespace mrlocal {
 namespace {
@@ -39,17 +40,23 @@ Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t blo
   std::vector<uint64_t> splits;
   const InputSpec& in = job.input;
   if (in.kind == InputSpec::Kind::kFiles) {
+    const bool unpack = job.maps > 0;
+    std::vector<uint64_t> sizes;
+    uint64_t total = 0;
     for (const std::string& f : in.files) {
-      std::error_code ec;
-      uint64_t size = fs::file_size(f, ec);
-      if (ec)
-        return Status::NotFound("job '" + job.name + "': cannot read '" + f + "': " + ec.message());
-      if (IsGzipPath(f)) {
-        if (size > 0) splits.push_back(size);  // not splittable: one map
+      auto size = InputFileBytes(f, unpack);
+      if (!size.ok()) return size.status().WithContext("job '" + job.name + "': ");
+      sizes.push_back(*size);
+      total += *size;
+    }
+    if (unpack) block_size = JobBlockSize(total, job.maps);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (!unpack && IsGzipPath(in.files[i])) {
+        if (sizes[i] > 0) splits.push_back(sizes[i]);  // not splittable: one map
         continue;
       }
-      for (uint64_t off = 0; off < size; off += block_size)
-        splits.push_back(std::min(block_size, size - off));
+      for (uint64_t off = 0; off < sizes[i]; off += block_size)
+        splits.push_back(std::min(block_size, sizes[i] - off));
     }
     return splits;
   }
@@ -64,6 +71,18 @@ Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t blo
     SplitEvenly(bytes, maps, splits);
   }
   return splits;
+}
+
+uint64_t JobBlockSize(uint64_t bytes, uint32_t maps) {
+  return std::max<uint64_t>(1, (bytes + maps - 1) / std::max(1u, maps));
+}
+
+Result<uint64_t> InputFileBytes(const std::string& path, bool unpack) {
+  if (unpack && IsGzipPath(path)) return InflatedSize(path);
+  std::error_code ec;
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) return Status::NotFound("cannot read '" + path + "': " + ec.message());
+  return size;
 }
 
 std::vector<uint64_t> SplitByWeight(uint64_t total, const std::vector<uint64_t>& weights) {

@@ -42,7 +42,18 @@ JobHistory ModelHistory(const AppRegistry& apps, const WorkloadSpec& workload,
 
 // The input bytes of each map task of `job` (one per block, a gzip file whole; given
 // sizes split evenly over `maps` when the job names a count). Empty for input-less apps.
+// Files of a job that names its maps are cut with its own block size (JobBlockSize; a
+// gzip file is then unpacked first), as a real run puts them into its store.
 Result<std::vector<uint64_t>> MapSplitBytes(const WorkloadJob& job, uint64_t block_size);
+
+// The block size that cuts `bytes` of input into `maps` splits: ceil(bytes / maps),
+// at least 1. It gives exactly `maps` blocks when bytes > maps * (maps - 1), fewer only
+// for inputs of a few bytes per map.
+uint64_t JobBlockSize(uint64_t bytes, uint32_t maps);
+
+// The bytes a map reads of the file `path`: its size, or, when `unpack` (a gzip file of
+// a job that names its maps), its inflated size.
+Result<uint64_t> InputFileBytes(const std::string& path, bool unpack);
 
 // For the models of calibrated apps: `shuffle_units` split evenly over the job's reduces,
 // each timed by `model`; the job's largest reduce input when it declares its shuffle.

@@ -5,9 +5,11 @@
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
 #include "engine/block_store.h"
+#include "engine/gzip_lines.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_loop.h"
+#include "tools/runtime/gzip_file.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/runtime.h"
@@ -157,32 +159,59 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
 
 namespace {
 
-// The store path of a job's input, generating it (once per distinct generator setting).
+// The store paths of a job's input, putting each file (generating each input) once per
+// distinct setting. A job that names its maps gets them as a block size of its own
+// (JobBlockSize, as the simulation cuts it); its gzip files are unpacked into the store,
+// since a .gz file is one split otherwise.
 Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockStore& store,
                                                   std::map<std::string, bool>& present) {
   const InputSpec& in = j.input;
   std::vector<std::string> paths;
   if (in.kind == InputSpec::Kind::kFiles) {
-    for (const std::string& f : in.files) {
-      if (!present[f]) {
-        Status st = store.Put(f, f);
-        if (!st.ok()) return st.WithContext("job '" + j.name + "': ");
-        present[f] = true;
+    const bool unpack = j.maps > 0;
+    PutOptions put;
+    if (unpack) {
+      uint64_t total = 0;
+      for (const std::string& f : in.files) {
+        auto bytes = InputFileBytes(f, /*unpack=*/true);
+        if (!bytes.ok()) return bytes.status().WithContext("job '" + j.name + "': ");
+        total += *bytes;
       }
-      paths.push_back(f);
+      put.block_size = JobBlockSize(total, j.maps);
+    }
+    for (const std::string& f : in.files) {
+      const bool inflate = unpack && IsGzipPath(f);
+      std::string name = inflate ? f.substr(0, f.size() - 3) : f;
+      if (unpack) name = "blocks-" + std::to_string(put.block_size) + "/" + name;
+      if (!present[name]) {
+        Status st;
+        if (inflate) {
+          auto text = InflateFile(f);
+          if (!text.ok()) return text.status().WithContext("job '" + j.name + "': ");
+          st = store.PutBuffer(name, std::make_shared<const std::string>(std::move(text).value()),
+                               put);
+        } else {
+          st = store.Put(f, name, put);
+        }
+        if (!st.ok()) return st.WithContext("job '" + j.name + "': ");
+        present[name] = true;
+      }
+      paths.push_back(name);
     }
     return paths;
   }
   if (in.kind != InputSpec::Kind::kGenerated) return paths;
   const std::string name = "generated/" + in.generator + "-" + std::to_string(in.bytes) + "-" +
                            std::to_string(in.graph_nodes) + "-" + std::to_string(in.graph_edges) +
-                           "-" + std::to_string(in.seed);
+                           "-" + std::to_string(in.graph_skew) + "-" + std::to_string(in.seed) +
+                           "-" + std::to_string(j.maps);
   if (!present[name]) {
     std::string data;
     if (in.generator == "graph") {
       GraphOptions g;
       g.seed = in.seed;
-      g.skew = 24;  // facebook_combined's max/mean degree: reachable by small graphs too
+      // Default: facebook_combined's max/mean degree, reachable by small graphs too.
+      g.skew = in.graph_skew > 0 ? in.graph_skew : 24;
       const GraphSize size = in.graph_edges > 0 ? GraphSize{in.graph_nodes, in.graph_edges}
                                                 : GraphForBytes(in.bytes, in.graph_nodes);
       if (size.nodes > 0) g.nodes = size.nodes;
@@ -197,7 +226,9 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
       t.seed = in.seed;
       data = GenerateText(t);
     }
-    Status st = store.PutBuffer(name, std::make_shared<const std::string>(std::move(data)));
+    PutOptions put;
+    if (j.maps > 0) put.block_size = JobBlockSize(data.size(), j.maps);
+    Status st = store.PutBuffer(name, std::make_shared<const std::string>(std::move(data)), put);
     if (!st.ok()) return st;
     present[name] = true;
   }

@@ -1,0 +1,89 @@
+#include "tools/cli/preset_sweep.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "datasets/workload_presets.h"
+
+namespace mrlocal {
+namespace {
+
+Status Bad(const std::string& why) { return Status::InvalidArgument("--sweep: " + why); }
+
+// A finite number, the whole of `text`.
+Result<double> Number(std::string_view text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    return Bad(std::string("'").append(text).append("' is not a number"));  // GCC 12: no -Wrestrict
+  return v;
+}
+
+std::vector<std::string_view> Split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t end = text.find(sep, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+// LO:HI[:STEP], STEP > 0 (default 1). HI is included when a step lands on it (within a
+// millionth of a step, so that 0.1 steps reach 1.0).
+Result<std::vector<double>> Range(std::string_view text) {
+  const std::vector<std::string_view> parts = Split(text, ':');
+  if (parts.size() > 3)
+    return Bad("a range is LO:HI or LO:HI:STEP (got '" + std::string(text) + "')");
+  std::vector<double> n;
+  for (std::string_view p : parts) {
+    auto v = Number(p);
+    if (!v.ok()) return v.status();
+    n.push_back(*v);
+  }
+  const double step = n.size() == 3 ? n[2] : 1;
+  if (!(step > 0)) return Bad("the step of " + std::string(text) + " must be positive");
+  if (n[0] > n[1]) return Bad("empty range " + std::string(text) + " (LO must be <= HI)");
+  if ((n[1] - n[0]) / step >= kMaxSweepPoints)
+    return Bad(std::string(text) + " has more than " + std::to_string(kMaxSweepPoints) + " points");
+  std::vector<double> values;
+  for (size_t i = 0; n[0] + static_cast<double>(i) * step <= n[1] + step * 1e-6; ++i)
+    values.push_back(n[0] + static_cast<double>(i) * step);
+  return values;
+}
+
+}  // namespace
+
+Result<PresetSweep> ParsePresetSweep(std::string_view text, std::string_view preset) {
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size())
+    return Bad("expected NAME=LO:HI[:STEP] or NAME=V1,V2,... (got '" + std::string(text) + "')");
+  PresetSweep sweep;
+  sweep.parameter = std::string(text.substr(0, eq));
+  const std::vector<PresetParameter> known = PresetParameters(preset);
+  if (std::none_of(known.begin(), known.end(),
+                   [&](const PresetParameter& p) { return p.name == sweep.parameter; }))
+    return CheckPresetParameter(preset, sweep.parameter, 0).WithContext("--sweep: ");
+  const std::string_view values = text.substr(eq + 1);
+  if (values.find(':') != std::string_view::npos) {
+    auto range = Range(values);
+    if (!range.ok()) return range.status();
+    sweep.values = std::move(range).value();
+  } else {
+    const std::vector<std::string_view> list = Split(values, ',');
+    if (list.size() > kMaxSweepPoints)
+      return Bad("more than " + std::to_string(kMaxSweepPoints) + " values");
+    for (std::string_view v : list) {
+      auto x = Number(v);
+      if (!x.ok()) return x.status();
+      sweep.values.push_back(*x);
+    }
+  }
+  for (double v : sweep.values)
+    MRLOCAL_RETURN_IF_ERROR(
+        CheckPresetParameter(preset, sweep.parameter, v).WithContext("--sweep: "));
+  return sweep;
+}
+
+}  // namespace mrlocal
