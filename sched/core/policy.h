@@ -18,6 +18,7 @@
 #include "sched/core/clock.h"
 #include "sched/core/cluster_state.h"
 #include "sched/core/event_loop.h"
+#include "sched/core/lof_snapshot.h"
 
 namespace mrlocal {
 
@@ -136,6 +137,10 @@ class Policy {
   // mapred.reduce.slowstart.completed.maps) applies to this policy's jobs. A policy whose
   // dispatcher starts reduces only once the map stage has ended says no.
   virtual bool uses_reduce_slowstart() const { return true; }
+
+  // A policy that detects overloaded nodes: the evaluation that first marked one
+  // (DynamicShare Fig. 6), for the report; none otherwise.
+  virtual std::optional<LofEvaluation> OverloadSnapshot() const { return std::nullopt; }
 
  protected:
   // Null until attached (a policy driven directly by a unit test).

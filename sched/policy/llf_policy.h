@@ -74,6 +74,9 @@ class LlfPolicy final : public Policy {
   // For tests and reports: a job's laxity at `now` (none: no deadline, or not active).
   std::optional<Duration> Laxity(JobId job, Time now) const;
   const OverloadDetector& detector() const { return detector_; }
+  std::optional<LofEvaluation> OverloadSnapshot() const override {
+    return detector_.first_marking();
+  }
   // How many times a job's laxity was computed.
   uint64_t laxity_updates() const { return laxity_updates_; }
 

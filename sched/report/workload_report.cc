@@ -8,6 +8,7 @@
 #include "sched/report/bar_chart_svg.h"
 #include "sched/report/chunked_file.h"
 #include "sched/report/fixed.h"
+#include "sched/report/lof_snapshot_svg.h"
 #include "sched/report/trace_json.h"
 
 namespace mrlocal {
@@ -294,6 +295,15 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
         options.title + " (policy " + metrics.policy + (metrics.sim ? ", simulated)" : ")");
     MRLOCAL_RETURN_IF_ERROR(
         WriteFileAtomically((dir / "gantt.svg").string(), GanttSvg(recorder, slots, gantt)));
+  }
+  if (options.overload) {
+    const std::vector<TaskOutlier>& tasks = options.overload->tasks;
+    const JobId job = tasks.empty() ? 0 : tasks.front().task.job;
+    auto named =
+        std::find_if(jobs.begin(), jobs.end(), [job](const JobMetrics& j) { return j.id == job; });
+    const std::string name = named != jobs.end() ? named->name : "job " + std::to_string(job);
+    MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "overload.svg").string(),
+                                                LofSnapshotSvg(*options.overload, name)));
   }
   return Status::OK();
 }

@@ -25,16 +25,19 @@
 //                 job (a trace's input, shuffle and output bytes).
 //   trace.json    trace_json.h.
 //   gantt.svg     gantt_svg.h.
+//   overload.svg  lof_snapshot_svg.h: only when the policy marked a node overloaded (llf).
 // CSV: RFC 4180, a header line, CRLF-free ("\n" line ends), text fields quoted when they
 // hold a comma, quote, CR or LF (quotes doubled). Times in seconds with 6 decimals.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/status.h"
+#include "sched/core/lof_snapshot.h"
 #include "sched/core/slot_info.h"
 #include "sched/report/gantt_svg.h"
 #include "sched/report/run_recorder.h"
@@ -49,6 +52,9 @@ struct ReportOptions {
   bool write_trace = true;
   bool write_gantt = true;
   size_t max_trace_attempts = 1000000;  // TraceOptions::max_events
+  // The policy's overload snapshot (Policy::OverloadSnapshot), drawn as overload.svg;
+  // none: no such file.
+  std::optional<LofEvaluation> overload;
 };
 
 // Creates `dir` if needed and writes the files above. `jobs`: ComputeJobMetrics of the

@@ -180,6 +180,7 @@ int Finish(JobRun& run, const JobOptions& o, const JobApp& app, bool interrupted
   if (!o.report_dir.empty()) {
     ReportOptions options;
     options.title = "mrlocal " + app.name;
+    options.overload = run.overload();
     Status st = WriteWorkloadReport(o.report_dir, report.run, report.jobs, run.recorder(),
                                     run.slots(), options);
     if (!st.ok()) ReportError(st);

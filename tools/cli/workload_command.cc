@@ -168,12 +168,15 @@ class WorkloadCommand final : public Command {
     if (!run.ok()) return ReportError(run.status());
     PrintRun(std::cout, loaded->spec, ro, *run);
     if (!options_.report_dir.empty()) {
+      ReportOptions report;
+      report.overload = run->overload;
       Status st =
           WriteWorkloadReport(options_.report_dir, run->metrics, ComputeJobMetrics(*run->recorder),
-                              *run->recorder, run->slots);
+                              *run->recorder, run->slots, report);
       if (!st.ok()) return ReportError(st);
       std::cout << "  report in " << options_.report_dir
-                << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg)\n";
+                << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
+                << (run->overload ? ", overload.svg" : "") << ")\n";
     }
     return kExitOk;
   }

@@ -126,6 +126,8 @@ class JobRun {
   // What the report files are made of: the run that ran the job.
   const RunRecorder& recorder() const { return *recorder_; }
   const std::vector<SlotInfo>& slots() const { return runtime_->slots(); }
+  // The policy's overload snapshot (llf, when it marked a node overloaded).
+  std::optional<LofEvaluation> overload() const { return runtime_->policy().OverloadSnapshot(); }
 
   // Records a job that ran to its end into the history file (HistoryFile::Record), unless
   // there is none or the run was interrupted.

@@ -71,6 +71,7 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.stats = runtime.controller().stats();
   run.task_events = runtime.task_events();
+  run.overload = runtime.policy().OverloadSnapshot();
   MetricsContext mc;
   mc.policy = std::string(runtime.policy().name());
   mc.sim = runtime.simulated();

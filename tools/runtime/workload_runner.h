@@ -71,6 +71,7 @@ struct WorkloadRun {
   size_t left_out = 0;
   // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
   std::optional<double> reduce_slowstart;
+  std::optional<LofEvaluation> overload;  // Policy::OverloadSnapshot after the run
 };
 
 // Events between two sim_progress calls: a few a second at the simulator's millions of

@@ -92,5 +92,17 @@ TEST(OverloadDetector, UsesTheMinPtsAndThresholdItIsGiven) {
   EXPECT_TRUE(loose.overloaded(3));
 }
 
+// Found in simulation with noise sigma 0.15: a job's eighth task, 1.4x the others' median
+// and a LOF of 5 among so few, made node 0 overloaded before anything slowed it.
+TEST(OverloadDetector, NoiseAmongFewTasksIsNotOverload) {
+  OverloadDetector d;
+  const double others[] = {0.50, 0.54, 0.54, 0.57, 0.58, 0.59, 0.64};
+  for (uint32_t i = 0; i < 7; ++i) Feed(d, i, 1 + static_cast<NodeId>(i % 3), 0, others[i]);
+  Feed(d, 7, 0, 0, 0.80);
+  EXPECT_FALSE(d.overloaded(0));
+  Feed(d, 8, 0, 1, 1.20);  // twice the others: a hog's share of the core
+  EXPECT_TRUE(d.overloaded(0));
+}
+
 }  // namespace
 }  // namespace mrlocal
