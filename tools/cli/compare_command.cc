@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "sched/core/units.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/report/sweep_report.h"
 #include "sched/report/workload_report.h"
@@ -104,7 +105,7 @@ class CompareCommand final : public Command {
         for (const auto& [name, value] : o.preset_parameters)
           std::cerr << name << " " << value << ", ";
         std::cerr << policy << " seed " << o.seed << " done (" << Plural(run->metrics.jobs, "job")
-                  << ", " << run->wall_s << " s)\n";
+                  << ", " << FormatDuration(FromSeconds(run->wall_s)) << ")\n";
       }
     }
     return runs;
