@@ -292,14 +292,20 @@ Result<HistoryContents> LoadHistoryFile(const fs::path& path, int* version_read)
     return corrupt(ParseErrorText(e));
   }
   if (!doc.is_object()) return corrupt("not a JSON object");
+  // A newer mrlocal's file is not corrupt, and not ours to set aside or rewrite: an error
+  // that Open and Record pass on, the file untouched. Checked before the keys, which a
+  // newer version may have added.
+  auto version = doc.find("version");
+  if (version != doc.end() && version->is_number_integer() && version->get<int64_t>() > kVersion)
+    return Status::Corruption("history file '" + path.string() +
+                              "' is from a newer mrlocal (version " + version->dump() +
+                              "; this one reads 1 to " + std::to_string(kVersion) +
+                              "): left as it is; give another with --history");
   for (auto& [key, value] : doc.items())
     if (key != "version" && key != "apps" && key != "knn") return corrupt(key + ": unknown key");
-  auto version = doc.find("version");
   if (version == doc.end()) return corrupt("version: missing");
-  if (!version->is_number_integer() || version->get<int64_t>() < 1 ||
-      version->get<int64_t>() > kVersion)
-    return corrupt("version: " + version->dump() + " is not 1 to " + std::to_string(kVersion) +
-                   " (a newer mrlocal's?)");
+  if (!version->is_number_integer() || version->get<int64_t>() < 1)
+    return corrupt("version: " + version->dump() + " is not 1 to " + std::to_string(kVersion));
   const int v = static_cast<int>(version->get<int64_t>());
   auto apps = doc.find("apps");
   if (apps == doc.end()) return corrupt("apps: missing");
