@@ -24,6 +24,9 @@ struct ClusterState {
   std::map<JobId, JobState> jobs;  // every job submitted, by id (= arrival order)
   std::vector<JobId> active;       // admitted and not finished, in arrival order
   std::vector<JobId> reducing;     // the active jobs whose reduces are planned, same order
+  // Attempts running per node, kept by the Controller (TaskState::node_tasks, the feature
+  // estimators learn from); empty in a state built by hand.
+  std::vector<int> running_on_node;
 
   const JobState& job(JobId id) const { return jobs.at(id); }
   JobState& job(JobId id) { return jobs.at(id); }

@@ -31,11 +31,12 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
       policy_(policy),
       partitioner_(std::move(partitioner)),
       options_(std::move(options)) {
-  node_running_.resize(static_cast<size_t>(std::max(nodes, 0)));
+  state_.running_on_node.resize(static_cast<size_t>(std::max(nodes, 0)));
   for (auto& s : slots) {
     state_.slots.push_back({s, std::nullopt, 0, Time{0}});
     free_slots(s.kind).Insert(s.id);
-    if (static_cast<size_t>(s.node) >= node_running_.size()) node_running_.resize(s.node + 1);
+    if (static_cast<size_t>(s.node) >= state_.running_on_node.size())
+      state_.running_on_node.resize(s.node + 1);
   }
   state_.nodes = nodes;
   if (executor_.reports_on_loop_thread()) {
@@ -284,7 +285,7 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   ts.slot = slot.info.id;
   ++ts.attempts;
   ++(t.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
-  ts.node_tasks = node_running_[slot.info.node]++;
+  ts.node_tasks = state_.running_on_node[slot.info.node]++;
   slot.task = t;
   slot.token = next_token_++;
   free_slots(slot.info.kind).Erase(slot.info.id);
@@ -328,7 +329,7 @@ void Controller::OnReport(TaskReport r) {
   slot.free_since = r.end;
   free_slots(slot.info.kind).Insert(slot.info.id);
   --running_tasks_;
-  --node_running_[slot.info.node];
+  --state_.running_on_node[slot.info.node];
   stats_.dispatch_ns.Add(r.dispatch_latency.count());
 
   JobState& job = state_.job(r.task.job);

@@ -201,7 +201,6 @@ class Controller final : private PolicyHost, private DispatchRound {
   uint64_t pending_[2] = {0, 0};
   std::atomic<size_t> arrivals_due_ = 0;  // submitted jobs that have not arrived yet
   size_t running_tasks_ = 0;              // attempts launched and not yet reported
-  std::vector<int> node_running_;         // of those, per node: TaskState::node_tasks
   JobId next_job_ = 1;
   uint64_t next_token_ = 1;
   bool running_ = false;       // inside a Run*
