@@ -42,13 +42,15 @@ struct PresetParameter {
   std::string_view help;
 };
 
-// What a one-job workload takes alone on its cluster, in seconds: the caller's measure
-// (simulated, or a real run), for presets whose deadlines follow their jobs' solo times.
-using SoloTime = std::function<Result<double>(const WorkloadSpec& one_job)>;
+// What a workload of jobs all arriving at 0 takes on its cluster (its last job's
+// response), in seconds: the caller's measure (simulated, or a real run), for presets whose
+// deadlines follow their jobs' solo times (one job) and whose load follows the cluster's
+// throughput (a batch of them).
+using SoloTime = std::function<Result<double>(const WorkloadSpec& jobs_at_zero)>;
 
 struct PresetOptions {
   // mars-*: the number of jobs (0: 50; the paper's figures run 10 to 100 jobs). dynshare:
-  // (0: 10). The rtmr-* tables fix theirs: 0 or exactly that count.
+  // (0: 320). The rtmr-* tables fix theirs: 0 or exactly that count.
   size_t jobs = 0;
   // rtmr-*: seconds of every map and reduce task at speed 1.0 (the paper's Loadgen tasks;
   // it does not give them). Calibrated against the paper's FIFO utilization, see README.
@@ -61,7 +63,8 @@ struct PresetOptions {
   // dynshare: the directory holding graphs/soc-Slashdot0902.txt.gz and
   // graphs/facebook_combined.txt; without them, generated graphs of their shape.
   std::string datasets_dir = {};
-  // dynshare: REQUIRED, the jobs' solo times (deadlines and arrival rate follow them).
+  // dynshare: REQUIRED, the jobs' solo times and a batch's (deadlines and arrival rate
+  // follow them).
   SoloTime solo_time = {};
 };
 

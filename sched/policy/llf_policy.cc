@@ -71,13 +71,13 @@ const LlfPolicy::Lanes& LlfPolicy::LanesOf(SlotKind kind, const ClusterState& st
 }
 
 // max(longest task left, work left / capacity) of `job`'s `kind` tasks not done.
-std::optional<Duration> LlfPolicy::PhaseLeft(const JobState& job, TaskKind kind,
-                                             const ClusterState& state, Time now,
-                                             double unplanned_reduce_units) const {
+std::optional<LlfPolicy::PhaseEstimate> LlfPolicy::PhaseLeft(const JobState& job, TaskKind kind,
+                                                             const ClusterState& state, Time now,
+                                                             double unplanned_reduce_units) const {
   const Lanes& lanes = *lanes_[static_cast<int>(SlotKindOf(kind))];
   const std::vector<TaskState>& tasks = kind == TaskKind::kMap ? job.maps : job.reduces;
   const bool unplanned = kind == TaskKind::kReduce && !job.reduces_planned;
-  double longest = 0, work = 0;
+  double longest = 0, work = 0, pending_work = 0;
   // Pending tasks all go to the reference slot; those of one size (HDFS blocks) share
   // one estimate.
   std::optional<TaskFeatures> pending;
@@ -112,11 +112,16 @@ std::optional<Duration> LlfPolicy::PhaseLeft(const JobState& job, TaskKind kind,
     }
     longest = std::max(longest, seconds);
     work += seconds * slot.speed;
+    if (!running) pending_work = std::max(pending_work, seconds * slot.speed);
   }
-  return FromSeconds(lanes.capacity > 0 ? std::max(longest, work / lanes.capacity) : longest);
+  const bool narrow = lanes.capacity <= 0 || longest >= work / lanes.capacity;
+  return PhaseEstimate{FromSeconds(narrow ? longest : work / lanes.capacity), pending_work, narrow};
 }
 
-Duration LlfPolicy::ProjRemaining(const JobState& job, const ClusterState& state, Time now) {
+Duration LlfPolicy::ProjRemaining(const JobState& job, const ClusterState& state, Time now,
+                                  Entry& entry) {
+  entry.pending_work_s[0] = entry.pending_work_s[1] = 0;
+  entry.narrow[0] = entry.narrow[1] = false;
   if (!estimator_) return Duration::zero();
   LanesOf(SlotKind::kMap, state);
   LanesOf(SlotKind::kReduce, state);
@@ -126,10 +131,15 @@ Duration LlfPolicy::ProjRemaining(const JobState& job, const ClusterState& state
     if (!input) return Duration::zero();
     reduce_units = input->largest_units;
   }
-  std::optional<Duration> maps = PhaseLeft(job, TaskKind::kMap, state, now, 0);
-  std::optional<Duration> reduces = PhaseLeft(job, TaskKind::kReduce, state, now, reduce_units);
+  std::optional<PhaseEstimate> maps = PhaseLeft(job, TaskKind::kMap, state, now, 0);
+  std::optional<PhaseEstimate> reduces =
+      PhaseLeft(job, TaskKind::kReduce, state, now, reduce_units);
   if (!maps || !reduces) return Duration::zero();  // cannot estimate: EDF's order
-  return *maps + *reduces;
+  entry.pending_work_s[static_cast<int>(SlotKind::kMap)] = maps->pending_work_s;
+  entry.pending_work_s[static_cast<int>(SlotKind::kReduce)] = reduces->pending_work_s;
+  entry.narrow[static_cast<int>(SlotKind::kMap)] = maps->narrow;
+  entry.narrow[static_cast<int>(SlotKind::kReduce)] = reduces->narrow;
+  return maps->left + reduces->left;
 }
 
 void LlfPolicy::Recompute(const JobState& job, const ClusterState& state, Time now) {
@@ -142,7 +152,7 @@ void LlfPolicy::Recompute(const JobState& job, const ClusterState& state, Time n
     e.zero.reset();
   }
   ++laxity_updates_;
-  e.key = *job.absolute_deadline() - ProjRemaining(job, state, now);
+  e.key = *job.absolute_deadline() - ProjRemaining(job, state, now, e);
   order_.insert({e.key, job.id});
   if (e.key > now && host()) {
     e.zero = host()->WakeAt(e.key);
@@ -150,9 +160,29 @@ void LlfPolicy::Recompute(const JobState& job, const ClusterState& state, Time n
   }
 }
 
+template <typename Consider>
+std::optional<TaskRef> LlfPolicy::KeepIncumbent(const SlotInfo& slot, const ClusterState& state,
+                                                JobId least, Duration least_laxity, Time now,
+                                                Consider consider) {
+  const int kind = static_cast<int>(slot.kind);
+  if (!incumbent_[kind] || *incumbent_[kind] == least) return std::nullopt;
+  auto it = jobs_.find(*incumbent_[kind]);
+  if (it == jobs_.end() || it->second.key < now) return std::nullopt;  // negative: paper's rule
+  // What the inversion costs the least-laxity job: the incumbent's task on this slot if
+  // that job waits for one slot (narrow), else the task's share of the kind's capacity
+  // (its laxity counts on all of it). It must keep laxity >= 0 (Oh & Yang's bound).
+  const double work_s = it->second.pending_work_s[kind];
+  const auto least_entry = jobs_.find(least);
+  const bool narrow = least_entry == jobs_.end() || least_entry->second.narrow[kind];
+  const double capacity = LanesOf(slot.kind, state).capacity;
+  const double delay_s = narrow || capacity <= 0 ? work_s / slot.speed : work_s / capacity;
+  if (least_laxity < FromSeconds(delay_s)) return std::nullopt;
+  return consider(*incumbent_[kind]);
+}
+
 template <typename Accept>
 std::optional<TaskRef> LlfPolicy::Pick(const SlotInfo& slot, const ClusterState& state, Time now,
-                                       Accept accept) const {
+                                       Accept accept) {
   auto consider = [&](JobId id) -> std::optional<TaskRef> {
     auto it = state.jobs.find(id);
     if (it == state.jobs.end()) return std::nullopt;
@@ -160,15 +190,25 @@ std::optional<TaskRef> LlfPolicy::Pick(const SlotInfo& slot, const ClusterState&
     if (task && accept(it->second, *task)) return task;
     return std::nullopt;
   };
-  // Laxity >= 0, smallest first; then negative, least negative first; then no deadline.
-  const auto zero = order_.lower_bound({now, 0});
-  for (auto it = zero; it != order_.end(); ++it)
-    if (auto t = consider(it->job)) return t;
-  for (auto it = std::make_reverse_iterator(zero); it != order_.rend(); ++it)
-    if (auto t = consider(it->job)) return t;
-  for (JobId id : best_effort_)
-    if (auto t = consider(id)) return t;
-  return std::nullopt;
+  auto pick = [&]() -> std::optional<TaskRef> {
+    // Laxity >= 0, smallest first (or the incumbent); then negative, least negative first;
+    // then no deadline.
+    const auto zero = order_.lower_bound({now, 0});
+    for (auto it = zero; it != order_.end(); ++it)
+      if (auto t = consider(it->job)) {
+        if (auto kept = KeepIncumbent(slot, state, it->job, it->key - now, now, consider))
+          return kept;
+        return t;
+      }
+    for (auto it = std::make_reverse_iterator(zero); it != order_.rend(); ++it)
+      if (auto t = consider(it->job)) return t;
+    for (JobId id : best_effort_)
+      if (auto t = consider(id)) return t;
+    return std::nullopt;
+  };
+  std::optional<TaskRef> task = pick();
+  if (task) incumbent_[static_cast<int>(slot.kind)] = task->job;
+  return task;
 }
 
 std::optional<TaskRef> LlfPolicy::PickTask(const SlotInfo& slot, const ClusterState& state,
@@ -254,6 +294,8 @@ void LlfPolicy::OnTaskFinished(const TaskRecord& record, const ClusterState& sta
 void LlfPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {
   detector_.ForgetJob(job.id);
   best_effort_.erase(job.id);
+  for (std::optional<JobId>& incumbent : incumbent_)
+    if (incumbent == job.id) incumbent.reset();
   auto it = jobs_.find(job.id);
   if (it == jobs_.end()) return;
   order_.erase({it->second.key, job.id});

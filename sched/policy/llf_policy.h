@@ -15,6 +15,16 @@
 //               zero (a timer: the paper's "miss their deadlines"). A decision walks the
 //               order, as edf's does; it never asks the estimator (but on an overloaded
 //               node, below).
+//   inversion   LLF thrashes: a job that is served gains laxity on those that wait, so
+//               jobs of similar deadlines and work take turns task by task and all finish
+//               late (three jobs that EDF runs one after another, meeting two, meet one).
+//               Modified LLF (Oh & Yang, RTCSA 1998) allows a "laxity inversion" as long
+//               as it makes no job miss: per slot kind, the job the last decision served
+//               (the incumbent) keeps the slot while its laxity is >= 0 and the least-laxity
+//               job can afford to wait for the incumbent's task there (its laxity >= the
+//               incumbent's largest pending task on that slot); otherwise the least-laxity
+//               job takes the slot and becomes the incumbent. A job slowed by a slow node
+//               or with more work left still overtakes once it cannot wait. O(log n).
 //   negative    a job whose laxity is negative runs only once no job with a pending task
 //               of the slot's kind has a laxity >= 0 (the paper: "a task with negative
 //               laxity will never preempt tasks with positive laxity"). Among them the
@@ -89,6 +99,18 @@ class LlfPolicy final : public Policy {
   struct Entry {
     Time key{0};
     std::optional<TimerId> zero;  // the wake-up when the laxity reaches 0
+    // By SlotKind: the largest pending task's estimate on the kind's reference slot, in
+    // seconds at speed 1.0 (what the job holds a slot of that kind for); 0: none pending.
+    double pending_work_s[2] = {0, 0};
+    // By SlotKind: the phase's time left is its longest task's, not its work over the
+    // slots' capacity (it waits for one slot, not for the cluster).
+    bool narrow[2] = {false, false};
+  };
+  // A phase's time left, and its largest pending task in seconds at speed 1.0.
+  struct PhaseEstimate {
+    Duration left;
+    double pending_work_s = 0;
+    bool narrow = false;
   };
   // Per slot kind: the fastest healthy slot, and the healthy slots' speeds summed.
   struct Lanes {
@@ -97,15 +119,23 @@ class LlfPolicy final : public Policy {
   };
 
   void Recompute(const JobState& job, const ClusterState& state, Time now);
-  Duration ProjRemaining(const JobState& job, const ClusterState& state, Time now);
-  std::optional<Duration> PhaseLeft(const JobState& job, TaskKind kind, const ClusterState& state,
-                                    Time now, double unplanned_reduce_units) const;
+  // Sets `entry.pending_work_s` and `entry.narrow`.
+  Duration ProjRemaining(const JobState& job, const ClusterState& state, Time now, Entry& entry);
+  std::optional<PhaseEstimate> PhaseLeft(const JobState& job, TaskKind kind,
+                                         const ClusterState& state, Time now,
+                                         double unplanned_reduce_units) const;
   const Lanes& LanesOf(SlotKind kind, const ClusterState& state);
   void NoteNominalSpeeds(const ClusterState& state);
-  // The first task in laxity order for `slot` that `accept(job, task)` takes.
+  // The task for `slot` in laxity order, with the incumbent's inversion, that
+  // `accept(job, task)` takes; its job becomes the incumbent of the slot's kind.
   template <typename Accept>
   std::optional<TaskRef> Pick(const SlotInfo& slot, const ClusterState& state, Time now,
-                              Accept accept) const;
+                              Accept accept);
+  // The incumbent's task for `slot` if the least-laxity job (`least`, laxity
+  // `least_laxity`) can afford to wait for it; none otherwise.
+  template <typename Consider>
+  std::optional<TaskRef> KeepIncumbent(const SlotInfo& slot, const ClusterState& state, JobId least,
+                                       Duration least_laxity, Time now, Consider consider);
   bool FitsOverloadedSlot(const JobState& job, const TaskRef& task, const SlotInfo& slot,
                           const ClusterState& state, Time now) const;
   void FeedDetector(const TaskRecord& record, const ClusterState& state);
@@ -118,6 +148,7 @@ class LlfPolicy final : public Policy {
   std::map<TimerId, JobId> zero_timers_;
   std::vector<double> nominal_speed_;  // per slot, as first seen
   std::optional<Lanes> lanes_[2];      // by SlotKind; none: to recompute
+  std::optional<JobId> incumbent_[2];  // by SlotKind: the job the last pick served
   uint64_t laxity_updates_ = 0;
 };
 

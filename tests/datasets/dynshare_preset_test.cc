@@ -1,5 +1,6 @@
 // The dynshare preset (DynamicShare's Fig. 5): its job mix, deadlines from the solo times,
-// Poisson arrivals at C / mean solo time, the overloaded node, its inputs and parameters.
+// Poisson arrivals at load C / (C + 1) of the cluster's throughput, the overloaded node, its inputs
+// and parameters.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,15 +14,20 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr double kHeavySolo = 2.0, kLightSolo = 0.5;  // mean 1.25 s
+constexpr double kHeavySolo = 2.0, kLightSolo = 0.5;
+// What one more job adds to a busy cluster: mean 1 s.
+constexpr double kHeavyService = 1.5, kLightService = 0.5;
 
-// Solo times by kind, and the one-job workloads the preset asked about.
+// Solo times by kind (a batch: one service time more per job), and the workloads the
+// preset asked about.
 struct FakeSolo {
   std::vector<WorkloadSpec> asked;
   SoloTime Fn() {
-    return [this](const WorkloadSpec& one) -> Result<double> {
-      asked.push_back(one);
-      return one.jobs.at(0).name == "heavy" ? kHeavySolo : kLightSolo;
+    return [this](const WorkloadSpec& w) -> Result<double> {
+      asked.push_back(w);
+      const bool heavy = w.jobs.at(0).name == "heavy";
+      return (heavy ? kHeavySolo : kLightSolo) +
+             static_cast<double>(w.jobs.size() - 1) * (heavy ? kHeavyService : kLightService);
     };
   }
 };
@@ -67,14 +73,15 @@ TEST(DynSharePreset, HalfHeavySeventyPercentStrictWithThePapersDeadlineRatios) {
   EXPECT_EQ(std::count_if(seven.jobs.begin(), seven.jobs.end(), IsStrict), 5);
 }
 
-TEST(DynSharePreset, ArrivalsArePoissonAtConcurrencyOverMeanSoloTime) {
+TEST(DynSharePreset, ArrivalsArePoissonAtLoadConcurrencyOverConcurrencyPlusOne) {
   FakeSolo solo;
   const size_t n = 4000;
   const WorkloadSpec spec = Make(Options(solo, n, 5));
   EXPECT_EQ(spec.jobs.front().arrival_s, 0);
-  // Little's law: C = rate x mean time, so the mean gap is 1.25 s / 5 = 0.25 s.
+  // Load 5/6 of a throughput of one job per second (the mean service time): a job every
+  // 1.2 s, not every solo time / C (0.25 s), which would offer 4 times what it serves.
   const double mean_gap = spec.jobs.back().arrival_s / static_cast<double>(n - 1);
-  EXPECT_NEAR(mean_gap, 0.25, 0.25 * 0.05);  // 3 standard errors at 4,000 gaps
+  EXPECT_NEAR(mean_gap, 1.2, 1.2 * 0.05);  // 3 standard errors at 4,000 gaps
   // Exponential gaps: their standard deviation equals their mean.
   double sq = 0;
   for (size_t i = 1; i < n; ++i) {
@@ -82,7 +89,7 @@ TEST(DynSharePreset, ArrivalsArePoissonAtConcurrencyOverMeanSoloTime) {
     EXPECT_GE(gap, 0);
     sq += (gap - mean_gap) * (gap - mean_gap);
   }
-  EXPECT_NEAR(std::sqrt(sq / static_cast<double>(n - 2)), 0.25, 0.25 * 0.1);
+  EXPECT_NEAR(std::sqrt(sq / static_cast<double>(n - 2)), 1.2, 1.2 * 0.1);
 }
 
 TEST(DynSharePreset, OneSeedGivesTheSameJobsAtEveryConcurrencyOnlyCloser) {
@@ -92,38 +99,55 @@ TEST(DynSharePreset, OneSeedGivesTheSameJobsAtEveryConcurrencyOnlyCloser) {
   for (size_t i = 0; i < c1.jobs.size(); ++i) {
     EXPECT_EQ(c1.jobs[i].name, c4.jobs[i].name);
     EXPECT_EQ(c1.jobs[i].deadline_s, c4.jobs[i].deadline_s);
-    EXPECT_NEAR(c4.jobs[i].arrival_s, c1.jobs[i].arrival_s / 4, 2e-3);
+    // Gaps of (1 + 1/C) service times: 1.25 at C = 4, 2 at C = 1.
+    EXPECT_NEAR(c4.jobs[i].arrival_s, c1.jobs[i].arrival_s * 1.25 / 2, 2e-3);
   }
   EXPECT_NE(Make(Options(solo, 30, 1), 10).jobs[1].arrival_s, c1.jobs[1].arrival_s);
 }
 
-TEST(DynSharePreset, NodeZeroRunsAtAQuarterSpeedForTheMiddleThirdOfTheSpan) {
+TEST(DynSharePreset, NodeZeroRunsAtAQuarterSpeedWhileTenJobsArriveMidSpan) {
   FakeSolo solo;
   const WorkloadSpec spec = Make(Options(solo, 20, 2));
   ASSERT_TRUE(spec.cluster.has_value());
   EXPECT_EQ(spec.cluster->ToString(), "2x(1m,1r,0.25)+4x(1m,1r,0.125)");
   EXPECT_EQ(spec.cluster->ToString(), ClusterPreset("dynshare-het")->ToString());
-  // The arrivals' expected span: 20 jobs x 1.25 s / 2 = 12.5 s.
+  // Mean gap 1 s x (1 + 1/2) = 1.5 s; the arrivals' expected span 20 x 1.5 = 30 s; the
+  // overload lasts 10 gaps (15 s), in its middle.
   ASSERT_EQ(spec.availability.size(), 1u);
   const AvailabilityProfile& a = spec.availability[0];
   EXPECT_EQ(a.nodes, std::vector<int>{0});
   ASSERT_EQ(a.steps.size(), 2u);
-  EXPECT_NEAR(a.steps[0].at_s, 12.5 / 3, 1e-3);
+  EXPECT_NEAR(a.steps[0].at_s, 7.5, 1e-3);
   EXPECT_EQ(a.steps[0].factor, 0.25);
-  EXPECT_NEAR(a.steps[1].at_s, 2 * 12.5 / 3, 1e-3);
+  EXPECT_NEAR(a.steps[1].at_s, 22.5, 1e-3);
   EXPECT_EQ(a.steps[1].factor, 1.0);
+  // Fewer jobs than 10: all of their span.
+  const WorkloadSpec short_spec = Make(Options(solo, 4, 2));
+  const AvailabilityProfile& few = short_spec.availability.at(0);
+  EXPECT_EQ(few.steps[0].at_s, 0);
+  EXPECT_NEAR(few.steps[1].at_s, 6, 1e-3);
 }
 
-TEST(DynSharePreset, SoloTimesAreAskedOfEachKindAloneOnTheClusterWithoutOverload) {
+TEST(DynSharePreset, SoloTimesAreAskedOfEachKindAloneAndInABatchWithoutOverload) {
   FakeSolo solo;
   Make(Options(solo, 10, 1));
-  ASSERT_EQ(solo.asked.size(), 2u);
-  for (const WorkloadSpec& one : solo.asked) {
-    ASSERT_EQ(one.jobs.size(), 1u);
-    EXPECT_FALSE(one.jobs[0].deadline_s.has_value());
-    EXPECT_TRUE(one.availability.empty());
-    EXPECT_TRUE(one.cluster.has_value());
+  ASSERT_EQ(solo.asked.size(), 4u);  // per kind: alone, then 4 at once
+  for (size_t i = 0; i < solo.asked.size(); ++i) {
+    const WorkloadSpec& w = solo.asked[i];
+    ASSERT_EQ(w.jobs.size(), i % 2 == 0 ? 1u : 4u);
+    for (const WorkloadJob& j : w.jobs) {
+      EXPECT_FALSE(j.deadline_s.has_value());
+      EXPECT_EQ(j.arrival_s, 0);
+      EXPECT_EQ(j.input.graph_edges, w.jobs[0].input.graph_edges);
+    }
+    EXPECT_TRUE(w.availability.empty());
+    EXPECT_TRUE(w.cluster.has_value());
   }
+  // A batch that takes no longer than one job alone has no service time to offer a load.
+  PresetOptions flat = Options(solo, 10, 1);
+  flat.solo_time = [](const WorkloadSpec&) -> Result<double> { return 1.0; };
+  EXPECT_THAT(MakePreset("dynshare", 1, flat).status().message(),
+              HasSubstr("4 heavy jobs at once took 1.000 s, no longer than one alone"));
   PresetOptions failing = Options(solo, 10, 1);
   failing.solo_time = [](const WorkloadSpec&) -> Result<double> {
     return Status::InvalidArgument("no calibration");

@@ -14,9 +14,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// dynshare asks its caller for the jobs' solo times: 1 s each here.
+// dynshare asks its caller for the jobs' solo times: 1 s each here, one more each second.
 WorkloadSpec Make(std::string_view name, uint64_t seed, PresetOptions o = {}) {
-  if (!o.solo_time) o.solo_time = [](const WorkloadSpec&) -> Result<double> { return 1.0; };
+  if (!o.solo_time)
+    o.solo_time = [](const WorkloadSpec& w) -> Result<double> { return w.jobs.size() * 1.0; };
   Result<WorkloadSpec> r = MakePreset(name, seed, o);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() ? std::move(*r) : WorkloadSpec{};

@@ -43,12 +43,12 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   Within(cmd->add_option("--limit", o.limit, "Traces: only the first N jobs"),
          IntegerIn<size_t>(1, SIZE_MAX));
   Within(cmd->add_option("--jobs", o.preset_jobs,
-                         "Presets with a job count: how many (default: mars-* 50, dynshare 10; "
+                         "Presets with a job count: how many (default: mars-* 50, dynshare 320; "
                          "the rtmr-* presets fix theirs)"),
          IntegerIn<size_t>(1, 1'000'000));
   Within(cmd->add_option("--concurrency", o.concurrency,
-                         "dynshare: about C jobs in the system (arrival rate = C / mean solo "
-                         "time; default 4)"),
+                         "dynshare: about C jobs in the system (offered load C / (C + 1) of the "
+                         "cluster's throughput; default 4)"),
          IntegerIn(1, 100));
   cmd->add_option("--calibration", o.calibration,
                   "Task-time model (default: " + DefaultCalibrationPath().string() +

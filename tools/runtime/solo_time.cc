@@ -11,18 +11,19 @@ namespace mrlocal {
 namespace {
 
 // What identifies a solo measure: the job's work and the cluster it runs on.
-std::string SoloKey(const WorkloadJob& j, const ClusterSpec& cluster) {
-  std::string key = j.app + "|" + std::to_string(j.maps) + "|" + std::to_string(j.reduces) + "|" +
-                    cluster.ToString() + "|" + std::to_string(j.input.graph_nodes) + "|" +
+std::string SoloKey(const WorkloadJob& j, size_t jobs, const ClusterSpec& cluster) {
+  std::string key = std::to_string(jobs) + "|" + j.app + "|" + std::to_string(j.maps) + "|" +
+                    std::to_string(j.reduces) + "|" + cluster.ToString() + "|" +
+                    std::to_string(j.input.graph_nodes) + "|" +
                     std::to_string(j.input.graph_edges) + "|" + std::to_string(j.input.graph_skew) +
                     "|" + std::to_string(j.input.bytes);
   for (const std::string& f : j.input.files) key += "|" + f;
   return key;
 }
 
-Result<double> Latency(const Result<WorkloadRun>& run) {
+Result<double> Latency(const Result<WorkloadRun>& run, size_t jobs) {
   if (!run.ok()) return run.status();
-  if (run->metrics.completed != 1) return Status::Internal("the job did not complete");
+  if (run->metrics.completed != jobs) return Status::Internal("a job did not complete");
   return run->metrics.latency_s.max;
 }
 
@@ -38,16 +39,17 @@ SoloTime MakeSoloTime(bool sim, const ClusterSpec& cluster, const Calibration& c
     o.cluster = cluster;
     o.calibration = calibration;
     o.keep_attempts = false;
-    if (sim) return Latency(RunWorkloadSim(alone, o));
+    const size_t jobs = alone.jobs.size();
+    if (sim) return Latency(RunWorkloadSim(alone, o), jobs);
 
     static std::mutex mu;
     static std::map<std::string, double> measured;
-    const std::string key = SoloKey(alone.jobs.at(0), cluster);
+    const std::string key = SoloKey(alone.jobs.at(0), jobs, cluster);
     std::lock_guard lock(mu);  // one real run at a time: they must not share the cores
     if (auto it = measured.find(key); it != measured.end()) return it->second;
     std::vector<double> runs;
     for (int i = 0; i < kRealSoloRuns; ++i) {
-      auto s = Latency(RunWorkloadReal(alone, o));
+      auto s = Latency(RunWorkloadReal(alone, o), jobs);
       if (!s.ok()) return s.status();
       runs.push_back(*s);
     }

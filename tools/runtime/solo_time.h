@@ -8,9 +8,10 @@
 
 namespace mrlocal {
 
-// Simulated: the model's time of the job alone (fifo, no noise: the model's mean), on
-// `cluster`. Real: the median of kRealSoloRuns real runs of it alone (fifo), measured
-// once per job and cluster in this process, so that a compare's seeds and sweep points
+// Simulated: the model's time of the jobs (one alone, or a batch arriving at 0: the last
+// one's response; fifo, no noise: the model's mean), on `cluster`. Real: the median of
+// kRealSoloRuns real runs of them (fifo), measured once per job, count and cluster in
+// this process, so that a compare's seeds and sweep points
 // share one measure. Either ignores the spec's availability profiles (a solo time is the
 // job's on the cluster as it is, not while a node is overloaded).
 SoloTime MakeSoloTime(bool sim, const ClusterSpec& cluster, const Calibration& calibration);
