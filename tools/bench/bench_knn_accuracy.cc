@@ -44,6 +44,7 @@
 #include <variant>
 #include <vector>
 
+#include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
 #include "sched/core/cluster_spec.h"
 #include "sched/estimate/estimator.h"
@@ -148,25 +149,26 @@ std::vector<std::string> ReadLines(const std::string& graph) {
   return lines;
 }
 
-// The first `fraction` of `lines`, as a file in `dir`.
-std::string GraphPiece(const std::vector<std::string>& lines, double fraction,
-                       const fs::path& dir) {
-  const fs::path out = dir / "graph.txt";
+// The first `fraction` of `lines`, as `out`.
+void WriteGraphPiece(const std::vector<std::string>& lines, double fraction, const fs::path& out) {
   std::ofstream o(out);
   for (size_t i = 0; i < static_cast<size_t>(fraction * static_cast<double>(lines.size())); ++i)
     o << lines[i] << "\n";
-  return out.string();
 }
 
 using Range = std::pair<double, double>;
 
 // The runs' inputs: each drawn uniformly from its range, anew each run.
 struct Sizes {
-  Range text_mib, text_split_mib;         // WordCount's
-  Range graph_fraction, graph_split_mib;  // friend-count's: the graph's first lines
+  Range text_mib, text_split_mib;  // WordCount's
+  // friend-count's: a generated graph of graph_mib, or with --graph the first
+  // graph_fraction of its lines
+  Range graph_mib, graph_fraction, graph_split_mib;
 };
-constexpr Sizes kSecondTasks{{32, 128}, {16, 32}, {0.5, 1.0}, {2.5, 4}};
-constexpr Sizes kSmallTasks{{8, 32}, {8, 8}, {0.1, 0.4}, {1, 1}};
+constexpr Sizes kSecondTasks{{32, 128}, {16, 32}, {12, 24}, {0.5, 1.0}, {2.5, 4}};
+constexpr Sizes kSmallTasks{{8, 32}, {8, 8}, {}, {0.1, 0.4}, {1, 1}};
+// The generated graphs' skew: soc-Slashdot0902's (datasets/graph_generator.h).
+constexpr double kGraphSkew = 208;
 
 double Draw(Range r, std::mt19937_64& rng) {
   return std::uniform_real_distribution<double>(r.first, r.second)(rng);
@@ -274,7 +276,7 @@ struct Options {
   int runs = 100;
   std::string csv = "knn_accuracy.csv", chart;
   std::string cluster = "1x(1m,1r,1.0)+1x(1m,1r,0.5)";
-  std::string graph = std::string(MRLOCAL_SHARED_DATASETS) + "/graphs/soc-Slashdot0902.txt.gz";
+  std::string graph;  // none: generated
   Sizes sizes = kSecondTasks;
 };
 
@@ -288,8 +290,10 @@ constexpr char kUsage[] =
     "  --chart FILE   per run, app and kind: mean and quartiles of estimated / actual, for\n"
     "                 plot_csv (default: none)\n"
     "  --cluster SPEC the cluster (default 1x(1m,1r,1.0)+1x(1m,1r,0.5))\n"
-    "  --graph FILE   friend-count's edge list, gzip or not (default soc-Slashdot0902)\n"
-    "  --small        tasks of 10-150 ms instead of 0.1-1 s (see the source's header)\n";
+    "  --graph FILE   friend-count on the first 50-100 % of FILE's lines (gzip or not), not\n"
+    "                 on a generated graph\n"
+    "  --small        tasks of 10-150 ms, not 0.1-1 s: 8-32 MiB of text in 8 MiB splits,\n"
+    "                 the first 10-40 % of --graph (default soc-Slashdot0902) in 1 MiB splits\n";
 
 // The options, or the exit code: 0 after --help, 2 for bad ones (one line on stderr).
 std::variant<Options, int> ParseOptions(int argc, char** argv) {
@@ -324,7 +328,30 @@ std::variant<Options, int> ParseOptions(int argc, char** argv) {
     if (std::from_chars(value.data(), end, o.runs).ptr != end || o.runs < 1)
       return bad("--runs: '" + value + "' is not a positive integer");
   }
+  if (o.sizes.graph_mib.second == 0 && o.graph.empty())
+    o.graph = std::string(MRLOCAL_SHARED_DATASETS) + "/graphs/soc-Slashdot0902.txt.gz";
   return o;
+}
+
+// Friend-count's input of a run, as `out`: the first lines of `lines` when given, else a
+// graph generated with `seed`.
+Status WriteGraph(const std::vector<std::string>& lines, const Sizes& sizes, uint64_t seed,
+                  std::mt19937_64& rng, const fs::path& out) {
+  if (!lines.empty()) {
+    WriteGraphPiece(lines, Draw(sizes.graph_fraction, rng), out);
+    return Status::OK();
+  }
+  const GraphSize size =
+      GraphForBytes(static_cast<uint64_t>(Draw(sizes.graph_mib, rng) * (1 << 20)));
+  GraphOptions g;
+  g.nodes = size.nodes;
+  g.edges = size.edges;
+  g.skew = kGraphSkew;
+  g.seed = seed;
+  auto graph = GenerateGraph(g);
+  if (!graph.ok()) return graph.status();
+  std::ofstream(out) << *graph;
+  return Status::OK();
 }
 
 int Main(int argc, char** argv) {
@@ -336,8 +363,9 @@ int Main(int argc, char** argv) {
     std::cerr << "bench_knn_accuracy: " << cluster.status().message() << "\n";
     return 2;
   }
-  const std::vector<std::string> graph_lines = ReadLines(o.graph);
-  if (graph_lines.empty()) {
+  const std::vector<std::string> graph_lines =
+      o.graph.empty() ? std::vector<std::string>{} : ReadLines(o.graph);
+  if (!o.graph.empty() && graph_lines.empty()) {
     std::cerr << "bench_knn_accuracy: --graph: cannot read " << o.graph << " (or it is empty)\n";
     return 2;
   }
@@ -355,9 +383,10 @@ int Main(int argc, char** argv) {
     std::ofstream(text) << GenerateText(t);
     Status st = RunOnce(wordcount, text.string(), EqualSplits(t.bytes, o.sizes.text_split_mib, rng),
                         *cluster, history, RowOf(run, "wordcount"), rows);
-    const std::string graph = GraphPiece(graph_lines, Draw(o.sizes.graph_fraction, rng), dir);
+    const fs::path graph = dir / "graph.txt";
+    if (st.ok()) st = WriteGraph(graph_lines, o.sizes, t.seed, rng, graph);
     if (st.ok())
-      st = RunOnce(friendcount, graph,
+      st = RunOnce(friendcount, graph.string(),
                    EqualSplits(fs::file_size(graph), o.sizes.graph_split_mib, rng), *cluster,
                    history, RowOf(run, "friendcount"), rows);
     if (!st.ok()) {
