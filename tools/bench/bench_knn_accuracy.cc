@@ -7,14 +7,16 @@
 // (Estimator::TaskSeconds with FeaturesOnSlot, on the run's estimator), and its actual time.
 //
 // The sizes are the paper's kind of task, which takes seconds (its Twitter maps read
-// 100,000 tweets): WordCount on 32-128 MiB of generated text in splits of 16-32 MiB
-// (0.15-1 s each here), friend-count on the first 50-100 % of soc-Slashdot0902's lines
-// (5.6-11 MB unpacked) in splits of 2.5-4 MiB (about 0.1-0.3 s at speed 1). A run's input
-// is cut into equal splits (the block size is the input over a split count drawn so that
-// each split is in range), so no short last split runs in a few ms, where timer
-// resolution, thread wake-up and a fixed cost of a few ms are most of the time. --small
-// runs that case: 8-32 MiB of text in 8 MiB splits, the first 10-40 % of the graph in
-// 1 MiB splits (tasks of 10-150 ms). 2 x 100 runs take about 5 minutes on 2 cores.
+// 100,000 tweets), on fixed datasets as the paper's: WordCount on 32-128 MiB of generated
+// text (a new seed each run) in splits of 16-32 MiB (0.1-0.2 s each at speed 1 here),
+// friend-count on the first 50-100 % of a generated 16 MiB graph with soc-Slashdot0902's
+// skew (the same graph every run; soc-Slashdot0902 itself is 11 MB, and its 3 MiB splits
+// take 45 ms) in splits of 2.5-4 MiB (0.2-0.3 s at speed 1). A run's input is cut into
+// equal splits (the block size is the input over a split count drawn so that each split is
+// in range), so no short last split runs in a few ms, where timer resolution, thread
+// wake-up and a fixed cost of a few ms are most of the time. --small runs that case: 8-32
+// MiB of text in 8 MiB splits, the first 10-40 % of soc-Slashdot0902 (or --graph) in 1 MiB
+// splits (tasks of 10-150 ms). 2 x 100 runs take about 5 minutes on 2 cores.
 //
 // It prints the mean (MAPE) and the median absolute percentage error of run 1, 5, 20 and N
 // (and of the five runs up to each) per app and kind; --csv gets every task, --chart the
@@ -160,15 +162,11 @@ using Range = std::pair<double, double>;
 
 // The runs' inputs: each drawn uniformly from its range, anew each run.
 struct Sizes {
-  Range text_mib, text_split_mib;  // WordCount's
-  // friend-count's: a generated graph of graph_mib, or with --graph the first
-  // graph_fraction of its lines
-  Range graph_mib, graph_fraction, graph_split_mib;
+  Range text_mib, text_split_mib;         // WordCount's
+  Range graph_fraction, graph_split_mib;  // friend-count's: the graph's first lines
 };
-constexpr Sizes kSecondTasks{{32, 128}, {16, 32}, {12, 24}, {0.5, 1.0}, {2.5, 4}};
-constexpr Sizes kSmallTasks{{8, 32}, {8, 8}, {}, {0.1, 0.4}, {1, 1}};
-// The generated graphs' skew: soc-Slashdot0902's (datasets/graph_generator.h).
-constexpr double kGraphSkew = 208;
+constexpr Sizes kSecondTasks{{32, 128}, {16, 32}, {0.5, 1.0}, {2.5, 4}};
+constexpr Sizes kSmallTasks{{8, 32}, {8, 8}, {0.1, 0.4}, {1, 1}};
 
 double Draw(Range r, std::mt19937_64& rng) {
   return std::uniform_real_distribution<double>(r.first, r.second)(rng);
@@ -276,7 +274,7 @@ struct Options {
   int runs = 100;
   std::string csv = "knn_accuracy.csv", chart;
   std::string cluster = "1x(1m,1r,1.0)+1x(1m,1r,0.5)";
-  std::string graph;  // none: generated
+  std::string graph;  // none: generated (GraphLines)
   Sizes sizes = kSecondTasks;
 };
 
@@ -298,6 +296,7 @@ constexpr char kUsage[] =
 // The options, or the exit code: 0 after --help, 2 for bad ones (one line on stderr).
 std::variant<Options, int> ParseOptions(int argc, char** argv) {
   Options o;
+  bool small = false;
   auto bad = [](const std::string& what) {
     std::cerr << "bench_knn_accuracy: " << what << "\n";
     return 2;
@@ -309,6 +308,7 @@ std::variant<Options, int> ParseOptions(int argc, char** argv) {
       return 0;
     }
     if (flag == "--small") {
+      small = true;
       o.sizes = kSmallTasks;
       continue;
     }
@@ -328,30 +328,26 @@ std::variant<Options, int> ParseOptions(int argc, char** argv) {
     if (std::from_chars(value.data(), end, o.runs).ptr != end || o.runs < 1)
       return bad("--runs: '" + value + "' is not a positive integer");
   }
-  if (o.sizes.graph_mib.second == 0 && o.graph.empty())
+  if (small && o.graph.empty())
     o.graph = std::string(MRLOCAL_SHARED_DATASETS) + "/graphs/soc-Slashdot0902.txt.gz";
   return o;
 }
 
-// Friend-count's input of a run, as `out`: the first lines of `lines` when given, else a
-// graph generated with `seed`.
-Status WriteGraph(const std::vector<std::string>& lines, const Sizes& sizes, uint64_t seed,
-                  std::mt19937_64& rng, const fs::path& out) {
-  if (!lines.empty()) {
-    WriteGraphPiece(lines, Draw(sizes.graph_fraction, rng), out);
-    return Status::OK();
-  }
-  const GraphSize size =
-      GraphForBytes(static_cast<uint64_t>(Draw(sizes.graph_mib, rng) * (1 << 20)));
+// The lines of the graph friend-count reads from: `file`'s, or without one a generated
+// 16 MiB graph with soc-Slashdot0902's skew (a fixed dataset, as the paper's). Empty when
+// the file cannot be read.
+std::vector<std::string> GraphLines(const std::string& file) {
+  if (!file.empty()) return ReadLines(file);
   GraphOptions g;
+  const GraphSize size = GraphForBytes(16 << 20);
   g.nodes = size.nodes;
   g.edges = size.edges;
-  g.skew = kGraphSkew;
-  g.seed = seed;
+  g.skew = 208;
   auto graph = GenerateGraph(g);
-  if (!graph.ok()) return graph.status();
-  std::ofstream(out) << *graph;
-  return Status::OK();
+  std::vector<std::string> lines;
+  std::istringstream in(graph.ok() ? *graph : "");
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  return lines;
 }
 
 int Main(int argc, char** argv) {
@@ -363,9 +359,8 @@ int Main(int argc, char** argv) {
     std::cerr << "bench_knn_accuracy: " << cluster.status().message() << "\n";
     return 2;
   }
-  const std::vector<std::string> graph_lines =
-      o.graph.empty() ? std::vector<std::string>{} : ReadLines(o.graph);
-  if (!o.graph.empty() && graph_lines.empty()) {
+  const std::vector<std::string> graph_lines = GraphLines(o.graph);
+  if (graph_lines.empty()) {
     std::cerr << "bench_knn_accuracy: --graph: cannot read " << o.graph << " (or it is empty)\n";
     return 2;
   }
@@ -384,7 +379,7 @@ int Main(int argc, char** argv) {
     Status st = RunOnce(wordcount, text.string(), EqualSplits(t.bytes, o.sizes.text_split_mib, rng),
                         *cluster, history, RowOf(run, "wordcount"), rows);
     const fs::path graph = dir / "graph.txt";
-    if (st.ok()) st = WriteGraph(graph_lines, o.sizes, t.seed, rng, graph);
+    WriteGraphPiece(graph_lines, Draw(o.sizes.graph_fraction, rng), graph);
     if (st.ok())
       st = RunOnce(friendcount, graph.string(),
                    EqualSplits(fs::file_size(graph), o.sizes.graph_split_mib, rng), *cluster,
