@@ -50,21 +50,21 @@ std::optional<double> KnnRegress(const std::vector<KnnObservation>& observations
   if (observations.empty() || !std::isfinite(task.units) || !std::isfinite(task.slot_speed) ||
       task.slot_speed <= 0)
     return std::nullopt;
-  // Sizes outside those observed: estimated at the nearest observed, scaled up beyond it.
+  // Neighbours are found at the nearest observed size; a size below all observed is
+  // estimated as the smallest (a time has a fixed part: scaling it down would under-estimate).
   double lo = INFINITY, hi = 0;
   for (const KnnObservation& o : observations) {
     lo = std::min(lo, o.units);
     hi = std::max(hi, o.units);
   }
-  const double units = std::clamp(std::max(0.0, task.units), lo, hi);
-  const double scale = units > 0 ? std::max(1.0, task.units / units) : 1.0;
+  const double units = std::max(task.units, lo);
 
   std::vector<Point> points;
   points.reserve(observations.size() + 1);
   for (const KnnObservation& o : observations)
     points.push_back(Features(o.units, o.slot_speed, o.node_tasks));
   const Point inv = InverseRanges(points);
-  const Point q = Features(units, task.slot_speed, std::max(0, task.node_tasks));
+  const Point q = Features(std::min(units, hi), task.slot_speed, std::max(0, task.node_tasks));
   std::vector<double> distance(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     double sum = 0;
@@ -84,10 +84,15 @@ std::optional<double> KnnRegress(const std::vector<KnnObservation>& observations
   for (size_t j = 0; j < k; ++j) {
     const KnnObservation& o = observations[order[j]];
     const double w = r > 0 ? Epanechnikov(distance[order[j]] / r) : 1.0;
+    // The neighbour's work at the query's size, as a task's time grows with its input near
+    // it: a plain mean of neighbours larger (or smaller) than the query would be biased by
+    // their sizes, most at the edges of the observed range, and beyond the largest size
+    // this extrapolates in proportion.
+    const double at_size = o.units > 0 ? units / o.units : 1.0;
     weights += w;
-    work += w * o.seconds * o.slot_speed;
+    work += w * o.seconds * o.slot_speed * at_size;
   }
-  const double seconds = scale * work / weights / task.slot_speed;
+  const double seconds = work / weights / task.slot_speed;
   if (!std::isfinite(seconds)) return std::nullopt;  // absurd sizes or speeds only
   return seconds;
 }

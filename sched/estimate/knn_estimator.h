@@ -17,11 +17,15 @@
 //              to n = 2, 5 at 20, 42 at the bound of 256), so a size seen a few times is
 //              not averaged with others.
 //   Target     the work, seconds x the slot's speed, divided by the query's speed: a
-//              speed never observed is still estimated, proportionally.
-//   Sizes      kNN cannot extrapolate. A query above the largest observed units is
-//              estimated at the largest and scaled by the ratio (a task's time grows at
-//              most in proportion to its input beyond a fixed cost: an over-estimate); one
-//              below the smallest is estimated at the smallest (likewise an over-estimate).
+//              speed never observed is still estimated, proportionally. Each neighbour's
+//              work is first scaled to the query's size (x query units / its units): near
+//              a size a task's time grows in proportion to its input, and a plain mean of
+//              neighbours of other sizes is biased towards theirs, most at the edges of the
+//              observed range.
+//   Sizes      A query above the largest observed units has the largest as neighbours and
+//              is scaled from them in proportion (a task's time grows at most in proportion
+//              to its input beyond a fixed cost: an over-estimate); one below the smallest
+//              is estimated as the smallest (likewise an over-estimate).
 //   Cold start with fewer than kWarmObservations observations of the kind, the estimate
 //              blends in the fallback estimator's (the run's history or model) times
 //              kColdFactor, in proportion to what is missing: it starts high and converges
