@@ -8,15 +8,15 @@
 //
 // The sizes are the paper's kind of task, which takes seconds (its Twitter maps read
 // 100,000 tweets), on fixed datasets as the paper's: WordCount on 32-128 MiB of generated
-// text (a new seed each run) in splits of 16-32 MiB (0.1-0.2 s each at speed 1 here),
+// text (a new seed each run) in splits of 16-32 MiB (0.08-0.15 s each at speed 1 here),
 // friend-count on the first 50-100 % of a generated 16 MiB graph with soc-Slashdot0902's
 // skew (the same graph every run; soc-Slashdot0902 itself is 11 MB, and its 3 MiB splits
-// take 45 ms) in splits of 2.5-4 MiB (0.2-0.3 s at speed 1). A run's input is cut into
+// take 45 ms) in splits of 2.5-4 MiB (0.1-0.2 s at speed 1). A run's input is cut into
 // equal splits (the block size is the input over a split count drawn so that each split is
 // in range), so no short last split runs in a few ms, where timer resolution, thread
 // wake-up and a fixed cost of a few ms are most of the time. --small runs that case: 8-32
 // MiB of text in 8 MiB splits, the first 10-40 % of soc-Slashdot0902 (or --graph) in 1 MiB
-// splits (tasks of 10-150 ms). 2 x 100 runs take about 5 minutes on 2 cores.
+// splits (tasks of 10-150 ms). 2 x 100 runs take 3-5 minutes on 2 cores.
 //
 // It prints the mean (MAPE) and the median absolute percentage error of run 1, 5, 20 and N
 // (and of the five runs up to each) per app and kind; --csv gets every task, --chart the
@@ -290,7 +290,7 @@ constexpr char kUsage[] =
     "  --cluster SPEC the cluster (default 1x(1m,1r,1.0)+1x(1m,1r,0.5))\n"
     "  --graph FILE   friend-count on the first 50-100 % of FILE's lines (gzip or not), not\n"
     "                 on a generated graph\n"
-    "  --small        tasks of 10-150 ms, not 0.1-1 s: 8-32 MiB of text in 8 MiB splits,\n"
+    "  --small        tasks of 10-150 ms, not 0.1-0.3 s: 8-32 MiB of text in 8 MiB splits,\n"
     "                 the first 10-40 % of --graph (default soc-Slashdot0902) in 1 MiB splits\n";
 
 // The options, or the exit code: 0 after --help, 2 for bad ones (one line on stderr).
