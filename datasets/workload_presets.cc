@@ -312,6 +312,59 @@ std::string Shortest(double v) {
   return buf;
 }
 
+// One of dynshare's two kinds of job, with its times measured by PresetOptions::solo_time.
+struct DynShareJobKind {
+  const DynShareKind& kind;
+  WorkloadJob job;
+  double solo_s = 0, service_s = 0;
+};
+
+// k.solo_s, the job alone, and k.service_s, what one more such job adds to a busy cluster:
+// (time of kDynShareBatch at once - solo) / (kDynShareBatch - 1).
+Status MeasureKind(DynShareJobKind& k, const WorkloadSpec& cluster, const PresetOptions& o) {
+  WorkloadSpec alone = cluster;
+  alone.jobs = {k.job};
+  auto solo = o.solo_time(alone);
+  if (!solo.ok())
+    return solo.status().WithContext("dynshare: solo time of the " + k.job.name + " job: ");
+  k.solo_s = *solo;
+  for (size_t i = 2; i <= kDynShareBatch; ++i)
+    alone.jobs.emplace_back(k.job).name += "-" + std::to_string(i);
+  auto batch = o.solo_time(alone);
+  if (!batch.ok())
+    return batch.status().WithContext("dynshare: " + std::to_string(kDynShareBatch) + " " +
+                                      k.job.name + " jobs at once: ");
+  k.service_s = (*batch - k.solo_s) / static_cast<double>(kDynShareBatch - 1);
+  if (!(k.service_s > 0))
+    return Status::InvalidArgument("dynshare: " + std::to_string(kDynShareBatch) + " " +
+                                   k.job.name + " jobs at once took " + Fixed(*batch, 3) +
+                                   " s, no longer than one alone (" + Fixed(k.solo_s, 3) + " s)");
+  return Status::OK();
+}
+
+// n jobs, half of each kind, kStrictShare of them strict, at exponential gaps of mean
+// mean_gap_s. Kinds, deadlines and unit gaps are drawn in an order that does not depend
+// on C, so that one seed gives the same jobs at every concurrency, only closer together.
+void AddDynShareJobs(WorkloadSpec& spec, const std::array<DynShareJobKind, 2>& kinds, size_t n,
+                     uint64_t seed, double mean_gap_s, double strict_factor) {
+  Rng rng(seed);
+  std::vector<char> heavy(n, 0), strict(n, 0);  // not vector<bool>: swapped below
+  std::fill(heavy.begin(), heavy.begin() + static_cast<long>(n / 2), 1);
+  std::fill(strict.begin(), strict.begin() + std::lround(kStrictShare * static_cast<double>(n)), 1);
+  for (std::vector<char>* v : {&heavy, &strict})
+    for (size_t i = n - 1; i > 0; --i) std::swap((*v)[i], (*v)[rng.Below(i + 1)]);
+  double unit_time = 0;  // the first job arrives at 0
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) unit_time += rng.Exponential(1);
+    const DynShareJobKind& k = kinds[heavy[i] ? 0 : 1];
+    WorkloadJob& job = spec.jobs.emplace_back(k.job);
+    job.name = "job" + std::to_string(i) + "-" + k.job.name + (strict[i] ? "-strict" : "-relaxed");
+    job.arrival_s = Ms(unit_time * mean_gap_s);
+    const double strict_s = strict_factor * k.solo_s;
+    job.deadline_s = Ms(strict[i] ? strict_s : strict_s * k.kind.relaxed_over_strict);
+  }
+}
+
 Result<WorkloadSpec> DynShare(uint64_t seed, const PresetOptions& o) {
   if (!o.solo_time) return Status::InvalidArgument("preset dynshare needs its jobs' solo times");
   const double concurrency = ParameterOr(o, "concurrency");
@@ -327,57 +380,18 @@ Result<WorkloadSpec> DynShare(uint64_t seed, const PresetOptions& o) {
       !o.datasets_dir.empty() &&
       std::filesystem::exists(graphs + "/" + std::string(kDynShareHeavy.file), ec) &&
       std::filesystem::exists(graphs + "/" + std::string(kDynShareLight.file), ec);
-  struct Kind {
-    const DynShareKind& kind;
-    WorkloadJob job;
-    double solo_s = 0, service_s = 0;
-  };
-  std::array<Kind, 2> kinds = {{{kDynShareHeavy, {}}, {kDynShareLight, {}}}};
-  for (Kind& k : kinds) {
+  std::array<DynShareJobKind, 2> kinds = {{{kDynShareHeavy, {}}, {kDynShareLight, {}}}};
+  for (DynShareJobKind& k : kinds) {
     k.job.app = "friendcount";
     k.job.name = std::string(k.kind.name);
     k.job.input = DynShareInput(k.kind, graphs, shared);
     k.job.maps = kDynShareMaps;
     k.job.reduces = kDynShareReduces;
-    WorkloadSpec alone = spec;
-    alone.jobs = {k.job};
-    auto solo = o.solo_time(alone);
-    if (!solo.ok())
-      return solo.status().WithContext("dynshare: solo time of the " + k.job.name + " job: ");
-    k.solo_s = *solo;
-    for (size_t i = 2; i <= kDynShareBatch; ++i)
-      alone.jobs.emplace_back(k.job).name += "-" + std::to_string(i);
-    auto batch = o.solo_time(alone);
-    if (!batch.ok())
-      return batch.status().WithContext("dynshare: " + std::to_string(kDynShareBatch) + " " +
-                                        k.job.name + " jobs at once: ");
-    k.service_s = (*batch - k.solo_s) / static_cast<double>(kDynShareBatch - 1);
-    if (!(k.service_s > 0))
-      return Status::InvalidArgument("dynshare: " + std::to_string(kDynShareBatch) + " " +
-                                     k.job.name + " jobs at once took " + Fixed(*batch, 3) +
-                                     " s, no longer than one alone (" + Fixed(k.solo_s, 3) + " s)");
+    MRLOCAL_RETURN_IF_ERROR(MeasureKind(k, spec, o));
   }
   const double mean_service_s = (kinds[0].service_s + kinds[1].service_s) / 2;
   const double mean_gap_s = mean_service_s * (1 + 1 / concurrency);  // load C / (C + 1)
-
-  // Kinds, deadlines and unit gaps are drawn in an order that does not depend on C, so
-  // that one seed gives the same jobs at every concurrency, only closer together.
-  Rng rng(seed);
-  std::vector<char> heavy(n, 0), strict(n, 0);  // not vector<bool>: swapped below
-  std::fill(heavy.begin(), heavy.begin() + static_cast<long>(n / 2), 1);
-  std::fill(strict.begin(), strict.begin() + std::lround(kStrictShare * static_cast<double>(n)), 1);
-  for (std::vector<char>* v : {&heavy, &strict})
-    for (size_t i = n - 1; i > 0; --i) std::swap((*v)[i], (*v)[rng.Below(i + 1)]);
-  double unit_time = 0;  // the first job arrives at 0
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0) unit_time += rng.Exponential(1);
-    const Kind& k = kinds[heavy[i] ? 0 : 1];
-    WorkloadJob& job = spec.jobs.emplace_back(k.job);
-    job.name = "job" + std::to_string(i) + "-" + k.job.name + (strict[i] ? "-strict" : "-relaxed");
-    job.arrival_s = Ms(unit_time * mean_gap_s);
-    const double strict_s = strict_factor * k.solo_s;
-    job.deadline_s = Ms(strict[i] ? strict_s : strict_s * k.kind.relaxed_over_strict);
-  }
+  AddDynShareJobs(spec, kinds, n, seed, mean_gap_s, strict_factor);
   // The overload: kOverloadGaps mean gaps in the middle of the arrivals' expected span
   // (all of it for fewer jobs), so that a longer run measures the same overload more often
   // rather than a longer one, which at a high C would outlast what the others can absorb.

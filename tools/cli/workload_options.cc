@@ -185,46 +185,34 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
   return CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, policies);
 }
 
-Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
-  LoadedWorkload w;
-  if (o.source.empty() && o.preset.empty())
-    return Status::InvalidArgument(
-        "no workload: give a WORKLOAD file (a .json spec or a .tsv SWIM trace) or --preset NAME");
-  if (!o.source.empty() && !o.preset.empty())
-    return Status::InvalidArgument("give either a WORKLOAD file or --preset NAME, not both");
-  MRLOCAL_RETURN_IF_ERROR(CheckWorkloadKind(o));
-  if (!o.preset.empty()) {
-    PresetOptions po;
-    if (o.preset_jobs) po.jobs = *o.preset_jobs;
-    if (o.noise) po.noise = *o.noise;
-    po.parameters = o.preset_parameters;
-    if (o.concurrency) {
-      MRLOCAL_RETURN_IF_ERROR(CheckPresetParameter(o.preset, "concurrency", *o.concurrency)
-                                  .WithContext("--concurrency: "));
-      po.parameters["concurrency"] = *o.concurrency;
-    }
-    po.datasets_dir = SharedDatasetsDir();
-    po.solo_time = [&o](const WorkloadSpec& one_job) -> Result<double> {
-      // On the cluster the workload will run on: --cluster, else the preset's own.
-      auto cluster = o.cluster.empty() ? *one_job.cluster : ResolveCluster(o.cluster);
-      if (!cluster.ok()) return cluster.status();
-      auto calibration = LoadCalibrationOption(o);
-      if (!calibration.ok()) return calibration.status();
-      return MakeSoloTime(o.sim, *cluster, *calibration)(one_job);
-    };
-    auto spec = MakePreset(o.preset, o.seed, po);
-    if (!spec.ok()) return spec.status();
-    w.spec = std::move(spec).value();
-  } else {
-    TraceOptions to;
-    if (o.block_size) to.block_size = ParseSize(*o.block_size).value();
-    if (o.trace_app) to.app = *o.trace_app;
-    if (o.limit) to.limit = *o.limit;
-    auto spec = LoadWorkload(o.source, AppRegistry::BuiltIn().schemas(), to);
-    if (!spec.ok()) return spec.status();
-    w.spec = std::move(spec).value();
-  }
+namespace {
 
+// The preset --preset names, with its parameters and its solo-time measure.
+Result<WorkloadSpec> PresetFromOptions(const WorkloadOptions& o) {
+  PresetOptions po;
+  if (o.preset_jobs) po.jobs = *o.preset_jobs;
+  if (o.noise) po.noise = *o.noise;
+  po.parameters = o.preset_parameters;
+  if (o.concurrency) {
+    MRLOCAL_RETURN_IF_ERROR(CheckPresetParameter(o.preset, "concurrency", *o.concurrency)
+                                .WithContext("--concurrency: "));
+    po.parameters["concurrency"] = *o.concurrency;
+  }
+  po.datasets_dir = SharedDatasetsDir();
+  po.solo_time = [&o](const WorkloadSpec& one_job) -> Result<double> {
+    // On the cluster the workload will run on: --cluster, else the preset's own.
+    auto cluster = o.cluster.empty() ? *one_job.cluster : ResolveCluster(o.cluster);
+    if (!cluster.ok()) return cluster.status();
+    auto calibration = LoadCalibrationOption(o);
+    if (!calibration.ok()) return calibration.status();
+    return MakeSoloTime(o.sim, *cluster, *calibration)(one_job);
+  };
+  return MakePreset(o.preset, o.seed, po);
+}
+
+// The cluster the workload runs on: --cluster, the spec's, a simulated SWIM trace's own,
+// or this machine's CPUs.
+Status ChooseCluster(const WorkloadOptions& o, LoadedWorkload& w) {
   if (!o.cluster.empty()) {
     auto c = ResolveCluster(o.cluster);
     if (!c.ok()) return c.status();
@@ -247,6 +235,34 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     w.run.cluster = ClusterSpec::Default(static_cast<int>(AllowedCpus().size()));
   }
 
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
+  LoadedWorkload w;
+  if (o.source.empty() && o.preset.empty())
+    return Status::InvalidArgument(
+        "no workload: give a WORKLOAD file (a .json spec or a .tsv SWIM trace) or --preset NAME");
+  if (!o.source.empty() && !o.preset.empty())
+    return Status::InvalidArgument("give either a WORKLOAD file or --preset NAME, not both");
+  MRLOCAL_RETURN_IF_ERROR(CheckWorkloadKind(o));
+  if (!o.preset.empty()) {
+    auto spec = PresetFromOptions(o);
+    if (!spec.ok()) return spec.status();
+    w.spec = std::move(spec).value();
+  } else {
+    TraceOptions to;
+    if (o.block_size) to.block_size = ParseSize(*o.block_size).value();
+    if (o.trace_app) to.app = *o.trace_app;
+    if (o.limit) to.limit = *o.limit;
+    auto spec = LoadWorkload(o.source, AppRegistry::BuiltIn().schemas(), to);
+    if (!spec.ok()) return spec.status();
+    w.spec = std::move(spec).value();
+  }
+
+  MRLOCAL_RETURN_IF_ERROR(ChooseCluster(o, w));
   auto calibration = LoadCalibrationOption(o);
   if (!calibration.ok()) return calibration.status();
   w.run.calibration = std::move(calibration).value();
