@@ -4,16 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include "sched/estimate/median.h"
+
 namespace mrlocal {
 namespace {
-
-double Median(std::vector<double> v) {
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  const double upper = v[mid];
-  return (*std::max_element(v.begin(), v.begin() + mid) + upper) / 2;
-}
 
 // Sizes far enough apart for the slope between them to be more than timing noise.
 bool FarApart(double a, double b) { return std::max(a, b) >= 2 * std::min(a, b) && a != b; }

@@ -3,19 +3,9 @@
 #include <algorithm>
 
 #include "sched/estimate/local_outlier_factor.h"
+#include "sched/estimate/median.h"
 
 namespace mrlocal {
-namespace {
-
-double Median(std::vector<double>& v) {
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  if (v.size() % 2 == 1) return *mid;
-  return (*mid + *std::max_element(v.begin(), mid)) / 2;
-}
-
-}  // namespace
-
 void OverloadDetector::Observe(const TaskRef& task, SlotId slot, NodeId node, Time start, Time end,
                                double estimate_s) {
   NodeStatus& status = nodes_[node];
@@ -50,7 +40,7 @@ void OverloadDetector::Judge(const JobValues& job, NodeId node, Time now, Durati
     return;
   }
   const TaskOutlier& newest = job.tasks.back();  // the attempt just observed, on `node`
-  const double typical = Median(others);
+  const double typical = Median(std::move(others));
   const bool outlier =
       newest.value > kSlowSide * typical && Lof(job).back() > options_.lof_threshold;
   status.overloaded = outlier;
