@@ -344,8 +344,7 @@ void Controller::OnReport(TaskReport r) {
   JobOutcome& outcome = outcomes_[job.id];
   for (auto& w : r.warnings) outcome.warnings.push_back(w);
 
-  TaskRecord record{r.task, ts.attempts,   r.slot,         r.status.ok(), r.start,
-                    r.end,  r.input_bytes, r.output_bytes, ts.node_tasks};
+  const TaskRecord record = RecordOf(r, ts);
   if (job.finished()) {
     ts.status = TaskStatus::kPending;  // a cancelled straggler of a failed job
     MaybeRetire(job);

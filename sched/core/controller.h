@@ -47,6 +47,13 @@ struct JobOutcome {
   uint64_t output_records = 0;
 };
 
+// What a policy and a learning estimator are told of a finished attempt: its report, with
+// what the Controller kept of the task (attempt count, the load at its launch).
+inline TaskRecord RecordOf(const TaskReport& r, const TaskState& t) {
+  return {r.task, t.attempts,    r.slot,         r.status.ok(), r.start,
+          r.end,  r.input_bytes, r.output_bytes, t.node_tasks};
+}
+
 // Hooks for reports, traces and progress. All run on the loop thread.
 class ControllerObserver {
  public:
