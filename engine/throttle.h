@@ -5,6 +5,11 @@
 // until the task's total elapsed time equals sum(t_i / s_i): the sleep target is absolute,
 // so an oversleep in one chunk is paid back in the next instead of accumulating, and s may
 // change between chunks (availability profiles, stragglers).
+//
+// t is the chunk's CPU time (this thread's clock), not its wall time: on a machine with
+// more busy threads than cores, a chunk that waited 10 ms for a core would otherwise sleep
+// another 10 ms x (1/s - 1) more, 70 ms at s = 0.125 — contention multiplied by the
+// slowness. With CPU time the wait is absorbed into the sleep the slot owes anyway.
 #pragma once
 
 #include <time.h>
@@ -19,39 +24,41 @@ class Throttle {
  public:
   // Starts measuring a task's first chunk now.
   void Start() {
-    chunk_start_ = NowNs();
-    target_ = chunk_start_;
+    target_ = NowNs();
+    chunk_cpu_start_ = ThreadCpuNs();
   }
 
   // Ends the current chunk: sleeps as long as speed `s` requires and starts the next one.
   void EndChunk(double s) {
-    int64_t now = NowNs();
-    target_ = NextTarget(target_, now - chunk_start_, s);
-    if (target_ > now) {
+    const int64_t cpu = ThreadCpuNs();
+    target_ = NextTarget(target_, cpu - chunk_cpu_start_, s);
+    if (target_ > NowNs()) {
       timespec ts{static_cast<time_t>(target_ / 1000000000),
                   static_cast<long>(target_ % 1000000000)};
       while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
       }
-      now = NowNs();
     }
-    chunk_start_ = now;
+    chunk_cpu_start_ = ThreadCpuNs();
   }
 
   // When a task that was due at `target` should reach the end of a chunk that took
-  // `worked` ns at full speed on a slot of speed s: EndChunk's arithmetic, without the
+  // `worked` ns of CPU at full speed on a slot of speed s: EndChunk's arithmetic, without the
   // clock. The target ignores when the chunk began, which is what pays an oversleep back.
   static int64_t NextTarget(int64_t target, int64_t worked, double s) {
     return target + (s >= 1.0 ? worked : static_cast<int64_t>(static_cast<double>(worked) / s));
   }
 
-  static int64_t NowNs() {
+  static int64_t NowNs() { return ClockNs(CLOCK_MONOTONIC); }
+  static int64_t ThreadCpuNs() { return ClockNs(CLOCK_THREAD_CPUTIME_ID); }
+
+ private:
+  static int64_t ClockNs(clockid_t clock) {
     timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
   }
 
- private:
-  int64_t chunk_start_ = 0;
+  int64_t chunk_cpu_start_ = 0;
   int64_t target_ = 0;  // when the task should reach this point at its slot's speed
 };
 

@@ -1,7 +1,7 @@
 // Throttle's arithmetic, as far as it shows without a fake clock (engine/throttle.h reads
-// CLOCK_MONOTONIC itself): it sleeps to an absolute target, the sum of each chunk's work
-// over its speed, so a task of chunks w_i at speeds s_i takes at least sum(w_i / s_i) on
-// any machine however loaded. How close to that it stays is bench_throttle's business.
+// the thread's CPU clock and CLOCK_MONOTONIC itself): it sleeps to an absolute target, the sum of
+// each chunk's work over its speed, so a task of chunks w_i at speeds s_i takes at least sum(w_i /
+// s_i) on any machine however loaded. How close to that it stays is bench_throttle's business.
 #include "engine/throttle.h"
 
 #include <gtest/gtest.h>
@@ -11,10 +11,10 @@
 namespace mrlocal {
 namespace {
 
-// Busy for at least `ns`: work as a task does it, not sleep.
+// Busy for at least `ns` of this thread's CPU: work as a task does it, not sleep.
 void Work(int64_t ns) {
-  const int64_t until = Throttle::NowNs() + ns;
-  while (Throttle::NowNs() < until) {
+  const int64_t until = Throttle::ThreadCpuNs() + ns;
+  while (Throttle::ThreadCpuNs() < until) {
   }
 }
 
@@ -38,6 +38,19 @@ TEST(Throttle, ATaskTakesAtLeastEachChunksWorkOverItsSpeed) {
     throttle.EndChunk(c.speed);
   }
   EXPECT_GE(Throttle::NowNs() - t0, owed);
+}
+
+// A chunk that waits (here asleep; on a busy machine, for a core) owes its CPU time over
+// the speed, not its wall time: 50 ms of waiting at speed 0.05 would otherwise owe a
+// second. The bound is loose so that a loaded machine cannot fail it.
+TEST(Throttle, WaitingInAChunkIsNotMultipliedBySlowness) {
+  const int64_t t0 = Throttle::NowNs();
+  Throttle throttle;
+  throttle.Start();
+  const timespec wait{0, 50'000'000};
+  nanosleep(&wait, nullptr);
+  throttle.EndChunk(0.05);
+  EXPECT_LT(Throttle::NowNs() - t0, 500'000'000);
 }
 
 // EndChunk's arithmetic on a simulated clock where every sleep wakes `late` ns after its
