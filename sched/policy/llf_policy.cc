@@ -114,14 +114,13 @@ std::optional<LlfPolicy::PhaseEstimate> LlfPolicy::PhaseLeft(const JobState& job
     work += seconds * slot.speed;
     if (!running) pending_work = std::max(pending_work, seconds * slot.speed);
   }
-  const bool narrow = lanes.capacity <= 0 || longest >= work / lanes.capacity;
-  return PhaseEstimate{FromSeconds(narrow ? longest : work / lanes.capacity), pending_work, narrow};
+  const double left = lanes.capacity > 0 ? std::max(longest, work / lanes.capacity) : longest;
+  return PhaseEstimate{FromSeconds(left), pending_work};
 }
 
 Duration LlfPolicy::ProjRemaining(const JobState& job, const ClusterState& state, Time now,
                                   Entry& entry) {
   entry.pending_work_s[0] = entry.pending_work_s[1] = 0;
-  entry.narrow[0] = entry.narrow[1] = false;
   if (!estimator_) return Duration::zero();
   LanesOf(SlotKind::kMap, state);
   LanesOf(SlotKind::kReduce, state);
@@ -137,8 +136,6 @@ Duration LlfPolicy::ProjRemaining(const JobState& job, const ClusterState& state
   if (!maps || !reduces) return Duration::zero();  // cannot estimate: EDF's order
   entry.pending_work_s[static_cast<int>(SlotKind::kMap)] = maps->pending_work_s;
   entry.pending_work_s[static_cast<int>(SlotKind::kReduce)] = reduces->pending_work_s;
-  entry.narrow[static_cast<int>(SlotKind::kMap)] = maps->narrow;
-  entry.narrow[static_cast<int>(SlotKind::kReduce)] = reduces->narrow;
   return maps->left + reduces->left;
 }
 
@@ -160,23 +157,26 @@ void LlfPolicy::Recompute(const JobState& job, const ClusterState& state, Time n
   }
 }
 
+Duration LlfPolicy::HeldFor(JobId job, const SlotInfo& slot) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) return Duration::zero();
+  return FromSeconds(it->second.pending_work_s[static_cast<int>(slot.kind)] / slot.speed);
+}
+
 template <typename Consider>
-std::optional<TaskRef> LlfPolicy::KeepIncumbent(const SlotInfo& slot, const ClusterState& state,
-                                                JobId least, Duration least_laxity, Time now,
+std::optional<TaskRef> LlfPolicy::KeepIncumbent(const SlotInfo& slot, JobId least,
+                                                Duration least_laxity, Time now,
                                                 Consider consider) {
   const int kind = static_cast<int>(slot.kind);
   if (!incumbent_[kind] || *incumbent_[kind] == least) return std::nullopt;
   auto it = jobs_.find(*incumbent_[kind]);
   if (it == jobs_.end() || it->second.key < now) return std::nullopt;  // negative: paper's rule
-  // What the inversion costs the least-laxity job: the incumbent's task on this slot if
-  // that job waits for one slot (narrow), else the task's share of the kind's capacity
-  // (its laxity counts on all of it). It must keep laxity >= 0 (Oh & Yang's bound).
-  const double work_s = it->second.pending_work_s[kind];
-  const auto least_entry = jobs_.find(least);
-  const bool narrow = least_entry == jobs_.end() || least_entry->second.narrow[kind];
-  const double capacity = LanesOf(slot.kind, state).capacity;
-  const double delay_s = narrow || capacity <= 0 ? work_s / slot.speed : work_s / capacity;
-  if (least_laxity < FromSeconds(delay_s)) return std::nullopt;
+  // The least-laxity job loses this slot for the incumbent's whole task (no preemption),
+  // and must keep laxity >= 0 meanwhile (Oh & Yang's bound). An earlier bound charged it
+  // the task's share of the kind's capacity, as if the job could use every other slot:
+  // on the real engine a heavy job's 0.5 s map then took the slot a light job with 60 ms
+  // of laxity needed.
+  if (least_laxity < HeldFor(it->first, slot)) return std::nullopt;
   return consider(*incumbent_[kind]);
 }
 
@@ -196,8 +196,7 @@ std::optional<TaskRef> LlfPolicy::Pick(const SlotInfo& slot, const ClusterState&
     const auto zero = order_.lower_bound({now, 0});
     for (auto it = zero; it != order_.end(); ++it)
       if (auto t = consider(it->job)) {
-        if (auto kept = KeepIncumbent(slot, state, it->job, it->key - now, now, consider))
-          return kept;
+        if (auto kept = KeepIncumbent(slot, it->job, it->key - now, now, consider)) return kept;
         return t;
       }
     for (auto it = std::make_reverse_iterator(zero); it != order_.rend(); ++it)

@@ -21,10 +21,10 @@
 //               Modified LLF (Oh & Yang, RTCSA 1998) allows a "laxity inversion" as long
 //               as it makes no job miss: per slot kind, the job the last decision served
 //               (the incumbent) keeps the slot while its laxity is >= 0 and the least-laxity
-//               job can afford to wait for the incumbent's task there (its laxity >= the
-//               incumbent's largest pending task on that slot); otherwise the least-laxity
-//               job takes the slot and becomes the incumbent. A job slowed by a slow node
-//               or with more work left still overtakes once it cannot wait. O(log n).
+//               job can afford to wait for the incumbent's task on that slot (its laxity >=
+//               that task's time there; tasks are not preempted, so the slot is gone that
+//               long, whatever the other slots do); otherwise the least-laxity job takes
+//               the slot and becomes the incumbent. O(log n).
 //   negative    a job whose laxity is negative runs only once no job with a pending task
 //               of the slot's kind has a laxity >= 0 (the paper: "a task with negative
 //               laxity will never preempt tasks with positive laxity"). Among them the
@@ -102,15 +102,11 @@ class LlfPolicy final : public Policy {
     // By SlotKind: the largest pending task's estimate on the kind's reference slot, in
     // seconds at speed 1.0 (what the job holds a slot of that kind for); 0: none pending.
     double pending_work_s[2] = {0, 0};
-    // By SlotKind: the phase's time left is its longest task's, not its work over the
-    // slots' capacity (it waits for one slot, not for the cluster).
-    bool narrow[2] = {false, false};
   };
   // A phase's time left, and its largest pending task in seconds at speed 1.0.
   struct PhaseEstimate {
     Duration left;
     double pending_work_s = 0;
-    bool narrow = false;
   };
   // Per slot kind: the fastest healthy slot, and the healthy slots' speeds summed.
   struct Lanes {
@@ -119,7 +115,7 @@ class LlfPolicy final : public Policy {
   };
 
   void Recompute(const JobState& job, const ClusterState& state, Time now);
-  // Sets `entry.pending_work_s` and `entry.narrow`.
+  // Sets `entry.pending_work_s`.
   Duration ProjRemaining(const JobState& job, const ClusterState& state, Time now, Entry& entry);
   std::optional<PhaseEstimate> PhaseLeft(const JobState& job, TaskKind kind,
                                          const ClusterState& state, Time now,
@@ -134,8 +130,10 @@ class LlfPolicy final : public Policy {
   // The incumbent's task for `slot` if the least-laxity job (`least`, laxity
   // `least_laxity`) can afford to wait for it; none otherwise.
   template <typename Consider>
-  std::optional<TaskRef> KeepIncumbent(const SlotInfo& slot, const ClusterState& state, JobId least,
-                                       Duration least_laxity, Time now, Consider consider);
+  std::optional<TaskRef> KeepIncumbent(const SlotInfo& slot, JobId least, Duration least_laxity,
+                                       Time now, Consider consider);
+  // How long `job`'s largest pending task of the slot's kind would hold `slot`.
+  Duration HeldFor(JobId job, const SlotInfo& slot) const;
   bool FitsOverloadedSlot(const JobState& job, const TaskRef& task, const SlotInfo& slot,
                           const ClusterState& state, Time now) const;
   void FeedDetector(const TaskRecord& record, const ClusterState& state);
