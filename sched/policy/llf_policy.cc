@@ -164,8 +164,8 @@ Duration LlfPolicy::HeldFor(JobId job, const SlotInfo& slot) const {
 }
 
 template <typename Consider>
-std::optional<TaskRef> LlfPolicy::KeepIncumbent(const SlotInfo& slot, JobId least,
-                                                Duration least_laxity, Time now,
+std::optional<TaskRef> LlfPolicy::KeepIncumbent(const SlotInfo& slot, const ClusterState& state,
+                                                JobId least, Duration least_laxity, Time now,
                                                 Consider consider) {
   const int kind = static_cast<int>(slot.kind);
   if (!incumbent_[kind] || *incumbent_[kind] == least) return std::nullopt;
@@ -177,6 +177,13 @@ std::optional<TaskRef> LlfPolicy::KeepIncumbent(const SlotInfo& slot, JobId leas
   // on the real engine a heavy job's 0.5 s map then took the slot a light job with 60 ms
   // of laxity needed.
   if (least_laxity < HeldFor(it->first, slot)) return std::nullopt;
+  // And only where EDF agrees (the incumbent's deadline is no later): the thrashing the
+  // inversion stops is among jobs of like deadlines, and a later job kept in front of an
+  // earlier one by inversion after inversion left the earlier one to reach zero laxity
+  // while every slot was held (simulated Fig. 5, 40 seeds at C = 1: 0.2 % of misses
+  // against edf's 0.1 %; with this rule 0.11 % against 0.09 %).
+  if (*state.job(it->first).absolute_deadline() > *state.job(least).absolute_deadline())
+    return std::nullopt;
   return consider(*incumbent_[kind]);
 }
 
@@ -196,7 +203,8 @@ std::optional<TaskRef> LlfPolicy::Pick(const SlotInfo& slot, const ClusterState&
     const auto zero = order_.lower_bound({now, 0});
     for (auto it = zero; it != order_.end(); ++it)
       if (auto t = consider(it->job)) {
-        if (auto kept = KeepIncumbent(slot, it->job, it->key - now, now, consider)) return kept;
+        if (auto kept = KeepIncumbent(slot, state, it->job, it->key - now, now, consider))
+          return kept;
         return t;
       }
     for (auto it = std::make_reverse_iterator(zero); it != order_.rend(); ++it)

@@ -23,8 +23,9 @@
 //               (the incumbent) keeps the slot while its laxity is >= 0 and the least-laxity
 //               job can afford to wait for the incumbent's task on that slot (its laxity >=
 //               that task's time there; tasks are not preempted, so the slot is gone that
-//               long, whatever the other slots do); otherwise the least-laxity job takes
-//               the slot and becomes the incumbent. O(log n).
+//               long, whatever the other slots do) and the incumbent's deadline is no
+//               later than that job's (an inversion EDF would make too); otherwise the
+//               least-laxity job takes the slot and becomes the incumbent. O(log n).
 //   negative    a job whose laxity is negative runs only once no job with a pending task
 //               of the slot's kind has a laxity >= 0 (the paper: "a task with negative
 //               laxity will never preempt tasks with positive laxity"). Among them the
@@ -130,8 +131,8 @@ class LlfPolicy final : public Policy {
   // The incumbent's task for `slot` if the least-laxity job (`least`, laxity
   // `least_laxity`) can afford to wait for it; none otherwise.
   template <typename Consider>
-  std::optional<TaskRef> KeepIncumbent(const SlotInfo& slot, JobId least, Duration least_laxity,
-                                       Time now, Consider consider);
+  std::optional<TaskRef> KeepIncumbent(const SlotInfo& slot, const ClusterState& state, JobId least,
+                                       Duration least_laxity, Time now, Consider consider);
   // How long `job`'s largest pending task of the slot's kind would hold `slot`.
   Duration HeldFor(JobId job, const SlotInfo& slot) const;
   bool FitsOverloadedSlot(const JobState& job, const TaskRef& task, const SlotInfo& slot,

@@ -82,5 +82,22 @@ TEST(LlfThrashing, AJobThatCannotWaitStillOvertakesOneThatCan) {
   EXPECT_EQ(Met(RunJobs(llf, 2, jobs)), 2);
 }
 
+// The inversion never keeps a later deadline in front of an earlier one. Job 1 (4 maps of
+// 1 s, deadline 100 s) holds the one map slot when job 2 (2 maps of 1 s, deadline 10 s)
+// arrives: job 2 could afford to wait for job 1's whole job, but the first free slot is
+// its (EDF's order and LLF's agree). Kept waiting inversion after inversion, a job with
+// laxity to spare reached zero while every slot was held (simulated Fig. 5, C = 1).
+TEST(LlfThrashing, AnInversionNeverKeepsALaterDeadlineInFront) {
+  const std::vector<Arrival> jobs = {{0, 4, 1, 100}, {0.5, 2, 1, 10}};
+  const JobHistory history = ExactHistory();
+  LlfPolicy llf(&history);
+  const std::map<JobId, JobState> done = RunJobs(llf, 1, jobs);
+  ASSERT_EQ(done.size(), 2u);
+  const JobState& later = done.begin()->second;
+  const JobState& earlier = std::next(done.begin())->second;
+  EXPECT_EQ(earlier.maps[0].start, later.maps[0].end);
+  EXPECT_LT(earlier.finish, later.finish);
+}
+
 }  // namespace
 }  // namespace mrlocal
