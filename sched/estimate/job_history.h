@@ -13,7 +13,7 @@
 // on one cluster holds on another: a policy divides by its slowest slot's speed, which is
 // RTMR's "worst case over heterogeneous nodes" without having to run on every node.
 //
-// Deviation from the paper (README, "RTMR"): the paper keeps the max of one cost per unit,
+// Deviation from the paper (sched/policy/rtmr.md): the paper keeps the max of one cost per unit,
 // τ/σ. A small task's fixed cost divided by its size then sets that cost thousands of times
 // too high for a task of normal size, and a max keeps it forever: one 24-byte WordCount
 // made a 4.2 MiB one look like 16 minutes. So the cost is affine, fitted across the sizes

@@ -6,7 +6,7 @@ Calibration Calibration::BuiltIn() {
   Calibration c;
   c.source = "built-in";
   // Measured with `mrlocal calibrate -o FILE` on the reference machine (2 cores, default
-  // cluster 2x(1m,1r,1.0); README, "Calibration"), rounded to 3 digits.
+  // cluster 2x(1m,1r,1.0); README, "mrlocal calibrate"), rounded to 3 digits.
   c.apps["wordcount"] = {.alpha = 0.0694,
                          .map_fixed_s = 0.0148,
                          .map_s_per_unit = 4.62e-9,

@@ -18,7 +18,7 @@ struct Calibration {
   std::map<std::string, AppModel> apps;  // reduce_skew is 1: the model splits evenly
   std::string source;                    // the file it was read from, or "built-in"
 
-  // Figures measured on the reference machine (README, "Calibration"), used when no
+  // Figures measured on the reference machine (README, "mrlocal calibrate"), used when no
   // calibration file exists.
   static Calibration BuiltIn();
 
