@@ -66,6 +66,12 @@ bool OverloadDetector::ProbationDue(NodeId node, Time now) const {
          now >= it->second.cool_off_until;
 }
 
+std::optional<Time> OverloadDetector::cool_off_until(NodeId node) const {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end() || !it->second.overloaded) return std::nullopt;
+  return it->second.cool_off_until;
+}
+
 void OverloadDetector::StartProbation(NodeId node) { nodes_[node].probation_running = true; }
 
 std::vector<NodeId> OverloadDetector::overloaded_nodes() const {

@@ -73,6 +73,9 @@ class OverloadDetector {
   double slowdown(NodeId node) const;
   // The node is overloaded, its cool-off is over and no probation task runs on it.
   bool ProbationDue(NodeId node, Time now) const;
+  // When an overloaded node's cool-off ends (its probation may start); none for a
+  // healthy node. A policy with nothing else to wake it must ask to be woken then.
+  std::optional<Time> cool_off_until(NodeId node) const;
   // A probation task was launched on `node`: no other until it ends.
   void StartProbation(NodeId node);
   std::vector<NodeId> overloaded_nodes() const;

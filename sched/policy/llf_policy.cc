@@ -14,9 +14,11 @@ SlotKind SlotKindOf(TaskKind kind) {
 }
 
 // A pending task of `job` for `slot`: a map (data-local first) or a reduce through
-// PickReduceFor; none when it has none.
-std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot,
-                               const ClusterState& state) {
+// PickReduceFor, else a reduce planned for a slot of an overloaded node (which
+// PickReduceFor leaves to that slot while it is free, and the node may get no task for a
+// while); none when it has none.
+std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot, const ClusterState& state,
+                               const OverloadDetector& detector) {
   if (job.finished()) return std::nullopt;  // a failed job waits for its last attempt
   if (slot.kind == SlotKind::kMap) {
     if (job.maps_pending() == 0) return std::nullopt;
@@ -25,6 +27,13 @@ std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot,
     return std::nullopt;
   }
   if (auto i = PickReduceFor(job, slot, state)) return TaskRef{job.id, TaskKind::kReduce, *i};
+  if (detector.overloaded(slot.node)) return std::nullopt;
+  for (uint32_t i = 0; i < job.R(); ++i) {
+    const TaskState& t = job.reduces[i];
+    if (t.status == TaskStatus::kPending && t.planned_slot >= 0 &&
+        detector.overloaded(state.slots[t.planned_slot].info.node))
+      return TaskRef{job.id, TaskKind::kReduce, i};
+  }
   return std::nullopt;
 }
 
@@ -193,7 +202,7 @@ std::optional<TaskRef> LlfPolicy::Pick(const SlotInfo& slot, const ClusterState&
   auto consider = [&](JobId id) -> std::optional<TaskRef> {
     auto it = state.jobs.find(id);
     if (it == state.jobs.end()) return std::nullopt;
-    std::optional<TaskRef> task = TaskFor(it->second, slot, state);
+    std::optional<TaskRef> task = TaskFor(it->second, slot, state, detector_);
     if (task && accept(it->second, *task)) return task;
     return std::nullopt;
   };
@@ -289,6 +298,10 @@ void LlfPolicy::FeedDetector(const TaskRecord& record, const ClusterState& state
   const bool was = detector_.overloaded(slot.node);
   detector_.Observe(record.task, record.slot, slot.node, record.start, record.end, *estimate);
   if (detector_.overloaded(slot.node) != was) lanes_[0].reset(), lanes_[1].reset();
+  // The node's probation must not wait for an unrelated event: with no task running and
+  // no job arriving, none would come, and a reduce planned on its slots would wait forever.
+  if (std::optional<Time> until = detector_.cool_off_until(slot.node); until && host())
+    host()->WakeAt(*until);
 }
 
 void LlfPolicy::OnTaskFinished(const TaskRecord& record, const ClusterState& state, Time now) {

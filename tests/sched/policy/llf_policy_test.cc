@@ -253,6 +253,32 @@ TEST(LlfPolicy, SteersAwayFromAnOverloadedNodeAndLetsItBackOnceItRecovers) {
   EXPECT_FALSE(f.llf.detector().overloaded(3));
 }
 
+// A run must not stall on an overloaded node. Job 1's reduce was planned on node 3's
+// reduce slot before node 3 was marked: while the node cools off, a free healthy reduce
+// slot takes it (PickReduceFor alone leaves it to its free planned slot), and the policy
+// asks to be woken when the cool-off ends, so that the probation does not wait for an
+// event that may never come (a real run hung at its end, every slot idle).
+TEST(LlfPolicy, AnOverloadedNodeStallsNoTask) {
+  Fixture f(Nodes(4, 2, 1));  // map slots 0-7; reduce slots 8-11, one per node
+  f.Add(1, 0, 15, 8, 1);
+  for (uint32_t i = 0; i < 7; ++i) Finish(f, 1, i, static_cast<SlotId>(i), 0, 1);
+  Finish(f, 1, 7, 6, 0, 6);  // node 3's map slot: six times slower
+  ASSERT_TRUE(f.llf.detector().overloaded(3));
+  bool woken_at_cool_off_end = false;
+  for (auto [id, at] : f.host.wakes) woken_at_cool_off_end |= at == seconds(12);
+  EXPECT_TRUE(woken_at_cool_off_end);
+
+  JobState& job = f.s.job(1);
+  job.reduces_planned = true;
+  job.reduces[0].planned_slot = 11;
+  FakeRound round(f.s);
+  f.llf.Dispatch(round, f.s, seconds(7));
+  ASSERT_EQ(round.assigned.size(), 1u);
+  const SlotId took = round.assigned.begin()->first;
+  EXPECT_NE(f.s.slots[took].info.node, 3);
+  EXPECT_EQ(f.s.slots[took].info.kind, SlotKind::kReduce);
+}
+
 // A heterogeneous cluster: node 0 (a map slot at 1.0 and the reduce slot), node 1 (a map
 // slot at 0.5). Job 1 (three 1 s maps, deadline 5 s) takes both map slots at 0; job 2 (one
 // 10 s map, deadline 11.5 s) arrives at 0.5 s. When the fast slot frees at 1 s, edf gives
