@@ -190,7 +190,11 @@ TEST_F(HistoryCli, FollowingARejectionsHintIsAdmitted) {
     seed();
     auto followed =
         Wordcount("in.txt", m[1].str(), {"--block-size", "256KiB", "--cluster", "1x(1m,1r,1.0)"});
-    EXPECT_EQ(followed.exit_code, 0) << "--deadline " << m[1].str() << "\n" << followed.err;
+    // Admitted and finished; whether it then meets the deadline is the machine's business
+    // (under ThreadSanitizer it runs several times slower than its history says: exit 3).
+    EXPECT_TRUE(followed.exit_code == 0 || followed.exit_code == 3)
+        << "--deadline " << m[1].str() << "\n"
+        << followed.err;
     EXPECT_FALSE(Contains(followed.err, "rejected")) << followed.err;
   }
 }
