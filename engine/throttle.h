@@ -32,13 +32,14 @@ class Throttle {
   void EndChunk(double s) {
     const int64_t cpu = ThreadCpuNs();
     target_ = NextTarget(target_, cpu - chunk_cpu_start_, s);
+    chunk_cpu_start_ = cpu;
     if (target_ > NowNs()) {
       timespec ts{static_cast<time_t>(target_ / 1000000000),
                   static_cast<long>(target_ % 1000000000)};
       while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
       }
+      chunk_cpu_start_ = ThreadCpuNs();  // the sleep's own CPU is not the task's work
     }
-    chunk_cpu_start_ = ThreadCpuNs();
   }
 
   // When a task that was due at `target` should reach the end of a chunk that took

@@ -4,22 +4,24 @@ namespace mrlocal {
 
 Admission FifoPolicy::Admit(const JobState& job, const ClusterState&, Time) {
   return Admission::Yes(job.spec.deadline ? "fifo admits every job; it does not test deadlines"
-                                  : "fifo admits every job");
+                                          : "fifo admits every job");
 }
 
 std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
-                                      const ClusterState& state) {
+                                      const ClusterState& state,
+                                      const std::function<bool(SlotId)>& withheld) {
   if (job.reduces_pending() == 0) return std::nullopt;
-  std::optional<uint32_t> elsewhere;
+  std::optional<uint32_t> elsewhere, held;
   for (uint32_t i = 0; i < job.R(); ++i) {
     const TaskState& t = job.reduces[i];
     if (t.status != TaskStatus::kPending) continue;
     if (t.planned_slot == slot.id || t.planned_slot < 0) return i;
-    // Planned for another slot: take it only if that slot is busy, so that a free planned
-    // slot keeps the task the partitioner sized for its speed.
+    // Planned for another slot: take it only if that slot is busy (or withheld), so that
+    // a free planned slot keeps the task the partitioner sized for its speed.
     if (!elsewhere && state.slots[t.planned_slot].task) elsewhere = i;
+    if (!held && withheld && withheld(t.planned_slot)) held = i;
   }
-  return elsewhere;
+  return elsewhere ? elsewhere : held;
 }
 
 std::optional<TaskRef> FifoPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {

@@ -4,6 +4,8 @@
 // Admits every job: it makes no deadline promise.
 #pragma once
 
+#include <functional>
+
 #include "sched/core/policy.h"
 
 namespace mrlocal {
@@ -17,8 +19,11 @@ class FifoPolicy final : public Policy {
 };
 
 // Shared by policies that fall back to FIFO order within a job: a pending reduce of `job`
-// for `slot`, preferring one planned for this slot, then one whose planned slot is busy.
+// for `slot`, preferring one planned for this slot, then one whose planned slot is busy,
+// then one whose planned slot the policy withholds (`withheld`, if given: llf gives an
+// overloaded node's slots no task for a while, and a reduce planned there must not wait).
 std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
-                                      const ClusterState& state);
+                                      const ClusterState& state,
+                                      const std::function<bool(SlotId)>& withheld = {});
 
 }  // namespace mrlocal

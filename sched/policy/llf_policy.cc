@@ -14,9 +14,8 @@ SlotKind SlotKindOf(TaskKind kind) {
 }
 
 // A pending task of `job` for `slot`: a map (data-local first) or a reduce through
-// PickReduceFor, else a reduce planned for a slot of an overloaded node (which
-// PickReduceFor leaves to that slot while it is free, and the node may get no task for a
-// while); none when it has none.
+// PickReduceFor, which a healthy slot may take from an overloaded node's slots; none when
+// it has none.
 std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot, const ClusterState& state,
                                const OverloadDetector& detector) {
   if (job.finished()) return std::nullopt;  // a failed job waits for its last attempt
@@ -26,14 +25,11 @@ std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot, const 
       return TaskRef{job.id, TaskKind::kMap, *i};
     return std::nullopt;
   }
-  if (auto i = PickReduceFor(job, slot, state)) return TaskRef{job.id, TaskKind::kReduce, *i};
-  if (detector.overloaded(slot.node)) return std::nullopt;
-  for (uint32_t i = 0; i < job.R(); ++i) {
-    const TaskState& t = job.reduces[i];
-    if (t.status == TaskStatus::kPending && t.planned_slot >= 0 &&
-        detector.overloaded(state.slots[t.planned_slot].info.node))
-      return TaskRef{job.id, TaskKind::kReduce, i};
-  }
+  std::function<bool(SlotId)> withheld;
+  if (!detector.overloaded(slot.node))
+    withheld = [&](SlotId s) { return detector.overloaded(state.slots[s].info.node); };
+  if (auto i = PickReduceFor(job, slot, state, withheld))
+    return TaskRef{job.id, TaskKind::kReduce, *i};
   return std::nullopt;
 }
 

@@ -15,6 +15,12 @@ constexpr double kTop = 70;
 constexpr const char* kHealthy = "#4e79a7";
 constexpr const char* kOverloaded = "#e15759";
 
+// A line across the plot at height y, with `style` (its stroke attributes).
+void HorizontalLine(std::ostringstream& o, double y, const char* style) {
+  o << "<line x1=\"" << SvgNumber(kLeft) << "\" y1=\"" << SvgNumber(y) << "\" x2=\""
+    << SvgNumber(kWidth - kRight) << "\" y2=\"" << SvgNumber(y) << "\" " << style << "/>\n";
+}
+
 // One panel: a bar per task of `value(t)`, a y axis from 0 with round ticks, and an
 // optional dashed line at `line`.
 template <typename Value>
@@ -36,9 +42,7 @@ void Panel(std::ostringstream& o, const LofEvaluation& s, double top, const std:
   const double plot_w = kWidth - kLeft - kRight;
   auto y_of = [&](double v) { return top + kPanelHeight * (1 - v / y_max); };
   for (double t : ticks) {
-    o << "<line x1=\"" << SvgNumber(kLeft) << "\" y1=\"" << SvgNumber(y_of(t)) << "\" x2=\""
-      << SvgNumber(kLeft + plot_w) << "\" y2=\"" << SvgNumber(y_of(t))
-      << "\" stroke=\"#e5e5e5\"/>\n";
+    HorizontalLine(o, y_of(t), "stroke=\"#e5e5e5\"");
     o << "<text x=\"" << SvgNumber(kLeft - 6) << "\" y=\"" << SvgNumber(y_of(t) + 4)
       << "\" text-anchor=\"end\">" << SvgNumber(t, 3) << "</text>\n";
   }
@@ -62,15 +66,11 @@ void Panel(std::ostringstream& o, const LofEvaluation& s, double top, const std:
         << "\" text-anchor=\"middle\">&#8734;</text>\n";
   }
   if (line > 0) {
-    o << "<line x1=\"" << SvgNumber(kLeft) << "\" y1=\"" << SvgNumber(y_of(line)) << "\" x2=\""
-      << SvgNumber(kLeft + plot_w) << "\" y2=\"" << SvgNumber(y_of(line))
-      << "\" stroke=\"black\" stroke-dasharray=\"5,4\"/>\n";
+    HorizontalLine(o, y_of(line), "stroke=\"black\" stroke-dasharray=\"5,4\"");
     o << "<text x=\"" << SvgNumber(kLeft + plot_w + 6) << "\" y=\"" << SvgNumber(y_of(line) + 4)
       << "\">threshold " << SvgNumber(line, 3) << "</text>\n";
   }
-  o << "<line x1=\"" << SvgNumber(kLeft) << "\" y1=\"" << SvgNumber(top + kPanelHeight)
-    << "\" x2=\"" << SvgNumber(kLeft + plot_w) << "\" y2=\"" << SvgNumber(top + kPanelHeight)
-    << "\" stroke=\"black\"/>\n";
+  HorizontalLine(o, top + kPanelHeight, "stroke=\"black\"");
 }
 
 }  // namespace
