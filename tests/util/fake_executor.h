@@ -8,7 +8,10 @@
 //   replay      (on a real-time loop, AsioLoop) durations are virtual: the running
 //               attempts end one at a time in the order of their virtual ends, each once
 //               the Controller has handled the report before it, so that the order does
-//               not depend on how fast this machine is. Reports carry the loop's clock.
+//               not depend on how fast this machine is. Reports start on the loop's
+//               clock and last the virtual duration: what an attempt took is what a
+//               policy learns from (llf's overload detector), and the machine's load must
+//               not make one look slower than another.
 #pragma once
 
 #include <functional>
@@ -139,7 +142,12 @@ class FakeExecutor final : public Executor {
     r.slot = l.slot;
     r.status = std::move(status);
     r.start = attempt.start;
-    r.end = loop_.Now();
+    if (options_.replay) {
+      const Run& run = runs.at(KeyOf(l.task));
+      r.end = r.start + (run.end - run.start);
+    } else {
+      r.end = loop_.Now();
+    }
     if (r.status.ok() && l.task.kind == TaskKind::kMap && !options_.sketch_hashes.empty()) {
       CountMinSketch sketch(options_.sketch_hashes);
       sketch.Add(l.task.index * 7919ull + 1, options_.map_output_units);
