@@ -105,6 +105,21 @@ std::optional<double> KnnEstimator::TaskSeconds(const JobState& job,
   const std::vector<KnnObservation>& seen = app ? app->of(task.kind) : none;
   std::optional<double> learned = KnnRegress(seen, task);
   if (!learned) return prior ? std::optional(kColdFactor * *prior) : std::nullopt;
+  // Below the smallest size observed, KnnRegress keeps the smallest's time. The prior knows
+  // how a time shrinks with the input (its fixed part included), so it scales that down:
+  // a friend-count history of whole graphs (854 KB splits) otherwise estimated the
+  // preset's 71 KB splits 12x too slow, and llf gave up jobs that had 60 ms to spare.
+  if (prior && *prior > 0) {
+    double smallest = INFINITY;
+    for (const KnnObservation& o : seen) smallest = std::min(smallest, o.units);
+    if (task.units < smallest) {
+      TaskFeatures at_smallest = task;
+      at_smallest.units = smallest;
+      if (std::optional<double> there = fallback_->TaskSeconds(job, at_smallest);
+          there && *there > 0)
+        *learned *= std::min(1.0, *prior / *there);
+    }
+  }
   // Cold: the share of the observations still missing is the widened prior's (or, without
   // one, the learned estimate widened alike).
   const double warm = std::min(1.0, static_cast<double>(seen.size()) / kWarmObservations);

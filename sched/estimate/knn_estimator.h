@@ -25,7 +25,9 @@
 //   Sizes      A query above the largest observed units has the largest as neighbours and
 //              is scaled from them in proportion (a task's time grows at most in proportion
 //              to its input beyond a fixed cost: an over-estimate); one below the smallest
-//              is estimated as the smallest (likewise an over-estimate).
+//              is estimated as the smallest (likewise an over-estimate), scaled down by
+//              the fallback's ratio between the two sizes when there is a fallback (its
+//              model has the fixed part k-NN cannot see).
 //   Cold start with fewer than kWarmObservations observations of the kind, the estimate
 //              blends in the fallback estimator's (the run's history or model) times
 //              kColdFactor, in proportion to what is missing: it starts high and converges

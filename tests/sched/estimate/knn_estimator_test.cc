@@ -88,6 +88,26 @@ TEST(KnnEstimator, SizesOutsideThoseObservedAreOverEstimated) {
   EXPECT_DOUBLE_EQ(*KnnRegress(seen, Query(0)), 1.0);
 }
 
+// Below the smallest size seen, the fallback's model says how much less the task takes:
+// its fixed part stays, the rest shrinks with the input. A history of 10 MiB splits must
+// not estimate a 1 MiB split as a 10 MiB one.
+TEST(KnnEstimator, SizesBelowThoseObservedShrinkAsTheFallbackSays) {
+  const ModelPrior prior;
+  KnnEstimator knn(&prior);
+  const JobState job = JobOfSplits("synthetic", {}, 1);
+  for (int i = 0; i < static_cast<int>(kWarmObservations); ++i) {
+    const TaskFeatures f = Query(10 * kMiB, 1.0, i % 2);
+    knn.Add("synthetic", TaskKind::kMap, {f.units, f.slot_speed, f.node_tasks, TrueSeconds(f)});
+  }
+  const TaskFeatures small = Query(kMiB, 0.5, 0);
+  EXPECT_NEAR(*knn.TaskSeconds(job, small), TrueSeconds(small), 1e-9 * TrueSeconds(small));
+  // The fixed part is kept: more than in proportion to the size.
+  EXPECT_GT(*knn.TaskSeconds(job, small), TrueSeconds(Query(10 * kMiB, 0.5)) / 10);
+  // Without a fallback it keeps the smallest's time, an over-estimate.
+  KnnEstimator alone(nullptr, knn.apps());
+  EXPECT_NEAR(*alone.TaskSeconds(job, small), TrueSeconds(Query(10 * kMiB, 0.5)), 1e-9);
+}
+
 TEST(KnnEstimator, ColdStartOverEstimatesThenConverges) {
   const ModelPrior prior;
   KnnEstimator knn(&prior);
