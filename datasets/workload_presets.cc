@@ -105,11 +105,9 @@ constexpr double kRtmrMeanGapS = 14;  // "exponential with a mean of 14 seconds"
 // the paper does not measure, so no other value is better grounded.
 constexpr std::string_view kRtmrCluster = "20x(4m,1r,1.0)+10x(2m,1r,1.0)";
 // MarS's "50 identical machines", each running one task at a time, maps and reduces
-// alike. Our Hadoop-1 slot model separates map and reduce slots, so each machine gets one
-// of each: the nearest cluster with 50 machines. It can overlap one job's map with another
-// job's reduce on a machine, which the paper's model cannot, so LP bounds must be taken
-// with |M| = 50 machines, not 100 slots.
-constexpr std::string_view kMarsCluster = "50x(1m,1r,1.0)";
+// alike: a map and a reduce slot per node, and a node task limit of 1, so that no schedule
+// overlaps a map and a reduce on a machine and beats the 50-machine LP bound.
+constexpr std::string_view kMarsCluster = "50x(1m,1r,1.0,1t)";
 
 Status CheckOptions(const PresetOptions& o) {
   if (!(std::isfinite(o.map_task_s) && o.map_task_s > 0))

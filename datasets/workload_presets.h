@@ -83,7 +83,7 @@ Status CheckPresetParameter(std::string_view preset, std::string_view parameter,
 
 // Clusters of the papers:
 //   rtmr-table1  20x(4m,1r,1.0)+10x(2m,1r,1.0)  RTMR Table I (one map slot per core)
-//   mars-50      50x(1m,1r,1.0)                 MarS's 50 identical machines
+//   mars-50      50x(1m,1r,1.0,1t)              MarS's 50 identical machines, one task each
 //   dynshare-het 2x(1m,1r,0.25)+4x(1m,1r,0.125) heterogeneous by throttling, for 2 cores
 Result<ClusterSpec> ClusterPreset(std::string_view name);
 std::vector<std::string> ClusterPresetNames();

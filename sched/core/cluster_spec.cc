@@ -8,7 +8,8 @@
 namespace mrlocal {
 namespace {
 
-constexpr std::string_view kForm = "N x (Mm,Rr,S), e.g. 2x(4m,1r,1.0)+1x(2m,1r,0.5)";
+constexpr std::string_view kForm =
+    "N x (Mm,Rr,S[,Tt]), e.g. 2x(4m,1r,1.0)+1x(2m,1r,0.5) or 50x(1m,1r,1.0,1t)";
 
 // A cursor over the spec text that skips whitespace before every token.
 class Reader {
@@ -109,6 +110,15 @@ Result<ClusterSpec> ClusterSpec::Parse(std::string_view text) {
     at = r.pos();
     if (!r.Decimal(&s)) return fail("expected a speed in (0, 1] such as 0.5", at);
     if (!(s > 0 && s <= 1)) return fail("speed must be in (0, 1]", at);
+    int64_t t = 0;
+    if (r.Eat(',')) {
+      at = r.pos();
+      if (!r.Int(&t)) return fail("expected the node's task limit such as 1t", at);
+      if (t < 1 || t > m + red)
+        return fail("a node's task limit must be 1 to its slots (" + std::to_string(m + red) + ")",
+                    at);
+      if (!r.Eat('t')) return fail("expected 't' after the task limit", r.pos());
+    }
     if (!r.Eat(')')) return fail("expected ')'", r.pos());
     nodes += n;
     slots += n * (m + red);
@@ -116,7 +126,8 @@ Result<ClusterSpec> ClusterSpec::Parse(std::string_view text) {
       return fail("more than " + std::to_string(kMaxNodes) + " nodes", group_at);
     if (slots > kMaxSlots)
       return fail("more than " + std::to_string(kMaxSlots) + " slots", group_at);
-    groups.push_back({static_cast<int>(n), static_cast<int>(m), static_cast<int>(red), s});
+    groups.push_back(
+        {static_cast<int>(n), static_cast<int>(m), static_cast<int>(red), s, static_cast<int>(t)});
   } while (r.Eat('+'));
   if (!r.AtEnd()) return fail("expected '+' or the end", r.pos());
   ClusterSpec spec(std::move(groups));
@@ -136,7 +147,9 @@ std::string ClusterSpec::ToString() const {
   for (const NodeGroup& g : groups_) {
     if (!s.empty()) s += '+';
     s += std::to_string(g.count) + "x(" + std::to_string(g.map_slots) + "m," +
-         std::to_string(g.reduce_slots) + "r," + FormatSpeed(g.speed) + ")";
+         std::to_string(g.reduce_slots) + "r," + FormatSpeed(g.speed);
+    if (g.max_tasks > 0) s += "," + std::to_string(g.max_tasks) + "t";
+    s += ")";
   }
   return s;
 }
@@ -157,6 +170,12 @@ int ClusterSpec::reduce_slots() const {
   int n = 0;
   for (const NodeGroup& g : groups_) n += g.count * g.reduce_slots;
   return n;
+}
+
+std::vector<int> ClusterSpec::NodeTaskLimits() const {
+  std::vector<int> limits;
+  for (const NodeGroup& g : groups_) limits.insert(limits.end(), g.count, g.max_tasks);
+  return limits;
 }
 
 std::vector<SlotInfo> ClusterSpec::Slots() const {

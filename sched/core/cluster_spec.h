@@ -1,6 +1,8 @@
 // The cluster as the user describes it: groups of N x (map slots, reduce slots, speed),
 // e.g. "2x(4m,1r,1.0)+1x(2m,1r,0.5)": two nodes with 4 map and 1 reduce slot at full
-// speed, and one node with 2 map and 1 reduce slot at half speed.
+// speed, and one node with 2 map and 1 reduce slot at half speed. An optional fourth
+// field caps the tasks a node runs at once: "50x(1m,1r,1.0,1t)" is 50 machines that each
+// run a map or a reduce, not both (MarS's).
 #pragma once
 
 #include <string>
@@ -17,6 +19,9 @@ struct NodeGroup {
   int map_slots = 1;     // per node, >= 0
   int reduce_slots = 1;  // per node, >= 0
   double speed = 1.0;    // in (0, 1]
+  // At most this many tasks at once on a node, over all its slots; 0: one per slot. MarS's
+  // machines run one task at a time, map or reduce: (1m,1r,1.0,1t).
+  int max_tasks = 0;
 
   friend bool operator==(const NodeGroup&, const NodeGroup&) = default;
 };
@@ -48,6 +53,8 @@ class ClusterSpec {
   // Every slot, ids 0..n-1: all map slots in node order, then all reduce slots in node
   // order. Nodes are numbered 0.. across the groups in the order written.
   std::vector<SlotInfo> Slots() const;
+  // Per node, its group's max_tasks (0: one task per slot).
+  std::vector<int> NodeTaskLimits() const;
 
   friend bool operator==(const ClusterSpec&, const ClusterSpec&) = default;
 

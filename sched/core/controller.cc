@@ -37,6 +37,10 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
     free_slots(s.kind).Insert(s.id);
     if (static_cast<size_t>(s.node) >= state_.running_on_node.size())
       state_.running_on_node.resize(s.node + 1);
+    if (TaskLimit(s.node) > 0) {
+      if (static_cast<size_t>(s.node) >= node_slots_.size()) node_slots_.resize(s.node + 1);
+      node_slots_[s.node].push_back(s.id);
+    }
   }
   state_.nodes = nodes;
   if (executor_.reports_on_loop_thread()) {
@@ -264,6 +268,9 @@ const char* Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) co
   if ((t.kind == TaskKind::kMap) != (slot.info.kind == SlotKind::kMap))
     return "a slot of the other kind";
   if (slot.task) return "but the slot is busy";
+  if (const int limit = TaskLimit(slot.info.node);
+      limit > 0 && state_.running_on_node[slot.info.node] >= limit)
+    return "but its node runs as many tasks as it may";
   if (t.index >= (t.kind == TaskKind::kMap ? job.M() : job.R()))
     return "but the job has no such task";
   if (job.task(t.kind, t.index).status != TaskStatus::kPending)
@@ -289,6 +296,7 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   slot.task = t;
   slot.token = next_token_++;
   free_slots(slot.info.kind).Erase(slot.info.id);
+  UpdateNodeSlots(slot.info.node);
   --pending(t.kind);
   ++running_tasks_;
   TaskLaunch launch{t, slot.token, slot.info.id, std::max(slot.free_since, ts.ready_since),
@@ -301,6 +309,18 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
     return;
   }
   executor_.Launch(launch);
+}
+
+void Controller::UpdateNodeSlots(NodeId node) {
+  if (TaskLimit(node) == 0) return;
+  const bool open = state_.running_on_node[node] < TaskLimit(node);
+  for (SlotId id : node_slots_[node]) {
+    const SlotState& s = state_.slots[id];
+    if (open && !s.task)
+      free_slots(s.info.kind).Insert(id);
+    else
+      free_slots(s.info.kind).Erase(id);
+  }
 }
 
 void Controller::CancelAttempt(const SlotState& slot) {
@@ -330,6 +350,7 @@ void Controller::OnReport(TaskReport r) {
   free_slots(slot.info.kind).Insert(slot.info.id);
   --running_tasks_;
   --state_.running_on_node[slot.info.node];
+  UpdateNodeSlots(slot.info.node);
   stats_.dispatch_ns.Add(r.dispatch_latency.count());
 
   JobState& job = state_.job(r.task.job);

@@ -85,6 +85,9 @@ struct ControllerOptions {
   // state().jobs and outcome() no longer know it. For long runs whose observers keep what
   // they need.
   bool forget_finished_jobs = false;
+  // Per node: at most this many tasks at once over all its slots (ClusterSpec's
+  // NodeTaskLimits); 0 or missing: one per slot. A node at its limit offers no free slot.
+  std::vector<int> node_task_limits = {};
 };
 
 // The Controller is its policy's PolicyHost, and the DispatchRound of each Dispatch.
@@ -184,6 +187,14 @@ class Controller final : private PolicyHost, private DispatchRound {
   void CheckIdle();
   bool Idle() const;
   SlotSet& free_slots(SlotKind k) { return free_[k == SlotKind::kMap ? 0 : 1]; }
+  int TaskLimit(NodeId node) const {
+    return static_cast<size_t>(node) < options_.node_task_limits.size()
+               ? options_.node_task_limits[node]
+               : 0;
+  }
+  // After a node's running count changed: its idle slots are free while it is under its
+  // task limit, and none is at the limit.
+  void UpdateNodeSlots(NodeId node);
   uint64_t& pending(TaskKind k) { return pending_[k == TaskKind::kMap ? 0 : 1]; }
 
   EventLoop& loop_;
@@ -205,6 +216,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   // tasks of each kind are pending in active jobs (reduces once planned). A policy can only
   // pick a pending task, so with none pending no slot of that kind is offered.
   SlotSet free_[2];
+  std::vector<std::vector<SlotId>> node_slots_;  // per node with a task limit, its slots
   uint64_t pending_[2] = {0, 0};
   std::atomic<size_t> arrivals_due_ = 0;  // submitted jobs that have not arrived yet
   size_t running_tasks_ = 0;              // attempts launched and not yet reported

@@ -184,7 +184,7 @@ TEST(Presets, MarsRandomMatchesSectionFiveOne) {
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     const WorkloadSpec spec = Make("mars-random", seed);
     ASSERT_EQ(spec.jobs.size(), 50u);
-    EXPECT_EQ(spec.cluster->ToString(), "50x(1m,1r,1.0)");
+    EXPECT_EQ(spec.cluster->ToString(), "50x(1m,1r,1.0,1t)");
     for (size_t i = 0; i < spec.jobs.size(); ++i) {
       const WorkloadJob& j = spec.jobs[i];
       ++jobs;

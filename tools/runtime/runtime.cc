@@ -45,9 +45,11 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->executor_ = std::move(executor);
   }
   r->policy_ = std::move(policy).value();
+  ControllerOptions controller = o.controller;
+  controller.node_task_limits = o.cluster.NodeTaskLimits();
   r->controller_ =
       std::make_unique<Controller>(*r->loop_, *r->executor_, *r->policy_, r->slots_,
-                                   o.cluster.nodes(), std::move(partitioner).value(), o.controller);
+                                   o.cluster.nodes(), std::move(partitioner).value(), controller);
   r->controller_->AddObserver(r.get());
   if (o.learner) {
     r->feed_ = std::make_unique<EstimatorFeed>(*o.learner, *r->controller_);

@@ -93,7 +93,8 @@ TEST(ClusterSpec, RejectsInvalidSpecsPointingAtTheBadPart) {
     EXPECT_EQ(spec.status().code(), Status::Code::kInvalidArgument);
     const std::string m = spec.status().message();
     EXPECT_EQ(m, "--cluster '" + c.text + "': " + c.what +
-                     " (form: N x (Mm,Rr,S), e.g. 2x(4m,1r,1.0)+1x(2m,1r,0.5))");
+                     " (form: N x (Mm,Rr,S[,Tt]), e.g. 2x(4m,1r,1.0)+1x(2m,1r,0.5) or "
+                     "50x(1m,1r,1.0,1t))");
     EXPECT_EQ(m.find('\n'), std::string::npos);
   }
 }
