@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sched/plan/list_schedule.h"
+#include "sched/plan/precedence.h"
 
 namespace mrlocal {
 namespace {
@@ -24,19 +25,10 @@ Result<Schedule> DispatchSchedule(const PlanInstance& instance, const std::vecto
   const std::vector<PlanTask> tasks = FlattenTasks(instance);
   const std::vector<double>& speeds = instance.machine_speeds;
 
-  MinHeap pending;  // (ready time, task): predecessors placed, maybe not yet available
+  MinHeap pending;  // (earliest start, task): predecessors placed, maybe not yet available
   MinHeap ready;    // (key, task): available at `now`
-  std::vector<int> maps_left(instance.jobs.size());
-  std::vector<double> maps_end(instance.jobs.size(), 0);
-  std::vector<std::vector<int>> waiting_reduces(instance.jobs.size());
-  for (size_t u = 0; u < tasks.size(); ++u) {
-    const int j = tasks[u].job;
-    if (!tasks[u].reduce) ++maps_left[j];
-    if (tasks[u].reduce && !instance.jobs[j].maps.empty())
-      waiting_reduces[j].push_back(static_cast<int>(u));
-    else
-      pending.push({instance.jobs[j].release, static_cast<int>(u)});
-  }
+  Precedence precedence(instance, tasks);
+  for (int u : precedence.Initial()) pending.push({precedence.Earliest(u), u});
 
   Schedule s{std::vector<int>(tasks.size()), std::vector<double>(tasks.size())};
   std::vector<double> idle(speeds.size(), 0);
@@ -48,17 +40,11 @@ Result<Schedule> DispatchSchedule(const PlanInstance& instance, const std::vecto
       ready.push({key[pending.top().second], pending.top().second});
     const int u = ready.top().second;
     ready.pop();
-    const PlanTask& task = tasks[u];
-    const int m = EarliestFinishMachine(speeds, idle, now, task.work);
+    const int m = EarliestFinishMachine(speeds, idle, now, tasks[u].work);
     s.machine[u] = m;
     s.start[u] = std::max(now, idle[m]);
-    idle[m] = s.start[u] + task.work / speeds[m];
-    if (task.reduce) continue;
-    maps_end[task.job] = std::max(maps_end[task.job], idle[m]);
-    if (--maps_left[task.job] > 0) continue;
-    const PlanJob& job = instance.jobs[task.job];
-    for (int r : waiting_reduces[task.job])
-      pending.push({std::max(job.release, maps_end[task.job] + job.delay), r});
+    idle[m] = s.start[u] + tasks[u].work / speeds[m];
+    for (int r : precedence.Place(u, idle[m])) pending.push({precedence.Earliest(r), r});
   }
   return s;
 }

@@ -7,6 +7,8 @@
 #include <queue>
 #include <string>
 
+#include "sched/plan/precedence.h"
+
 namespace mrlocal {
 namespace {
 
@@ -73,38 +75,23 @@ Result<Schedule> ListSchedule(const PlanInstance& instance, const std::vector<in
   for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<int>(i);
   // The ranks of the tasks whose predecessors are placed, smallest (highest priority) on top.
   std::priority_queue<int, std::vector<int>, std::greater<int>> available;
-  std::vector<int> maps_left(instance.jobs.size());
-  std::vector<double> maps_end(instance.jobs.size(), 0);
-  std::vector<std::vector<int>> waiting_reduces(instance.jobs.size());
-  for (size_t u = 0; u < tasks.size(); ++u) {
-    const int j = tasks[u].job;
-    if (!tasks[u].reduce) ++maps_left[j];
-    if (tasks[u].reduce && !instance.jobs[j].maps.empty())
-      waiting_reduces[j].push_back(rank[u]);
-    else
-      available.push(rank[u]);
-  }
+  Precedence precedence(instance, tasks);
+  for (int u : precedence.Initial()) available.push(rank[u]);
 
   Schedule s{std::vector<int>(tasks.size()), std::vector<double>(tasks.size())};
   std::vector<double> idle(speeds.size(), 0);
   while (!available.empty()) {
     const int u = order[available.top()];
     available.pop();
-    const PlanTask& task = tasks[u];
-    const PlanJob& job = instance.jobs[task.job];
-    double earliest = job.release;
-    if (task.reduce && !job.maps.empty())
-      earliest = std::max(earliest, maps_end[task.job] + job.delay);
+    double earliest = precedence.Earliest(u);
     if (!options.not_before.empty()) earliest = std::max(earliest, options.not_before[u]);
-    const int m = options.machine.empty() ? EarliestFinishMachine(speeds, idle, earliest, task.work)
-                                          : options.machine[u];
+    const int m = options.machine.empty()
+                      ? EarliestFinishMachine(speeds, idle, earliest, tasks[u].work)
+                      : options.machine[u];
     s.machine[u] = m;
     s.start[u] = std::max(earliest, idle[m]);
-    idle[m] = s.start[u] + task.work / speeds[m];
-    if (task.reduce) continue;
-    maps_end[task.job] = std::max(maps_end[task.job], idle[m]);
-    if (--maps_left[task.job] == 0)
-      for (int r : waiting_reduces[task.job]) available.push(r);
+    idle[m] = s.start[u] + tasks[u].work / speeds[m];
+    for (int r : precedence.Place(u, idle[m])) available.push(rank[r]);
   }
   return s;
 }
