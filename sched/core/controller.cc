@@ -56,6 +56,7 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
 Controller::~Controller() {
   policy_.Attach(nullptr);
   for (const auto& [wake, timer] : wakes_) loop_.Cancel(timer);
+  for (TimerId timer : shuffle_timers_) loop_.Cancel(timer);
   loop_.Cancel(observer_tick_);
 }
 
@@ -435,6 +436,24 @@ void Controller::FinishMapPhase(JobState& job) {
                                          " reduce tasks but the cluster has no reduce slot"));
     return;
   }
+  if (job.spec.shuffle_delay <= Duration::zero()) {
+    PlanReduces(job);
+    return;
+  }
+  const JobId id = job.id;
+  auto timer = std::make_shared<TimerId>();
+  *timer = loop_.After(job.spec.shuffle_delay, [this, id, timer] {
+    shuffle_timers_.erase(*timer);
+    auto it = state_.jobs.find(id);
+    if (it == state_.jobs.end() || it->second.phase != JobPhase::kShuffle) return;  // failed
+    PlanReduces(it->second);
+    Dispatch();
+  });
+  shuffle_timers_.insert(*timer);
+}
+
+void Controller::PlanReduces(JobState& job) {
+  const Time now = loop_.Now();
   // Each reduce is sized for the speed of the slot it is planned for.
   const std::vector<SlotId> planned = PlaceReduces(job);
   std::vector<double> speeds(job.R());

@@ -177,7 +177,10 @@ class Controller final : private PolicyHost, private DispatchRound {
   void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
   void ReleaseReducesEarly(JobState& job);
+  // The last map is done: a map-only job ends, another plans its reduces now or after
+  // its shuffle delay (PlanReduces).
   void FinishMapPhase(JobState& job);
+  void PlanReduces(JobState& job);
   void CancelAttempt(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
   void MaybeRetire(JobState& job);
@@ -228,6 +231,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   TimerId observer_tick_ = 0;
   // The policy's wake-ups not yet due, by the id it was given: the loop's timer.
   std::unordered_map<TimerId, TimerId> wakes_;
+  std::set<TimerId> shuffle_timers_;  // PlanReduces of jobs in their shuffle delay
   TimerId last_wake_ = 0;
   int64_t decision_mark_ns_ = 0;  // end of the round's previous decision (steady clock)
 };

@@ -68,6 +68,10 @@ struct JobSpec {
   // (α·σ and the app's skew). Synthetic jobs and traces know theirs.
   uint64_t shuffle_units = 0;
   uint64_t max_reduce_units = 0;
+  // MarS's map->reduce delay d (eq. 2: S_v >= S_u + p_u + d): the reduces are planned and
+  // become runnable this long after the map stage ends, holding no slot meanwhile (a
+  // reduce released early by slow-start keeps the slot it holds).
+  Duration shuffle_delay{0};
 };
 
 struct JobState {

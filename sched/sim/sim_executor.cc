@@ -88,11 +88,8 @@ void SimExecutor::Launch(const TaskLaunch& l) {
   r.token = l.token;
   r.launch = l;
   r.start = loop_.Now();
-  r.compute_from = r.start;
-  if (!map)
-    r.compute_from = std::max(r.start, m.map_phase_end + FromSeconds(m.job.shuffle_delay_s));
   r.work_s = work[l.task.index] * Noise(l);
-  r.end = EndOf(l.slot, r.compute_from, r.work_s);
+  r.end = EndOf(l.slot, r.start, r.work_s);
   ++events_;
   const SlotId slot = l.slot;
   const uint64_t token = l.token;
@@ -147,9 +144,8 @@ void SimExecutor::Cancel(SlotId slot, uint64_t token) {
   loop_.Post([this, report = std::move(report)]() mutable { report_(std::move(report)); });
 }
 
-void SimExecutor::SetPlan(JobId job, const ReducePlan&) {
-  // Reduce work comes from the job's model; the plan only fixes when its data is ready.
-  jobs_.at(job).map_phase_end = loop_.Now();
+void SimExecutor::SetPlan(JobId, const ReducePlan&) {
+  // Reduce work comes from the job's model, not from the plan's loads.
 }
 
 Status SimExecutor::FinishJob(JobId job, bool) {
@@ -161,14 +157,14 @@ double SimExecutor::Progress(SlotId slot) const {
   const Running& r = running_.at(slot);
   if (r.token == 0 || r.end <= r.start) return 0;
   const Time now = loop_.Now();
-  if (now <= r.compute_from) return 0;
+  if (now <= r.start) return 0;
   // Work done by now over the whole, by bisection on the (monotone) end-time function.
   if (!profile_of_slot_[slot])
-    return std::min(1.0, Seconds(now - r.compute_from) / Seconds(r.end - r.compute_from));
+    return std::min(1.0, Seconds(now - r.start) / Seconds(r.end - r.start));
   double lo = 0, hi = r.work_s;
   for (int i = 0; i < 40; ++i) {
     double mid = (lo + hi) / 2;
-    (EndOf(slot, r.compute_from, mid) <= now ? lo : hi) = mid;
+    (EndOf(slot, r.start, mid) <= now ? lo : hi) = mid;
   }
   return r.work_s > 0 ? lo / r.work_s : 0;
 }

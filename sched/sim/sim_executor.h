@@ -8,8 +8,6 @@
 //            does not depend on the order events happen in. Its normal is cut at ±3 sigma
 //            (0.27 % of draws), so that a task has a worst case (MaxNoiseFactor) that the
 //            deadline policies' estimates can cover;
-//   shuffle  a reduce computes from max(launch, map phase end + shuffle delay): before
-//            that it holds its slot waiting for data;
 //   speed    s_k × a_n(t), where a_n is node n's availability profile (a step function);
 //            the attempt ends when the integral of the speed over its compute time
 //            reaches W.
@@ -39,7 +37,6 @@ struct SimJob {
   // first finished map, since the Controller uses only the sum: nothing to pay per map.
   // Width 0: none.
   CountMinSketch shuffle;
-  double shuffle_delay_s = 0;  // map phase end -> reduce data available
 };
 
 // A node's speed factor over time: `factor[i]` from `at[i]` on (1.0 before at[0]).
@@ -83,13 +80,11 @@ class SimExecutor final : public Executor {
     uint64_t token = 0;  // 0: the slot is idle
     TaskLaunch launch;
     Time start{0};
-    Time compute_from{0};
     Time end{0};
     double work_s = 0;
   };
   struct JobModel {
     SimJob job;
-    Time map_phase_end{0};
   };
   double Noise(const TaskLaunch& l) const;
   double Speed(SlotId slot, Time t) const;

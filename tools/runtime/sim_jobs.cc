@@ -132,7 +132,7 @@ Result<SimJobParts> BuildSimJob(const AppRegistry& apps, const WorkloadJob& job,
   spec.reduces = job.reduces;
   spec.weight = job.weight;
   spec.queue = job.queue;
-  p.sim.shuffle_delay_s = context.workload.model.shuffle_delay_s + job.shuffle_delay_s;
+  spec.shuffle_delay = FromSeconds(context.workload.model.shuffle_delay_s + job.shuffle_delay_s);
   MRLOCAL_RETURN_IF_ERROR((*app)->model(job, context, p));
   if (job.output_bytes > 0 && job.reduces > 0) {
     for (uint32_t r = 0; r < job.reduces; ++r)

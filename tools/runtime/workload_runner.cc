@@ -299,6 +299,7 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
     q.queue = j.queue;
     auto parts = PrepareRealJob(q);
     if (!parts.ok()) return parts.status().WithContext("job '" + j.name + "': ");
+    parts->spec.shuffle_delay = FromSeconds(j.shuffle_delay_s + spec.model.shuffle_delay_s);
     jobs.push_back(std::move(parts).value());
   }
   return jobs;

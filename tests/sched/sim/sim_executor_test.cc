@@ -36,18 +36,19 @@ TEST(SimExecutor, RunsAJobWithShuffleDelayAndReportsOnTheLoop) {
   auto policy = MakePolicy("fifo");
   Controller c(loop, ex, **policy, Slots(), 2, std::move(MakePartitioner("hash")).value());
   JobSpec spec = testing::JobBuilder().Maps(2).Reduces(1).Build();
+  spec.shuffle_delay = FromSeconds(1.5);
   SimJob model;
   model.map_work_s = {4.0, 1.0};  // map 0 on slot 0 (4 s), map 1 on slot 1 (2 s)
   model.reduce_work_s = {3.0};
-  model.shuffle_delay_s = 1.5;
   JobId id = c.next_job_id();
   ex.AddJob(id, model);
   c.Submit(spec);
   c.RunUntilIdle();
   const JobState& job = c.state().job(id);
   ASSERT_EQ(job.phase, JobPhase::kDone);
-  // Maps end at 4 s; the reduce starts then, waits 1.5 s for its data, computes 3 s.
+  // Maps end at 4 s; the reduce starts 1.5 s later (no slot held meanwhile), computes 3 s.
   EXPECT_EQ(job.map_phase_end, FromSeconds(4));
+  EXPECT_EQ(job.reduces[0].start, FromSeconds(5.5));
   EXPECT_EQ(job.finish, FromSeconds(8.5));
   EXPECT_EQ(ex.task_events(), 6u);  // 3 starts, 3 ends
 }
