@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 namespace mrlocal {
 namespace {
@@ -74,9 +75,11 @@ Status CheckSchedule(const PlanInstance& instance, const Schedule& schedule, dou
   }
   std::vector<size_t> order(tasks.size());
   for (size_t u = 0; u < order.size(); ++u) order[u] = u;
+  // By machine, start, then end: a zero-work task starting with another comes first, so
+  // it is not taken for an overlap.
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return schedule.machine[a] != schedule.machine[b] ? schedule.machine[a] < schedule.machine[b]
-                                                      : schedule.start[a] < schedule.start[b];
+    return std::tie(schedule.machine[a], schedule.start[a], end[a]) <
+           std::tie(schedule.machine[b], schedule.start[b], end[b]);
   });
   for (size_t i = 1; i < order.size(); ++i) {
     const size_t a = order[i - 1], b = order[i];
