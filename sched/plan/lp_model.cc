@@ -1,5 +1,6 @@
 #include "sched/plan/lp_model.h"
 
+#include <coin/ClpDualRowDantzig.hpp>
 #include <coin/ClpSimplex.hpp>
 #include <coin/CoinPackedMatrix.hpp>
 #include <string>
@@ -48,6 +49,11 @@ std::string ClpStatusText(int status) {
 
 CndLpp::CndLpp(const PlanInstance& instance) : instance_(instance), clp_(new ClpSimplex) {
   clp_->setLogLevel(0);
+  // Dantzig's rule over CLP's default steepest edge: each COGE batch adds ~|T| violated
+  // rows, each needing a pivot, and steepest edge's weight updates cost more than they save
+  // there (50 mars-random jobs to epsilon = 0.3: 6.3 s -> 4.0 s on a loaded 2-core machine).
+  ClpDualRowDantzig dantzig;
+  clp_->setDualRowPivotAlgorithm(dantzig);
   BuildPrecedence();
 }
 

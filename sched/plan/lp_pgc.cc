@@ -1,18 +1,17 @@
 #include "sched/plan/lp_pgc.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace mrlocal {
 namespace {
 
-// CLP meets each row to about 1e-7 of its scaled size; a PGC is only "violated" beyond
+// CLP meets each row to about 1e-7 of its scaled size; a PGC is only violated beyond
 // that, or COGE would add rows the LP already holds.
 constexpr double kRelativeTolerance = 1e-6;
 
-bool Violates(double sum, double bound) {
-  return sum < bound - kRelativeTolerance * std::max(1.0, bound);
-}
+double Tolerance(double bound) { return kRelativeTolerance * std::max(1.0, std::abs(bound)); }
 
 }  // namespace
 
@@ -37,20 +36,30 @@ std::vector<int> MiddleTimeOrder(const PlanInstance& instance, const std::vector
   return order;
 }
 
-std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
-                                  const std::vector<double>& start) {
+bool PrefixSides::Violated() const { return sum < bound - Tolerance(bound); }
+
+std::vector<PrefixSides> PrefixSidesAt(const PlanInstance& instance, const std::vector<int>& order,
+                                       const std::vector<double>& start) {
   const std::vector<PlanTask> tasks = FlattenTasks(instance);
   const LpMachines machines = LpMachinesOf(instance);
-  std::vector<int> violated;
+  std::vector<PrefixSides> sides;
   double sum = 0, work = 0, squares = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    const double p = tasks[order[k]].work;
-    sum += p * start[order[k]];
+  for (int u : order) {
+    const double p = tasks[u].work;
+    sum += p * start[u];
     work += p;
     squares += p * p;
-    if (Violates(sum, PrefixBound(machines, work, squares)))
-      violated.push_back(static_cast<int>(k + 1));
+    sides.push_back({sum, PrefixBound(machines, work, squares)});
   }
+  return sides;
+}
+
+std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
+                                  const std::vector<double>& start) {
+  const std::vector<PrefixSides> sides = PrefixSidesAt(instance, order, start);
+  std::vector<int> violated;
+  for (size_t k = 0; k < sides.size(); ++k)
+    if (sides[k].Violated()) violated.push_back(static_cast<int>(k + 1));
   return violated;
 }
 
@@ -68,7 +77,7 @@ std::vector<double> NoViolationStarts(const PlanInstance& instance, const std::v
     squares += p * p;
     const double bound = PrefixBound(machines, work, squares);
     // A prefix ending in a zero-work task has the previous prefix's sums: it holds already.
-    if (p > 0 && Violates(sum, bound)) {
+    if (p > 0 && PrefixSides{sum, bound}.Violated()) {
       const double offset = (bound - sum) / p;
       moved[u] += offset;
       shift += offset;

@@ -45,9 +45,18 @@ double PrefixBound(const LpMachines& machines, double work, double squares);
 // MarS's list schedule (Algorithm 2) takes tasks in this order.
 std::vector<int> MiddleTimeOrder(const PlanInstance& instance, const std::vector<double>& start);
 
-// The prefix lengths k (ascending) whose PGC `start` violates, that is
-// sum_{first k of order} p_u S_u < R - tolerance, the tolerance relative to R (an LP
-// solution meets a constraint it has only to within its own rounding).
+// Both sides of PGC(order, k) at `start`, for each prefix length k = 1..|T| (index k - 1).
+struct PrefixSides {
+  double sum = 0;    // sum_{first k of order} p_u S_u
+  double bound = 0;  // R
+  // Beyond the LP's rounding (relative to R): an LP solution meets a constraint it has
+  // only to that precision.
+  bool Violated() const;
+};
+std::vector<PrefixSides> PrefixSidesAt(const PlanInstance& instance, const std::vector<int>& order,
+                                       const std::vector<double>& start);
+
+// The prefix lengths k (ascending) whose PGC `start` violates.
 std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
                                   const std::vector<double>& start);
 
