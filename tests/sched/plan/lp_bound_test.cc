@@ -16,14 +16,7 @@
 namespace mrlocal {
 namespace {
 
-// One machine; job 0: map a = 1, reduce b = 2; job 1: map c = 3; weights 1, no delay.
-PlanInstance OneMachine() {
-  PlanInstance in;
-  in.machine_speeds = {1.0};
-  in.jobs.push_back({0, 1, 0, {1}, {2}});
-  in.jobs.push_back({0, 1, 0, {3}, {}});
-  return in;
-}
+using testing_plan::OneMachine;
 
 // By hand. Eqs. 1-3 alone: S = (0, 1, 0), C = (3, 3): 6. Its middle times a 0.5, b 2,
 // c 1.5 order a, c, b; PGC {a, c}: S_a + 3 S_c >= 3 and {a, c, b}: S_a + 3 S_c + 2 S_b >= 11

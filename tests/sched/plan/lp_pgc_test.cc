@@ -11,14 +11,7 @@
 namespace mrlocal {
 namespace {
 
-// One machine; job 0: map a = 1, reduce b = 2; job 1: map c = 3. Tasks a, b, c = 0, 1, 2.
-PlanInstance OneMachine() {
-  PlanInstance in;
-  in.machine_speeds = {1.0};
-  in.jobs.push_back({0, 1, 0, {1}, {2}});
-  in.jobs.push_back({0, 1, 0, {3}, {}});
-  return in;
-}
+using testing_plan::OneMachine;
 
 TEST(LpPgc, OrdersByMiddleTimeMapsFirstOnTies) {
   // Middles 0.5, 2, 1.5: a, c, b.

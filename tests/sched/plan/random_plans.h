@@ -1,5 +1,6 @@
-// Test helpers for the LP bound: small random MSJO instances, and a feasible schedule of
-// any instance to compare bounds with (the simplest list schedule, not MarS's).
+// Test helpers for the LP bound: a hand-solved instance, small random MSJO instances, and a
+// feasible schedule of any instance to compare bounds with (the simplest list schedule,
+// not MarS's).
 #pragma once
 
 #include <algorithm>
@@ -9,6 +10,16 @@
 #include "sched/plan/instance.h"
 
 namespace mrlocal::testing_plan {
+
+// One machine; job 0: map a = 1, reduce b = 2; job 1: map c = 3; weights 1, no delay.
+// Tasks a, b, c are 0, 1, 2.
+inline PlanInstance OneMachine() {
+  PlanInstance in;
+  in.machine_speeds = {1.0};
+  in.jobs.push_back({0, 1, 0, {1}, {2}});
+  in.jobs.push_back({0, 1, 0, {3}, {}});
+  return in;
+}
 
 // 1-3 machines of speed 0.5, 1 or 2 (all 1.0 when `identical`), 1-5 jobs of 0-4 maps and
 // 0-3 reduces (at least one task), works in [0, 10) with some exactly 0, releases, delays.
