@@ -96,16 +96,5 @@ TEST(MarsPlan, RejectsMiddleTimesThatDoNotFit) {
             "middle times: a value is NaN");
 }
 
-TEST(CheckSchedule, AZeroWorkTaskAtAnotherTasksStartDoesNotOverlapIt) {
-  // A map of no work and one of 3 both start at 0 on one machine: the empty one occupies
-  // no time (a list scheduler places it so).
-  PlanInstance in;
-  in.machine_speeds = {1.0};
-  in.jobs.push_back({.maps = {3, 0}, .reduces = {}});
-  EXPECT_TRUE(CheckSchedule(in, {{0, 0}, {0, 0}}).ok())
-      << CheckSchedule(in, {{0, 0}, {0, 0}}).message();
-  EXPECT_FALSE(CheckSchedule(in, {{0, 0}, {0, 1}}).ok());
-}
-
 }  // namespace
 }  // namespace mrlocal

@@ -1,0 +1,91 @@
+#include "sched/plan/lp_bound.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "sched/plan/lp_model.h"
+#include "sched/plan/lp_pgc.h"
+
+namespace mrlocal {
+namespace {
+
+Status CheckOptions(const LpBoundOptions& o) {
+  if (!(o.epsilon >= 0 && o.epsilon < 1))
+    return Status::InvalidArgument("epsilon must be in [0, 1)");
+  if (o.max_iterations < 1) return Status::InvalidArgument("max_iterations must be >= 1");
+  if (!(o.time_budget_s >= 0)) return Status::InvalidArgument("time_budget_s must be >= 0");
+  return Status::OK();
+}
+
+// sum w C^NV for the LP solution `start` and its middle-time `order`.
+double NoViolationObjective(const PlanInstance& instance, const std::vector<int>& order,
+                            const std::vector<double>& start) {
+  return WeightedSum(instance, LpCompletions(instance, NoViolationStarts(instance, order, start)));
+}
+
+}  // namespace
+
+Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions& options) {
+  if (Status s = ValidateInstance(instance); !s.ok()) return s;
+  if (Status s = CheckOptions(options); !s.ok()) return s;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point began = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - began).count(); };
+  LpBound out;
+  if (instance.jobs.empty()) {
+    out.converged = true;
+    return out;
+  }
+
+  CndLpp lp(instance);
+  if (Status s = lp.Solve(); !s.ok()) return s;
+  bool have_epsilon = false;
+  auto keep_for_planning = [&](double no_violation) {
+    out.start = lp.start();
+    out.completion = lp.completion();
+    out.epsilon_objective = lp.objective();
+    out.no_violation_objective = no_violation;
+    out.epsilon_iterations = out.iterations;
+    have_epsilon = true;
+  };
+  double no_violation = lp.objective();
+  for (;;) {
+    ++out.iterations;
+    out.rows = lp.rows();
+    out.columns = lp.columns();
+    out.prefix_constraints = lp.prefix_constraints();
+    const std::vector<int> order = MiddleTimeOrder(instance, lp.start());
+    const std::vector<int> violated = ViolatedPrefixes(instance, order, lp.start());
+    no_violation =
+        violated.empty() ? lp.objective() : NoViolationObjective(instance, order, lp.start());
+    if (!have_epsilon && lp.objective() >= (1 - options.epsilon) * no_violation)
+      keep_for_planning(no_violation);
+    if (violated.empty()) {
+      out.stop = LpStop::kConverged;
+      break;
+    }
+    if (have_epsilon && !options.converge) {
+      out.stop = LpStop::kEpsilon;
+      break;
+    }
+    const double left = options.time_budget_s - elapsed();
+    if (out.iterations >= options.max_iterations || left <= 0) {
+      out.stop = left <= 0 ? LpStop::kTimeBudget : LpStop::kMaxIterations;
+      break;
+    }
+    lp.AddPrefixConstraints(order, violated);
+    const Status solved = lp.Solve(std::isinf(left) ? -1 : left);
+    if (solved.code() == Status::Code::kAborted) {  // lp still holds the last optimum
+      out.stop = LpStop::kTimeBudget;
+      break;
+    }
+    if (!solved.ok()) return solved;
+  }
+  if (!have_epsilon) keep_for_planning(no_violation);
+  out.bound = lp.objective();
+  out.converged = out.stop == LpStop::kConverged;
+  out.seconds = elapsed();
+  return out;
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,63 @@
+// MarS's LP bound: COGE (Ling et al. 2016, Algorithm 1) over the CND-LPP of lp_model.h.
+// Solve; order the tasks by LP middle time; add the PGCs that order violates; re-solve
+// warm (dual simplex); stop when none is violated, or at the epsilon stop: when
+// sum w C^LP >= (1 - epsilon) sum w C^NV, (S^NV, C^NV) the point of lp_pgc.h that meets
+// every PGC of the order (so the LP is within 1 - epsilon of the optimum over all of them).
+//
+// Which number bounds what: every LP COGE solves holds only constraints each feasible
+// schedule meets (eqs. 1-3 and instances of eq. 4), so EVERY objective it reports is a
+// lower bound on sum_j w_j C_j of every feasible schedule, the optimum's included; more
+// rows only raise it, so `bound` (the last LP solved) is the tightest, and `converged`
+// says it is the CND-LPP's optimum. `epsilon_objective` is the smaller one the paper's
+// MarS plans from. Neither is a bound on the optimum of the full relaxation (eq. 4 over
+// every subset): the epsilon stop compares with C^NV, not with that.
+#pragma once
+
+#include <limits>
+#include <vector>
+
+#include "engine/status.h"
+#include "sched/plan/instance.h"
+
+namespace mrlocal {
+
+struct LpBoundOptions {
+  double epsilon = 0.3;  // the paper's threshold (section 5.2); 0: run to convergence
+  // After the epsilon stop, go on until no PGC is violated (or a limit below): `bound`
+  // then is the converged CND-LPP optimum, while start/completion stay the epsilon stop's.
+  bool converge = false;
+  int max_iterations = 200;  // LP solves; a guard, COGE needs few (paper: < 10)
+  // Wall-clock seconds for all solves but the first (which has only eqs. 1-3 and is fast);
+  // past it COGE returns the last LP solved, `stop` saying so.
+  double time_budget_s = std::numeric_limits<double>::infinity();
+};
+
+enum class LpStop {
+  kConverged,      // no PGC violated
+  kEpsilon,        // the epsilon stop (converge not asked)
+  kMaxIterations,  // max_iterations solves
+  kTimeBudget,     // time_budget_s ran out
+};
+
+struct LpBound {
+  // The LP solution MarS plans from: the epsilon stop's, or the last LP's when COGE
+  // stopped before it. FlattenTasks order; MiddleTimeOrder (lp_pgc.h) orders by it.
+  std::vector<double> start;          // S_u^LP
+  std::vector<double> completion;     // C_j^LP
+  double epsilon_objective = 0;       // sum w C^LP of that solution: a lower bound
+  double no_violation_objective = 0;  // sum w C^NV beside it (an upper bound of the CND-LPP)
+  int epsilon_iterations = 0;         // LP solves to reach it
+
+  double bound = 0;  // the last LP's objective: the tightest lower bound found
+  bool converged = false;
+  LpStop stop = LpStop::kConverged;
+  int iterations = 0;          // LP solves in all
+  int rows = 0, columns = 0;   // of the last LP
+  int prefix_constraints = 0;  // PGCs added in all (one row and one column each)
+  double seconds = 0;          // wall clock, building included
+};
+
+// InvalidArgument from ValidateInstance; Internal when CLP fails (its status named).
+Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions& options = {});
+
+}  // namespace mrlocal
