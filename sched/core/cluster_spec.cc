@@ -148,7 +148,11 @@ std::string ClusterSpec::ToString() const {
     if (!s.empty()) s += '+';
     s += std::to_string(g.count) + "x(" + std::to_string(g.map_slots) + "m," +
          std::to_string(g.reduce_slots) + "r," + FormatSpeed(g.speed);
-    if (g.max_tasks > 0) s += "," + std::to_string(g.max_tasks) + "t";
+    if (g.max_tasks > 0) {  // appended piecewise: GCC 12's -Wrestrict misfires on "," + string
+      s += ',';
+      s += std::to_string(g.max_tasks);
+      s += 't';
+    }
     s += ")";
   }
   return s;
@@ -169,6 +173,15 @@ int ClusterSpec::map_slots() const {
 int ClusterSpec::reduce_slots() const {
   int n = 0;
   for (const NodeGroup& g : groups_) n += g.count * g.reduce_slots;
+  return n;
+}
+
+int ClusterSpec::TaskCapacity() const {
+  int n = 0;
+  for (const NodeGroup& g : groups_) {
+    const int slots = g.map_slots + g.reduce_slots;
+    n += g.count * (g.max_tasks > 0 ? std::min(g.max_tasks, slots) : slots);
+  }
   return n;
 }
 

@@ -55,6 +55,8 @@ class ClusterSpec {
   std::vector<SlotInfo> Slots() const;
   // Per node, its group's max_tasks (0: one task per slot).
   std::vector<int> NodeTaskLimits() const;
+  // How many tasks can run at once: each node's slots, or its task limit when lower.
+  int TaskCapacity() const;
 
   friend bool operator==(const ClusterSpec&, const ClusterSpec&) = default;
 

@@ -11,7 +11,7 @@
 //   utilization    Util = slot time used by successful jobs / available slot time, where
 //                  slot time = sum of (end - start) over every attempt of those jobs,
 //                  preempted and failed attempts included, and available slot time =
-//                  total slots x turnaround; turnaround = from the first job's arrival to
+//                  total slots (a node with a task limit: the limit) x turnaround; turnaround = from the first job's arrival to
 //                  the last accepted job's finish.
 //                  Without admission control (the paper's Hadoop FIFO) every job counts
 //                  as accepted and Util counts the slot time of ALL jobs instead.

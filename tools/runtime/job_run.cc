@@ -232,7 +232,7 @@ JobReport JobRun::Report() const {
   context.best_effort = best_effort_;
   context.cluster = request_.cluster.ToString();
   context.partitioner = request_.partitioner;
-  context.total_slots = static_cast<int>(runtime_->slots().size());
+  context.total_slots = request_.cluster.TaskCapacity();
   context.admission_control = !best_effort_ && runtime_->policy().admission_control();
   context.setup = setup_;
   context.scheduler = &runtime_->controller().stats();

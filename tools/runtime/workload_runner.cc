@@ -77,7 +77,7 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   mc.sim = runtime.simulated();
   mc.cluster = runtime.options().cluster.ToString();
   mc.partitioner = runtime.options().partitioner;
-  mc.total_slots = static_cast<int>(run.slots.size());
+  mc.total_slots = runtime.options().cluster.TaskCapacity();
   mc.admission_control = runtime.policy().admission_control();
   mc.scheduler = &run.stats;
   run.metrics = ComputeMetrics(*run.recorder, mc);

@@ -107,6 +107,8 @@ TEST(NodeTaskLimit, ParsedPrintedAndChecked) {
   limits.push_back(3);
   EXPECT_EQ(spec->NodeTaskLimits(), limits);
   EXPECT_EQ(ClusterSpec::Parse("2x(1m,1r,1.0)")->NodeTaskLimits(), (std::vector<int>{0, 0}));
+  EXPECT_EQ(spec->TaskCapacity(), 50 + 3);
+  EXPECT_EQ(ClusterSpec::Parse("2x(4m,1r,1.0)")->TaskCapacity(), 10);
   EXPECT_EQ(ClusterSpec::Parse("1x(1m,1r,1.0,3t)").status().message(),
             "--cluster '1x(1m,1r,1.0,3t)': a node's task limit must be 1 to its slots (2) at "
             "position 14 (form: N x (Mm,Rr,S[,Tt]), e.g. 2x(4m,1r,1.0)+1x(2m,1r,0.5) or "
