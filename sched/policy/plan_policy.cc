@@ -90,9 +90,7 @@ std::optional<TaskRef> PlanPolicy::Due(Node& node, const ClusterState& state, Ti
 void PlanPolicy::Dispatch(DispatchRound& round, const ClusterState& state, Time now) {
   if (!slots_found_) FindSlots(state);
   for (Node& node : nodes_) {
-    if (Busy(node, state)) {
-      continue;
-    }
+    if (Busy(node, state)) continue;  // a task's end starts the next round
     if (std::optional<TaskRef> task = Due(node, state, now)) {
       const SlotKind kind = task->kind == TaskKind::kMap ? SlotKind::kMap : SlotKind::kReduce;
       if (SlotId s = FreeSlot(node, kind, state); s >= 0) round.Assign(s, task);
