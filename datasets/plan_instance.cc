@@ -24,6 +24,7 @@ Result<PlanInstance> PlanInstanceOf(const WorkloadSpec& spec, const ClusterSpec&
                                      "): a plan needs per-task times, which only synthetic "
                                      "jobs give");
     PlanJob& p = in.jobs.emplace_back();
+    p.name = job.name;
     p.release = job.arrival_s;
     p.weight = job.weight;
     p.delay = job.shuffle_delay_s + spec.model.shuffle_delay_s;

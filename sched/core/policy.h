@@ -138,6 +138,10 @@ class Policy {
   // dispatcher starts reduces only once the map stage has ended says no.
   virtual bool uses_reduce_slowstart() const { return true; }
 
+  // What a front end should tell the user of how the policy was set up (a plan made by a
+  // fallback planner); empty: nothing.
+  virtual std::string note() const { return {}; }
+
   // A policy that detects overloaded nodes: the evaluation that first marked one
   // (DynamicShare Fig. 6), for the report; none otherwise.
   virtual std::optional<LofEvaluation> OverloadSnapshot() const { return std::nullopt; }

@@ -9,6 +9,7 @@
 // case; throttled slots make them differ.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "engine/status.h"
@@ -21,6 +22,7 @@ struct PlanJob {
   double delay = 0;             // d_uv >= 0 for every map u and reduce v of the job
   std::vector<double> maps;     // p_u >= 0 of each map task
   std::vector<double> reduces;  // p_v >= 0 of each reduce task
+  std::string name = {};        // the workload's job name: how a policy finds its plan
 };
 
 struct PlanInstance {

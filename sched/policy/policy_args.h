@@ -2,17 +2,21 @@
 // ("estimate-margin" = 1.5): one set for a run, whatever the policy, so that `compare` can
 // give the same set to several. Each policy's descriptor (sched/policy/policy_registry.h)
 // declares the settings it reads and their types; it turns them into its own options
-// struct (RtmrOptions...) and ignores the others.
+// struct (RtmrOptions...) and ignores the others. Beside the settings, the preview of the
+// job set (clairvoyance) that offline policies plan over: one per workload, so that it too
+// is the same for every policy `compare` runs on a seed.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
 #include "sched/core/clock.h"
+#include "sched/plan/plan_preview.h"
 
 namespace mrlocal {
 
@@ -44,8 +48,16 @@ class PolicyArgs {
     return t ? std::optional<T>(*t) : std::nullopt;
   }
 
+  // For the policies that plan ahead (PolicyTraits::needs_preview). Null: none given.
+  PolicyArgs& SetPreview(std::shared_ptr<const PlanPreview> preview) {
+    preview_ = std::move(preview);
+    return *this;
+  }
+  const PlanPreview* preview() const { return preview_.get(); }
+
  private:
   std::map<std::string, Value, std::less<>> values_;
+  std::shared_ptr<const PlanPreview> preview_;  // shared: args are copied per run
 };
 
 }  // namespace mrlocal

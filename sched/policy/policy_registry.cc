@@ -5,11 +5,13 @@
 #include <iostream>
 #include <utility>
 
+#include "sched/plan/planner.h"
 #include "sched/policy/dc_policy.h"
 #include "sched/policy/edf_policy.h"
 #include "sched/policy/fair_policy.h"
 #include "sched/policy/fifo_policy.h"
 #include "sched/policy/llf_policy.h"
+#include "sched/policy/plan_policy.h"
 #include "sched/policy/rtmr_policy.h"
 
 namespace mrlocal {
@@ -41,6 +43,49 @@ std::unique_ptr<Policy> Llf(const Estimator* estimator, const PolicyArgs& args) 
   o.overload.min_pts = static_cast<int>(
       args.Get<double>(kLofMinPts).value_or(static_cast<double>(o.overload.min_pts)));
   return std::make_unique<LlfPolicy>(estimator, o);
+}
+
+// A policy following `planner`'s plan of the preview (Make checked there is one), made
+// before the clock starts, so that no plan stalls the run's loop; the LP's time budget
+// bounds the wait (planner.h). An instance no planner takes (none passes
+// PlanInstanceOf's checks) leaves every job unplanned: FIFO, with a note.
+std::unique_ptr<Policy> Planned(std::string name, Planner planner, const PolicyArgs& args) {
+  const PlanPreview& preview = *args.preview();
+  Result<Plan> plan = MakePlan(planner, preview.instance, preview.lp ? &*preview.lp : nullptr);
+  if (!plan.ok())
+    return std::make_unique<PlanPolicy>(std::move(name), PlanInstance{}, Schedule{},
+                                        "no plan (" + plan.status().message() + "): FIFO");
+  std::string note = plan->note.empty() ? "" : name + ": " + plan->note;
+  return std::make_unique<PlanPolicy>(std::move(name), preview.instance, std::move(plan->schedule),
+                                      std::move(note));
+}
+
+void AddPlanned(std::vector<PolicyDescriptor>& all) {
+  const struct {
+    const char* name;
+    Planner planner;
+    const char* summary;
+  } planned[] = {
+      {"mars", Planner::kMars,
+       "MarS (Ling et al. 2016, Alg. 2): tasks in LP middle-time order, list-scheduled"},
+      {"mares", Planner::kMares,
+       "MARES as MarS's paper runs it: LP completion order on balanced machines, waiting for "
+       "LP times"},
+      {"h-mares", Planner::kHMares, "H-MARES: MARES without waiting for the LP's times"},
+      {"huwf", Planner::kHuwf, "Highest unit weight (weight / work) first, list-scheduled"},
+      {"hjwf", Planner::kHjwf, "Highest job weight first, list-scheduled"},
+      {"htwf", Planner::kHtwf,
+       "Highest task weight first (a task weighs as its job: as hjwf), list-scheduled"},
+      {"stf", Planner::kStf, "Shortest task first whenever a machine is idle"},
+  };
+  for (const auto& p : planned)
+    all.push_back(
+        {p.name,
+         std::string(p.summary) + "; planned over the whole job set",
+         {.needs_preview = true},
+         {},
+         [name = std::string(p.name), planner = p.planner](
+             const Estimator*, const PolicyArgs& args) { return Planned(name, planner, args); }});
 }
 
 // One entry per policy, in the order --help lists them.
@@ -87,6 +132,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  [](const Estimator* e, const PolicyArgs& a) {
                    return std::make_unique<DcPolicy>(e, Margin(a));
                  }});
+  AddPlanned(all);
   return all;
 }
 
@@ -123,9 +169,7 @@ Result<const PolicyDescriptor*> PolicyRegistry::Find(std::string_view name) cons
                                  ")");
 }
 
-Result<std::unique_ptr<Policy>> PolicyRegistry::Make(std::string_view name,
-                                                     const Estimator* estimator,
-                                                     const PolicyArgs& args) const {
+Status PolicyRegistry::Check(std::string_view name, const PolicyArgs& args) const {
   Result<const PolicyDescriptor*> d = Find(name);
   if (!d.ok()) return d.status();
   for (const PolicySetting& s : (*d)->settings) {
@@ -134,7 +178,19 @@ Result<std::unique_ptr<Policy>> PolicyRegistry::Make(std::string_view name,
       return Status::InvalidArgument("policy '" + std::string(name) + "': setting '" +
                                      std::string(s.name) + "' has the wrong type");
   }
-  return (*d)->make(estimator, args);
+  if ((*d)->traits.needs_preview && !args.preview())
+    return Status::InvalidArgument(
+        "policy '" + std::string(name) +
+        "' plans over the whole job set before the run: it needs a workload whose jobs "
+        "declare their task times (synthetic jobs)");
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Policy>> PolicyRegistry::Make(std::string_view name,
+                                                     const Estimator* estimator,
+                                                     const PolicyArgs& args) const {
+  MRLOCAL_RETURN_IF_ERROR(Check(name, args));
+  return (*Find(name))->make(estimator, args);
 }
 
 std::vector<std::string> PolicyRegistry::Names() const {
@@ -160,6 +216,10 @@ const PolicyRegistry& Policies() {
 Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name, const Estimator* estimator,
                                            const PolicyArgs& args) {
   return Policies().Make(name, estimator, args);
+}
+
+Status CheckPolicy(std::string_view name, const PolicyArgs& args) {
+  return Policies().Check(name, args);
 }
 
 Result<const PolicyDescriptor*> FindPolicy(std::string_view name) { return Policies().Find(name); }

@@ -34,6 +34,10 @@ struct PolicyTraits {
   bool best_effort_fallback = false;
   // The policy a job with a deadline runs under when the user names none. Exactly one is.
   bool deadline_default = false;
+  // Plans over the whole job set before the run (MarS and its baselines): made only with
+  // PolicyArgs::preview, which a front end gives for a workload whose jobs declare their
+  // task times (synthetic); a single job or a trace has none, and the policy is refused.
+  bool needs_preview = false;
 };
 
 // A setting a policy reads from PolicyArgs.
@@ -66,8 +70,12 @@ class PolicyRegistry {
 
   // InvalidArgument "unknown policy 'x' (known: ...)" for a name not registered.
   Result<const PolicyDescriptor*> Find(std::string_view name) const;
-  // `estimator` (may be null) must outlive the policy. A declared setting of another type
-  // than declared is InvalidArgument; settings the policy does not declare are ignored.
+  // Whether Make would succeed, without making the policy (a planning policy plans when
+  // made): InvalidArgument for an unknown name, a declared setting of another type than
+  // declared, or a policy that needs a preview made without one.
+  Status Check(std::string_view name, const PolicyArgs& args) const;
+  // `estimator` (may be null) must outlive the policy. Fails as Check does; settings the
+  // policy does not declare are ignored.
   Result<std::unique_ptr<Policy>> Make(std::string_view name, const Estimator* estimator,
                                        const PolicyArgs& args) const;
   // In registration order.
@@ -82,13 +90,15 @@ class PolicyRegistry {
   const PolicyDescriptor* deadline_default_ = nullptr;
 };
 
-// The built-in policies: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc.
+// The built-in policies: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, and the planning ones
+// (needs_preview): mars, mares, h-mares, huwf, hjwf, htwf, stf.
 const PolicyRegistry& Policies();
 
 // Shorthands for Policies().
 Result<std::unique_ptr<Policy>> MakePolicy(std::string_view name,
                                            const Estimator* estimator = nullptr,
                                            const PolicyArgs& args = {});
+Status CheckPolicy(std::string_view name, const PolicyArgs& args = {});
 Result<const PolicyDescriptor*> FindPolicy(std::string_view name);
 std::vector<std::string> PolicyNames();
 const PolicyDescriptor& BestEffortPolicy();

@@ -82,6 +82,9 @@ struct WorkloadMetrics {
   double utilization = 0;  // = utilization_successful, or _all without admission control
   double utilization_successful = 0, utilization_all = 0;
   double twjct = 0, twjct_abs = 0;
+  // A lower bound on twjct_abs under any policy: the LP bound of the workload's MSJO
+  // instance (MarS), when the front end solved it; ComputeMetrics leaves it unset.
+  std::optional<double> lp_bound;
   LatencySummary latency_s;
   double makespan_s = 0, turnaround_s = 0;
   double slot_time_s = 0, slot_time_successful_s = 0;

@@ -128,6 +128,8 @@ struct MetricDef {
   int decimals;        // after the x100 of percent
   bool chart;
   double (*get)(const WorkloadMetrics&);
+  // Null: every run has it; else a column shown only when every run of the table has it.
+  bool (*has)(const WorkloadMetrics&) = nullptr;
 };
 
 const std::vector<MetricDef>& Metrics() {
@@ -143,6 +145,9 @@ const std::vector<MetricDef>& Metrics() {
       {"miss_ratio", "miss ratio", true, 1, true,
        [](const WorkloadMetrics& m) { return m.miss_ratio; }},
       {"twjct", "TWJCT (s)", false, 1, true, [](const WorkloadMetrics& m) { return m.twjct; }},
+      {"twjct_lp_ratio", "TWJCT / LP bound", false, 3, true,
+       [](const WorkloadMetrics& m) { return m.twjct_abs / *m.lp_bound; },
+       [](const WorkloadMetrics& m) { return m.lp_bound.has_value() && *m.lp_bound > 0; }},
       {"latency_p50", "p50 latency (s)", false, 3, false,
        [](const WorkloadMetrics& m) { return m.latency_s.p50; }},
       {"latency_p95", "p95 latency (s)", false, 3, true,
@@ -151,6 +156,18 @@ const std::vector<MetricDef>& Metrics() {
        [](const WorkloadMetrics& m) { return m.makespan_s; }},
   };
   return defs;
+}
+
+// The metrics every run of `rows` has, in Metrics()' order.
+std::vector<MetricDef> Shown(const std::vector<ComparisonRow>& rows) {
+  std::vector<MetricDef> shown;
+  for (const MetricDef& d : Metrics()) {
+    bool all = true;
+    for (const ComparisonRow& r : rows)
+      for (const WorkloadMetrics& m : r.seeds) all = all && (!d.has || d.has(m));
+    if (all) shown.push_back(d);
+  }
+  return shown;
 }
 
 struct Spread {
@@ -311,9 +328,10 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
 std::string ComparisonMarkdown(const std::vector<ComparisonRow>& rows) {
   bool several = false;
   for (const ComparisonRow& r : rows) several = several || r.seeds.size() > 1;
+  const std::vector<MetricDef> metrics = Shown(rows);
   std::string out = "| policy | seeds | jobs |";
   std::string rule = "|---|---:|---:|";
-  for (const MetricDef& d : Metrics()) {
+  for (const MetricDef& d : metrics) {
     out += std::string(" ") + d.header + " |";
     rule += "---:|";
   }
@@ -323,7 +341,7 @@ std::string ComparisonMarkdown(const std::vector<ComparisonRow>& rows) {
         Over(r.seeds, [](const WorkloadMetrics& m) { return static_cast<double>(m.jobs); });
     out += "| " + MarkdownText(r.policy) + " | " + std::to_string(r.seeds.size()) + " | " +
            Fixed(jobs.mean, jobs.min == jobs.max ? 0 : 1) + " |";
-    for (const MetricDef& d : Metrics()) {
+    for (const MetricDef& d : metrics) {
       const Spread s = Over(r.seeds, d.get);
       // Appended piece by piece: "literal" + std::string trips GCC 12's -Wrestrict.
       out += ' ';
@@ -347,18 +365,23 @@ std::string ComparisonMarkdown(const std::vector<ComparisonRow>& rows) {
       "(of all jobs without admission control) / (slots x turnaround); miss = accepted "
       "deadline jobs that missed / accepted deadline jobs; TWJCT = sum of weight x response "
       "time of completed jobs.\n";
+  if (std::any_of(metrics.begin(), metrics.end(), [](const MetricDef& d) { return d.has; }))
+    out +=
+        "TWJCT / LP bound = sum of weight x completion time (from the workload's start) over "
+        "the LP lower bound of the same jobs (MarS's COGE, epsilon 0.3): 1 is optimal.\n";
   return out;
 }
 
 std::string ComparisonCsv(const std::vector<ComparisonRow>& rows) {
+  const std::vector<MetricDef> metrics = Shown(rows);
   std::string out = "policy,seeds";
-  for (const MetricDef& d : Metrics()) {
+  for (const MetricDef& d : metrics) {
     for (const char* stat : {"_mean", "_min", "_max"}) out += std::string(",") + d.key + stat;
   }
   out += "\n";
   for (const ComparisonRow& r : rows) {
     out += CsvField(r.policy) + ',' + std::to_string(r.seeds.size());
-    for (const MetricDef& d : Metrics()) {
+    for (const MetricDef& d : metrics) {
       const Spread s = Over(r.seeds, d.get);
       for (double v : {s.mean, s.min, s.max}) out += ',' + Fixed(v, 6);
     }
@@ -377,7 +400,7 @@ Status WriteComparisonReport(const std::filesystem::path& dir,
       WriteFileAtomically((dir / "comparison.md").string(), ComparisonMarkdown(rows)));
   MRLOCAL_RETURN_IF_ERROR(
       WriteFileAtomically((dir / "comparison.csv").string(), ComparisonCsv(rows)));
-  for (const MetricDef& d : Metrics()) {
+  for (const MetricDef& d : Shown(rows)) {
     if (!d.chart) continue;
     BarChart chart;
     chart.title = d.header;

@@ -6,12 +6,15 @@
 // so every policy sees exactly the same jobs for a given seed. --sweep runs that at every
 // value of a preset parameter and prints the deadline-miss percentage, rows the values and
 // columns the policies (DynamicShare's Fig. 5 against concurrency).
+#include <algorithm>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include "sched/core/units.h"
+#include "sched/plan/planner.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/report/sweep_report.h"
 #include "sched/report/workload_report.h"
@@ -92,13 +95,18 @@ class CompareCommand final : public Command {
     if (!options_.quiet && !loaded->spec.note.empty() && notes_.insert(loaded->spec.note).second)
       std::cerr << "mrlocal: " << loaded->spec.note << "\n";
     SeedRuns runs{{}, loaded->spec.reduce_slowstart};
+    std::shared_ptr<const PlanPreview> preview = Preview(loaded->spec, loaded->run, o.seed);
     for (const std::string& policy : policies_) {
       WorkloadRunOptions ro = loaded->run;
       ro.policy = policy;
       ro.keep_attempts = false;
+      if (preview) ro.policy_args.SetPreview(preview);
       auto run =
           options_.sim ? RunWorkloadSim(loaded->spec, ro) : RunWorkloadReal(loaded->spec, ro);
       if (!run.ok()) return run.status();
+      if (!run->policy_note.empty() && !options_.quiet)
+        std::cerr << "mrlocal: seed " << o.seed << ": " << run->policy_note << "\n";
+      if (preview && preview->lp->ok()) run->metrics.lp_bound = (*preview->lp)->bound;
       runs.metrics.push_back(run->metrics);
       if (!options_.quiet) {
         std::cerr << "compare: ";
@@ -109,6 +117,25 @@ class CompareCommand final : public Command {
       }
     }
     return runs;
+  }
+
+  // The seed's job set with its LP solved once, for every planning policy and the column
+  // "TWJCT / LP bound". None when the LP would bound nothing: jobs without declared task
+  // times, or nodes that may run several tasks at once (the LP's machines run one).
+  std::shared_ptr<const PlanPreview> Preview(const WorkloadSpec& spec, const WorkloadRunOptions& o,
+                                             uint64_t seed) {
+    const std::vector<int> limits = o.cluster.NodeTaskLimits();
+    if (!std::all_of(limits.begin(), limits.end(), [](int l) { return l == 1; })) return nullptr;
+    auto preview = WorkloadPreview(spec, o);
+    if (!preview.ok()) return nullptr;
+    preview->lp = SolvePlanningLp(preview->instance);
+    const Result<LpBound>& lp = *preview->lp;
+    if (!options_.quiet && !lp.ok())
+      std::cerr << "mrlocal: seed " << seed << ": no LP bound (" << lp.status().message() << ")\n";
+    else if (!options_.quiet && lp->stop == LpStop::kTimeBudget)
+      std::cerr << "mrlocal: seed " << seed << ": the LP ran out of its time budget ("
+                << kPlanningLpBudgetS << " s); the bound is its last LP's, a looser one\n";
+    return std::make_shared<const PlanPreview>(std::move(preview).value());
   }
 
   // --sweep: the deadline-miss percentage of every policy at every value of the preset

@@ -79,6 +79,10 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   MRLOCAL_RETURN_IF_ERROR(ValidateShuffle(o, r.cluster.reduce_slots(), r));
   r.block_size = ParseSize(o.block_size).value();
   const PolicyDescriptor* policy = FindPolicy(r.policy).value();
+  if (policy->traits.needs_preview)
+    return Status::InvalidArgument("--policy " + r.policy +
+                                   " plans over a whole workload before it runs; a single job "
+                                   "has none (run it in `mrlocal workload`)");
   MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold",
                                              kLofThreshold, {r.policy}));
   MRLOCAL_RETURN_IF_ERROR(

@@ -166,6 +166,7 @@ class WorkloadCommand final : public Command {
       }
     }
     if (!run.ok()) return ReportError(run.status());
+    if (!run->policy_note.empty()) std::cerr << "mrlocal: " << run->policy_note << "\n";
     PrintRun(std::cout, loaded->spec, ro, *run);
     if (!options_.report_dir.empty()) {
       ReportOptions report;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "datasets/graph_generator.h"
+#include "datasets/plan_instance.h"
 #include "datasets/text_generator.h"
 #include "engine/block_store.h"
 #include "engine/gzip_lines.h"
@@ -63,6 +64,19 @@ Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOp
   return made;
 }
 
+// A planning policy's preview of `spec` (already at the run's time scale) in `args`,
+// unless the caller gave one (compare: one per seed, its LP solved once).
+Status GivePreview(const PolicyDescriptor& policy, const WorkloadSpec& spec,
+                   const ClusterSpec& cluster, PolicyArgs& args) {
+  if (!policy.traits.needs_preview || args.preview()) return Status::OK();
+  auto instance = PlanInstanceOf(spec, cluster);
+  if (!instance.ok())
+    return instance.status().WithContext("policy '" + policy.name +
+                                         "' plans over the whole job set before the run: ");
+  args.SetPreview(std::make_shared<const PlanPreview>(PlanPreview{std::move(*instance), {}}));
+  return Status::OK();
+}
+
 // Runs until every job has arrived and ended, then fills in the run's wall time,
 // scheduler statistics and metrics.
 void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
@@ -72,6 +86,7 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   run.stats = runtime.controller().stats();
   run.task_events = runtime.task_events();
   run.overload = runtime.policy().OverloadSnapshot();
+  run.policy_note = runtime.policy().note();
   MetricsContext mc;
   mc.policy = std::string(runtime.policy().name());
   mc.sim = runtime.simulated();
@@ -104,6 +119,12 @@ size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int 
 
 }  // namespace
 
+Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
+  auto instance = PlanInstanceOf(ScaleTime(spec, o.time_scale), o.cluster);
+  if (!instance.ok()) return instance.status();
+  return PlanPreview{std::move(instance).value(), {}};
+}
+
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
   if (scale == 1.0) return spec;
   for (WorkloadJob& j : spec.jobs) {
@@ -124,8 +145,8 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
   RunEstimator estimator(o.estimator, &history, o.knn_observations);
   RuntimeOptions ro = BaseOptions(spec, o, estimator, /*sim=*/true);
-  auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
-  if (!policy.ok()) return policy.status();
+  MRLOCAL_RETURN_IF_ERROR(GivePreview(**descriptor, spec, o.cluster, ro.policy_args));
+  MRLOCAL_RETURN_IF_ERROR(CheckPolicy(ro.policy, ro.policy_args));
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
   // Every job is checked before the clock starts: a bad job is an error, not a surprise
   // an hour into a simulated day. A model fails only for an unknown app, a missing input
@@ -322,8 +343,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   RuntimeOptions ro = BaseOptions(spec, o, estimator, /*sim=*/false);
   if (o.observer_tick <= Duration::zero())
     ro.controller.observer_tick = std::chrono::milliseconds(250);
-  auto policy = MakePolicy(ro.policy, ro.estimator, ro.policy_args);
-  if (!policy.ok()) return policy.status();
+  MRLOCAL_RETURN_IF_ERROR(GivePreview(**descriptor, spec, o.cluster, ro.policy_args));
+  MRLOCAL_RETURN_IF_ERROR(CheckPolicy(ro.policy, ro.policy_args));
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
 
   BlockStoreOptions so;

@@ -72,6 +72,7 @@ struct WorkloadRun {
   // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
   std::optional<double> reduce_slowstart;
   std::optional<LofEvaluation> overload;  // Policy::OverloadSnapshot after the run
+  std::string policy_note;                // Policy::note(): a plan's fallback, or empty
 };
 
 // Events between two sim_progress calls: a few a second at the simulator's millions of
@@ -88,6 +89,11 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // discarded. A signal `interrupt` catches during the run aborts every unfinished job.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     Interrupt* interrupt = nullptr);
+
+// What a planning policy (PolicyTraits::needs_preview) sees of the run before it starts:
+// the spec at options.time_scale on options.cluster as an MSJO instance (PlanInstanceOf),
+// without its LP. InvalidArgument naming the job when a job declares no task times.
+Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& options);
 
 // The spec with arrival times, deadlines and availability steps multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);

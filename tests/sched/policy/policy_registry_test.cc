@@ -24,9 +24,18 @@ const PolicyDescriptor& Descriptor(std::string_view name) {
   return **d;
 }
 
+// Settings with a preview of one job of one map on one machine, for the planning policies.
+PolicyArgs OneJobPreview() {
+  PlanPreview preview;
+  preview.instance.machine_speeds = {1.0};
+  preview.instance.jobs.push_back({.maps = {1}, .reduces = {}, .name = "job"});
+  return PolicyArgs().SetPreview(std::make_shared<const PlanPreview>(std::move(preview)));
+}
+
 TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
   EXPECT_EQ(PolicyNames(),
-            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr", "rtmr-nofb", "dc"}));
+            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr", "rtmr-nofb", "dc",
+                                      "mars", "mares", "h-mares", "huwf", "hjwf", "htwf", "stf"}));
   for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
 }
 
@@ -43,7 +52,9 @@ TEST(PolicyRegistry, TraitsSayWhatCallersMustDoWithoutNamingThePolicy) {
     // --no-feedback: rtmr and rtmr-nofb become rtmr-nofb; no other policy has feedback.
     EXPECT_EQ(Descriptor(name).without_feedback,
               name == "rtmr" || name == "rtmr-nofb" ? "rtmr-nofb" : "");
-    auto made = MakePolicy(name, &h);
+    EXPECT_EQ(t.needs_preview,
+              !deadline && name != "llf" && name != "fifo" && name != "fair" && name != "edf");
+    auto made = MakePolicy(name, &h, OneJobPreview());
     ASSERT_TRUE(made.ok()) << made.status().message();
     EXPECT_EQ((*made)->name(), name);
     EXPECT_EQ(t.admission_control, (*made)->admission_control());
@@ -77,7 +88,8 @@ TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   auto bad = MakePolicy("nope");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc)");
+            "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, mars, "
+            "mares, h-mares, huwf, hjwf, htwf, stf)");
   EXPECT_FALSE(FindPolicy("nope").ok());
 }
 
@@ -101,6 +113,19 @@ TEST(PolicyRegistry, SettingsReachThePolicyThatDeclaresThem) {
   ASSERT_FALSE(wrong.ok());
   EXPECT_THAT(wrong.status().message(), HasSubstr("estimate-margin"));
   EXPECT_TRUE(MakePolicy("fifo", nullptr, PolicyArgs().Set(kEstimateMargin, seconds(2))).ok());
+}
+
+TEST(PolicyRegistry, APlanningPolicyWithoutAPreviewIsRefusedSayingWhy) {
+  for (const char* name : {"mars", "huwf", "stf"}) {
+    auto made = MakePolicy(name);
+    ASSERT_FALSE(made.ok());
+    EXPECT_EQ(made.status().message(),
+              "policy '" + std::string(name) +
+                  "' plans over the whole job set before the run: it needs a workload whose "
+                  "jobs declare their task times (synthetic jobs)");
+    EXPECT_EQ(CheckPolicy(name).message(), made.status().message());
+  }
+  EXPECT_TRUE(CheckPolicy("mars", OneJobPreview()).ok());
 }
 
 }  // namespace

@@ -1,0 +1,80 @@
+#include "sched/plan/planner.h"
+
+#include <algorithm>
+
+#include "sched/plan/baselines.h"
+#include "sched/plan/mares.h"
+#include "sched/plan/mars.h"
+
+namespace mrlocal {
+namespace {
+
+// Per task, S_u + p_u / f * share: share 1/2 gives MarS's middle times, 1 the completions
+// (f, the fastest speed, as the LP's eqs. 2-3 use it).
+std::vector<double> LpTimes(const PlanInstance& instance, const LpBound& lp, double share) {
+  const double fastest =
+      *std::max_element(instance.machine_speeds.begin(), instance.machine_speeds.end());
+  const std::vector<PlanTask> tasks = FlattenTasks(instance);
+  std::vector<double> times(tasks.size());
+  for (size_t u = 0; u < tasks.size(); ++u)
+    times[u] = lp.start[u] + share * tasks[u].work / fastest;
+  return times;
+}
+
+// REQUIRES: NeedsLp(planner).
+Result<Schedule> FromLp(Planner planner, const PlanInstance& instance, const LpBound& lp) {
+  if (planner == Planner::kMars) return MarsPlan(instance, LpTimes(instance, lp, 0.5));
+  if (planner == Planner::kMares) return MaresPlan(instance, LpTimes(instance, lp, 1));
+  return HMaresPlan(instance, LpTimes(instance, lp, 1));
+}
+
+// REQUIRES: !NeedsLp(planner).
+Result<Schedule> Greedy(Planner planner, const PlanInstance& instance) {
+  if (planner == Planner::kHuwf) return HuwfPlan(instance);
+  if (planner == Planner::kHjwf) return HjwfPlan(instance);
+  if (planner == Planner::kHtwf) return HtwfPlan(instance);
+  return StfPlan(instance);
+}
+
+// Why an LP cannot be planned from, or empty.
+std::string LpFailure(const Result<LpBound>& lp) {
+  if (!lp.ok()) return "the LP failed (" + lp.status().message() + ")";
+  if (lp->stop == LpStop::kTimeBudget)
+    return "the LP ran out of its time budget after " + std::to_string(lp->iterations) + " solves";
+  return {};
+}
+
+}  // namespace
+
+bool NeedsLp(Planner planner) {
+  return planner == Planner::kMars || planner == Planner::kMares || planner == Planner::kHMares;
+}
+
+Result<LpBound> SolvePlanningLp(const PlanInstance& instance, double budget_s) {
+  LpBoundOptions options;
+  options.epsilon = 0.3;
+  options.time_budget_s = budget_s;
+  return SolveLpBound(instance, options);
+}
+
+Result<Plan> MakePlan(Planner planner, const PlanInstance& instance, const Result<LpBound>* lp) {
+  MRLOCAL_RETURN_IF_ERROR(ValidateInstance(instance));
+  Plan plan;
+  Result<Schedule> schedule = Status::Internal("no plan");
+  if (!NeedsLp(planner)) {
+    schedule = Greedy(planner, instance);
+  } else {
+    Result<LpBound> solved = lp ? *lp : SolvePlanningLp(instance);
+    if (std::string why = LpFailure(solved); !why.empty()) {
+      plan.note = why + ": planned as HUWF";
+      schedule = HuwfPlan(instance);
+    } else {
+      schedule = FromLp(planner, instance, *solved);
+    }
+  }
+  if (!schedule.ok()) return schedule.status();
+  plan.schedule = std::move(schedule).value();
+  return plan;
+}
+
+}  // namespace mrlocal
