@@ -26,6 +26,11 @@ struct LpBoundOptions {
   // After the epsilon stop, go on until no PGC is violated (or a limit below): `bound`
   // then is the converged CND-LPP optimum, while start/completion stay the epsilon stop's.
   bool converge = false;
+  // Each round adds the worst violated PGC per window of this many prefix lengths
+  // (WorstViolatedPerWindow); 0: round(sqrt(|T|)); 1: every violated one, as Algorithm 1.
+  // A batch of every violated PGC is ~|T| rows, and CLP's factorization grows with them:
+  // sqrt(|T|) windows reach the same stops in about as many rounds with a tenth of the rows.
+  int prefix_stride = 0;
   int max_iterations = 200;  // LP solves; a guard, COGE needs few (paper: < 10)
   // Wall-clock seconds for all solves but the first (which has only eqs. 1-3 and is fast);
   // past it COGE returns the last LP solved, `stop` saying so.

@@ -56,11 +56,23 @@ std::vector<PrefixSides> PrefixSidesAt(const PlanInstance& instance, const std::
 
 std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
                                   const std::vector<double>& start) {
-  const std::vector<PrefixSides> sides = PrefixSidesAt(instance, order, start);
-  std::vector<int> violated;
-  for (size_t k = 0; k < sides.size(); ++k)
-    if (sides[k].Violated()) violated.push_back(static_cast<int>(k + 1));
-  return violated;
+  return WorstViolatedPerWindow(PrefixSidesAt(instance, order, start), 1);
+}
+
+std::vector<int> WorstViolatedPerWindow(const std::vector<PrefixSides>& sides, int stride) {
+  auto deficit = [&](int k) { return sides[k - 1].bound - sides[k - 1].sum; };
+  std::vector<int> batch;
+  int window = -1;
+  for (int k = 1; k <= static_cast<int>(sides.size()); ++k) {
+    if (!sides[k - 1].Violated()) continue;
+    if ((k - 1) / stride != window) {
+      window = (k - 1) / stride;
+      batch.push_back(k);
+    } else if (deficit(k) > deficit(batch.back())) {
+      batch.back() = k;
+    }
+  }
+  return batch;
 }
 
 std::vector<double> NoViolationStarts(const PlanInstance& instance, const std::vector<int>& order,

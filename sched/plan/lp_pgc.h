@@ -60,6 +60,11 @@ std::vector<PrefixSides> PrefixSidesAt(const PlanInstance& instance, const std::
 std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
                                   const std::vector<double>& start);
 
+// COGE's batch: of the prefixes `sides` says are violated, the one of largest deficit
+// (R - sum) in each window of `stride` lengths (k - 1 in [w stride, (w + 1) stride)),
+// ascending. Stride 1 is every violated prefix (Algorithm 1 as written). REQUIRES stride >= 1.
+std::vector<int> WorstViolatedPerWindow(const std::vector<PrefixSides>& sides, int stride);
+
 // S^NV: `start` moved so that every PGC of `order` holds. Walking the prefixes in
 // order, a violated one moves its last task, and every task after it, later by
 // ViolationOffset = deficit / p of that task; such a shift keeps eqs. 1-3 (a reduce comes

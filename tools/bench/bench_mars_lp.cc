@@ -10,6 +10,7 @@
 // One line per instance and run; seconds are wall clock, model building included.
 //
 //   bench_mars_lp [--seeds N] [--jobs 10,20,50,100] [--tasks 100,...] [--no-converge]
+//                 [--stride K]   (LpBoundOptions::prefix_stride; 1: every violated PGC)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -73,8 +74,9 @@ int CountTasks(const PlanInstance& instance) {
   return static_cast<int>(n);
 }
 
-void Run(const char* sweep, int x, uint64_t seed, const PlanInstance& instance, bool converge) {
-  auto lp = SolveLpBound(instance, {.converge = converge});
+void Run(const char* sweep, int x, uint64_t seed, const PlanInstance& instance, bool converge,
+         int stride) {
+  auto lp = SolveLpBound(instance, {.converge = converge, .prefix_stride = stride});
   if (!lp.ok()) Fail(lp.status().message());
   std::printf("%-6s %5d %4llu %6d %9s %7d %7d %5d %6d %9.3f %14.1f %14.1f\n", sweep, x,
               static_cast<unsigned long long>(seed), CountTasks(instance),
@@ -90,6 +92,7 @@ int main(int argc, char** argv) {
   using namespace mrlocal;
   int seeds = 3;
   bool converge = true;
+  int stride = 0;
   std::vector<int> jobs = {10, 20, 50, 100}, tasks = {100, 250, 500, 1000, 2000, 4000};
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
@@ -99,11 +102,14 @@ int main(int argc, char** argv) {
       jobs = ParseList("--jobs", argv[++i]);
     } else if (!std::strcmp(argv[i], "--tasks") && has_value) {
       tasks = ParseList("--tasks", argv[++i]);
+    } else if (!std::strcmp(argv[i], "--stride") && has_value) {
+      stride = ParseList("--stride", argv[++i]).front();
     } else if (!std::strcmp(argv[i], "--no-converge")) {
       converge = false;
     } else {
       Fail(std::string("unknown option or missing value: ") + argv[i] +
-           " (usage: bench_mars_lp [--seeds N] [--jobs 10,20] [--tasks 100,500] [--no-converge])");
+           " (usage: bench_mars_lp [--seeds N] [--jobs 10,20] [--tasks 100,500] [--no-converge]"
+           " [--stride K])");
     }
   }
   std::printf("%-6s %5s %4s %6s %9s %7s %7s %5s %6s %9s %14s %14s\n", "sweep", "x", "seed", "tasks",
@@ -111,10 +117,10 @@ int main(int argc, char** argv) {
   for (int n : jobs)
     for (int seed = 1; seed <= seeds; ++seed)
       for (bool run_to_end : {false, true})
-        if (!run_to_end || converge) Run("jobs", n, seed, MarsRandom(seed, n), run_to_end);
+        if (!run_to_end || converge) Run("jobs", n, seed, MarsRandom(seed, n), run_to_end, stride);
   for (int n : tasks)
     for (int seed = 1; seed <= seeds; ++seed)
       for (bool run_to_end : {false, true})
-        if (!run_to_end || converge) Run("tasks", n, seed, WithTasks(seed, n), run_to_end);
+        if (!run_to_end || converge) Run("tasks", n, seed, WithTasks(seed, n), run_to_end, stride);
   return 0;
 }
