@@ -1,6 +1,7 @@
 // MarS's LP bound: COGE (Ling et al. 2016, Algorithm 1) over the CND-LPP of lp_model.h.
-// Solve; order the tasks by LP middle time; add the PGCs that order violates; re-solve
-// warm (dual simplex); stop when none is violated, or at the epsilon stop: when
+// Solve; order the tasks by LP middle time; add PGCs that order violates (the worst one per
+// window of prefix lengths, see prefix_stride); re-solve warm (dual simplex); stop when
+// none is violated, or at the epsilon stop: when
 // sum w C^LP >= (1 - epsilon) sum w C^NV, (S^NV, C^NV) the point of lp_pgc.h that meets
 // every PGC of the order (so the LP is within 1 - epsilon of the optimum over all of them).
 //
