@@ -13,7 +13,7 @@ namespace {
 Status CheckOptions(const LpBoundOptions& o) {
   if (!(o.epsilon >= 0 && o.epsilon < 1))
     return Status::InvalidArgument("epsilon must be in [0, 1)");
-  if (o.prefix_stride < 0) return Status::InvalidArgument("prefix_stride must be >= 0");
+  if (o.max_batch < 0) return Status::InvalidArgument("max_batch must be >= 0");
   if (o.max_iterations < 1) return Status::InvalidArgument("max_iterations must be >= 1");
   if (!(o.time_budget_s >= 0)) return Status::InvalidArgument("time_budget_s must be >= 0");
   return Status::OK();
@@ -40,9 +40,9 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
   }
 
   const int tasks = static_cast<int>(FlattenTasks(instance).size());
-  const int stride = options.prefix_stride > 0
-                         ? options.prefix_stride
-                         : std::max(1, static_cast<int>(std::lround(std::sqrt(tasks))));
+  const int max_batch = options.max_batch > 0
+                            ? options.max_batch
+                            : std::max(1, 2 * static_cast<int>(std::lround(std::sqrt(tasks))));
   CndLpp lp(instance);
   if (Status s = lp.Solve(); !s.ok()) return s;
   bool have_epsilon = false;
@@ -62,7 +62,7 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
     out.prefix_constraints = lp.prefix_constraints();
     const std::vector<int> order = MiddleTimeOrder(instance, lp.start());
     const std::vector<int> batch =
-        WorstViolatedPerWindow(PrefixSidesAt(instance, order, lp.start()), stride);
+        WorstViolatedPerRun(PrefixSidesAt(instance, order, lp.start()), max_batch);
     no_violation =
         batch.empty() ? lp.objective() : NoViolationObjective(instance, order, lp.start());
     if (!have_epsilon && lp.objective() >= (1 - options.epsilon) * no_violation)
