@@ -27,6 +27,7 @@
 
 #include "datasets/plan_instance.h"
 #include "datasets/workload_presets.h"
+#include "plan_bench_args.h"  // this folder's
 #include "sched/plan/baselines.h"
 #include "sched/plan/lp_bound.h"
 #include "sched/plan/lp_pgc.h"
@@ -36,22 +37,10 @@
 namespace mrlocal {
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
-  std::fprintf(stderr, "bench_mars_fig7: %s\n", message.c_str());
-  std::exit(2);
-}
+[[noreturn]] void Fail(const std::string& message) { plan_bench::Fail("bench_mars_fig7", message); }
 
 std::vector<int> ParseList(const char* option, const char* text) {
-  std::vector<int> values;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p || v < 0 || (*end && *end != ','))
-      Fail(std::string(option) + ": not a list of non-negative integers: " + text);
-    values.push_back(static_cast<int>(v));
-    p = *end ? end + 1 : end;
-  }
-  return values;
+  return plan_bench::ParseList("bench_mars_fig7", option, text, 0);
 }
 
 std::vector<double> Cycled(const std::vector<double>& works, int count) {

@@ -20,27 +20,16 @@
 
 #include "datasets/plan_instance.h"
 #include "datasets/workload_presets.h"
+#include "plan_bench_args.h"  // this folder's
 #include "sched/plan/lp_bound.h"
 
 namespace mrlocal {
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
-  std::fprintf(stderr, "bench_mars_lp: %s\n", message.c_str());
-  std::exit(2);
-}
+[[noreturn]] void Fail(const std::string& message) { plan_bench::Fail("bench_mars_lp", message); }
 
 std::vector<int> ParseList(const char* option, const char* text) {
-  std::vector<int> values;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p || v <= 0 || (*end && *end != ','))
-      Fail(std::string(option) + ": not a list of positive integers: " + text);
-    values.push_back(static_cast<int>(v));
-    p = *end ? end + 1 : end;
-  }
-  return values;
+  return plan_bench::ParseList("bench_mars_lp", option, text, 1);
 }
 
 int machines = 0;  // --machines; 0: the preset's
