@@ -31,8 +31,8 @@ struct LpBoundOptions {
   // (WorstViolatedPerRun); 0: 2 round(sqrt(|T|)); INT_MAX: every violated one, as
   // Algorithm 1. Every violated PGC is ~|T| rows a round on mars-random, and CLP's
   // factorization grows with the rows: a batch of ~sqrt(|T|) reaches the same stops in about
-  // as many rounds with a fifth of the rows. Where few are violated (100 machines, 10 jobs)
-  // all go in at once; a smaller cap there took 10-20x the rounds.
+  // as many rounds with a sixth of the rows. Where few are violated (100 machines, 10 jobs)
+  // all go in at once: capping them there multiplied the rounds.
   int max_batch = 0;
   int max_iterations = 200;  // LP solves; a guard, COGE needs few (paper: < 10)
   // Wall-clock seconds for all solves but the first (which has only eqs. 1-3 and is fast);
