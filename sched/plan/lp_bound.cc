@@ -1,5 +1,6 @@
 #include "sched/plan/lp_bound.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -12,6 +13,7 @@ namespace {
 Status CheckOptions(const LpBoundOptions& o) {
   if (!(o.epsilon >= 0 && o.epsilon < 1))
     return Status::InvalidArgument("epsilon must be in [0, 1)");
+  if (o.max_batch < 0) return Status::InvalidArgument("max_batch must be >= 0");
   if (o.max_iterations < 1) return Status::InvalidArgument("max_iterations must be >= 1");
   if (!(o.time_budget_s >= 0)) return Status::InvalidArgument("time_budget_s must be >= 0");
   return Status::OK();
@@ -37,6 +39,10 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
     return out;
   }
 
+  const int tasks = static_cast<int>(FlattenTasks(instance).size());
+  const int max_batch = options.max_batch > 0
+                            ? options.max_batch
+                            : std::max(1, 2 * static_cast<int>(std::lround(std::sqrt(tasks))));
   CndLpp lp(instance);
   if (Status s = lp.Solve(); !s.ok()) return s;
   bool have_epsilon = false;
@@ -55,12 +61,13 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
     out.columns = lp.columns();
     out.prefix_constraints = lp.prefix_constraints();
     const std::vector<int> order = MiddleTimeOrder(instance, lp.start());
-    const std::vector<int> violated = ViolatedPrefixes(instance, order, lp.start());
+    const std::vector<int> batch =
+        WorstViolatedPerRun(PrefixSidesAt(instance, order, lp.start()), max_batch);
     no_violation =
-        violated.empty() ? lp.objective() : NoViolationObjective(instance, order, lp.start());
+        batch.empty() ? lp.objective() : NoViolationObjective(instance, order, lp.start());
     if (!have_epsilon && lp.objective() >= (1 - options.epsilon) * no_violation)
       keep_for_planning(no_violation);
-    if (violated.empty()) {
+    if (batch.empty()) {
       out.stop = LpStop::kConverged;
       break;
     }
@@ -73,7 +80,7 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
       out.stop = left <= 0 ? LpStop::kTimeBudget : LpStop::kMaxIterations;
       break;
     }
-    lp.AddPrefixConstraints(order, violated);
+    lp.AddPrefixConstraints(order, batch);
     const Status solved = lp.Solve(std::isinf(left) ? -1 : left);
     if (solved.code() == Status::Code::kAborted) {  // lp still holds the last optimum
       out.stop = LpStop::kTimeBudget;

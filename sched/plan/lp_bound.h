@@ -1,6 +1,7 @@
 // MarS's LP bound: COGE (Ling et al. 2016, Algorithm 1) over the CND-LPP of lp_model.h.
-// Solve; order the tasks by LP middle time; add the PGCs that order violates; re-solve
-// warm (dual simplex); stop when none is violated, or at the epsilon stop: when
+// Solve; order the tasks by LP middle time; add PGCs that order violates (at most
+// max_batch of them, see there); re-solve warm (dual simplex); stop when
+// none is violated, or at the epsilon stop: when
 // sum w C^LP >= (1 - epsilon) sum w C^NV, (S^NV, C^NV) the point of lp_pgc.h that meets
 // every PGC of the order (so the LP is within 1 - epsilon of the optimum over all of them).
 //
@@ -26,6 +27,13 @@ struct LpBoundOptions {
   // After the epsilon stop, go on until no PGC is violated (or a limit below): `bound`
   // then is the converged CND-LPP optimum, while start/completion stay the epsilon stop's.
   bool converge = false;
+  // The most PGCs a round adds: the worst of each run of consecutive violated prefixes
+  // (WorstViolatedPerRun); 0: 2 round(sqrt(|T|)); INT_MAX: every violated one, as
+  // Algorithm 1. Every violated PGC is ~|T| rows a round on mars-random, and CLP's
+  // factorization grows with the rows: a batch of ~sqrt(|T|) reaches the same stops in about
+  // as many rounds with a sixth of the rows. Where few are violated (100 machines, 10 jobs)
+  // all go in at once: capping them there multiplied the rounds.
+  int max_batch = 0;
   int max_iterations = 200;  // LP solves; a guard, COGE needs few (paper: < 10)
   // Wall-clock seconds for all solves but the first (which has only eqs. 1-3 and is fast);
   // past it COGE returns the last LP solved, `stop` saying so.

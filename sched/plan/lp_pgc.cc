@@ -57,10 +57,24 @@ std::vector<PrefixSides> PrefixSidesAt(const PlanInstance& instance, const std::
 std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
                                   const std::vector<double>& start) {
   const std::vector<PrefixSides> sides = PrefixSidesAt(instance, order, start);
+  return WorstViolatedPerRun(sides, std::max<int>(1, static_cast<int>(sides.size())));
+}
+
+std::vector<int> WorstViolatedPerRun(const std::vector<PrefixSides>& sides, int max_batch) {
   std::vector<int> violated;
-  for (size_t k = 0; k < sides.size(); ++k)
-    if (sides[k].Violated()) violated.push_back(static_cast<int>(k + 1));
-  return violated;
+  for (int k = 1; k <= static_cast<int>(sides.size()); ++k)
+    if (sides[k - 1].Violated()) violated.push_back(k);
+  const size_t run = (violated.size() + max_batch - 1) / max_batch;
+  if (run <= 1) return violated;
+  auto deficit = [&](int k) { return sides[k - 1].bound - sides[k - 1].sum; };
+  std::vector<int> batch;
+  for (size_t i = 0; i < violated.size(); ++i) {
+    if (i % run == 0)
+      batch.push_back(violated[i]);
+    else if (deficit(violated[i]) > deficit(batch.back()))
+      batch.back() = violated[i];
+  }
+  return batch;
 }
 
 std::vector<double> NoViolationStarts(const PlanInstance& instance, const std::vector<int>& order,

@@ -60,6 +60,12 @@ std::vector<PrefixSides> PrefixSidesAt(const PlanInstance& instance, const std::
 std::vector<int> ViolatedPrefixes(const PlanInstance& instance, const std::vector<int>& order,
                                   const std::vector<double>& start);
 
+// COGE's batch, at most `max_batch` prefix lengths (ascending): the violated prefixes of
+// `sides` cut into runs of ceil(violated / max_batch) consecutive ones, and the one of
+// largest deficit (R - sum) of each run. Every violated prefix when there are no more than
+// max_batch (Algorithm 1 as written). REQUIRES max_batch >= 1.
+std::vector<int> WorstViolatedPerRun(const std::vector<PrefixSides>& sides, int max_batch);
+
 // S^NV: `start` moved so that every PGC of `order` holds. Walking the prefixes in
 // order, a violated one moves its last task, and every task after it, later by
 // ViolationOffset = deficit / p of that task; such a shift keeps eqs. 1-3 (a reduce comes

@@ -10,6 +10,8 @@
 // One line per instance and run; seconds are wall clock, model building included.
 //
 //   bench_mars_lp [--seeds N] [--jobs 10,20,50,100] [--tasks 100,...] [--no-converge]
+//                 [--max-batch K] (LpBoundOptions::max_batch; default round(sqrt(tasks)))
+//                 [--machines M] (M identical machines instead of the preset's 50)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,34 +20,26 @@
 
 #include "datasets/plan_instance.h"
 #include "datasets/workload_presets.h"
+#include "plan_bench_args.h"  // this folder's
 #include "sched/plan/lp_bound.h"
 
 namespace mrlocal {
 namespace {
 
-[[noreturn]] void Fail(const std::string& message) {
-  std::fprintf(stderr, "bench_mars_lp: %s\n", message.c_str());
-  std::exit(2);
-}
+[[noreturn]] void Fail(const std::string& message) { plan_bench::Fail("bench_mars_lp", message); }
 
 std::vector<int> ParseList(const char* option, const char* text) {
-  std::vector<int> values;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p || v <= 0 || (*end && *end != ','))
-      Fail(std::string(option) + ": not a list of positive integers: " + text);
-    values.push_back(static_cast<int>(v));
-    p = *end ? end + 1 : end;
-  }
-  return values;
+  return plan_bench::ParseList("bench_mars_lp", option, text, 1);
 }
+
+int machines = 0;  // --machines; 0: the preset's
 
 PlanInstance MarsRandom(uint64_t seed, size_t jobs) {
   auto spec = MakePreset("mars-random", seed, {.jobs = jobs});
   if (!spec.ok()) Fail(spec.status().message());
   auto instance = PlanInstanceOf(*spec, *spec->cluster);
   if (!instance.ok()) Fail(instance.status().message());
+  if (machines > 0) instance->machine_speeds.assign(machines, 1.0);
   return *instance;
 }
 
@@ -73,8 +67,9 @@ int CountTasks(const PlanInstance& instance) {
   return static_cast<int>(n);
 }
 
-void Run(const char* sweep, int x, uint64_t seed, const PlanInstance& instance, bool converge) {
-  auto lp = SolveLpBound(instance, {.converge = converge});
+void Run(const char* sweep, int x, uint64_t seed, const PlanInstance& instance, bool converge,
+         int max_batch) {
+  auto lp = SolveLpBound(instance, {.converge = converge, .max_batch = max_batch});
   if (!lp.ok()) Fail(lp.status().message());
   std::printf("%-6s %5d %4llu %6d %9s %7d %7d %5d %6d %9.3f %14.1f %14.1f\n", sweep, x,
               static_cast<unsigned long long>(seed), CountTasks(instance),
@@ -90,6 +85,7 @@ int main(int argc, char** argv) {
   using namespace mrlocal;
   int seeds = 3;
   bool converge = true;
+  int max_batch = 0;
   std::vector<int> jobs = {10, 20, 50, 100}, tasks = {100, 250, 500, 1000, 2000, 4000};
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
@@ -99,11 +95,16 @@ int main(int argc, char** argv) {
       jobs = ParseList("--jobs", argv[++i]);
     } else if (!std::strcmp(argv[i], "--tasks") && has_value) {
       tasks = ParseList("--tasks", argv[++i]);
+    } else if (!std::strcmp(argv[i], "--max-batch") && has_value) {
+      max_batch = ParseList("--max-batch", argv[++i]).front();
+    } else if (!std::strcmp(argv[i], "--machines") && has_value) {
+      machines = ParseList("--machines", argv[++i]).front();
     } else if (!std::strcmp(argv[i], "--no-converge")) {
       converge = false;
     } else {
       Fail(std::string("unknown option or missing value: ") + argv[i] +
-           " (usage: bench_mars_lp [--seeds N] [--jobs 10,20] [--tasks 100,500] [--no-converge])");
+           " (usage: bench_mars_lp [--seeds N] [--jobs 10,20] [--tasks 100,500] [--no-converge]"
+           " [--max-batch K] [--machines M])");
     }
   }
   std::printf("%-6s %5s %4s %6s %9s %7s %7s %5s %6s %9s %14s %14s\n", "sweep", "x", "seed", "tasks",
@@ -111,10 +112,12 @@ int main(int argc, char** argv) {
   for (int n : jobs)
     for (int seed = 1; seed <= seeds; ++seed)
       for (bool run_to_end : {false, true})
-        if (!run_to_end || converge) Run("jobs", n, seed, MarsRandom(seed, n), run_to_end);
+        if (!run_to_end || converge)
+          Run("jobs", n, seed, MarsRandom(seed, n), run_to_end, max_batch);
   for (int n : tasks)
     for (int seed = 1; seed <= seeds; ++seed)
       for (bool run_to_end : {false, true})
-        if (!run_to_end || converge) Run("tasks", n, seed, WithTasks(seed, n), run_to_end);
+        if (!run_to_end || converge)
+          Run("tasks", n, seed, WithTasks(seed, n), run_to_end, max_batch);
   return 0;
 }
