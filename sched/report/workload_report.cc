@@ -368,7 +368,7 @@ std::string ComparisonMarkdown(const std::vector<ComparisonRow>& rows) {
   if (std::any_of(metrics.begin(), metrics.end(), [](const MetricDef& d) { return d.has; }))
     out +=
         "TWJCT / LP bound = sum of weight x completion time (from the workload's start) over "
-        "the LP lower bound of the same jobs (MarS's COGE, epsilon 0.3): 1 is optimal.\n";
+        "the LP lower bound of the same jobs (MarS's COGE, epsilon 0.3): no schedule is below 1.\n";
   return out;
 }
 
