@@ -53,6 +53,23 @@ TEST(PlanCompareCli, TheColumnIsTheWeightedCompletionOverTheLpBound) {
               expected, 1e-6);
 }
 
+// A plan's machine runs one task at a time: on nodes that could run more, the run says
+// that slots stayed idle and which cluster the plan assumed.
+TEST(PlanCompareCli, APlanOnNodesOfSeveralTasksSaysSlotsStayedIdle) {
+  auto r = RunMrlocal({"workload", "--preset", "mars-uniform", "--jobs", "2", "--sim", "--cluster",
+                       "3x(2m,1r,1.0)", "--policy", "huwf"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("mrlocal: the plan runs each node one task at a time, while this "
+                       "cluster's 3 nodes can run 9 at once: slots stayed idle (--cluster "
+                       "'3x(2m,1r,1.0,1t)' is what the plan assumes)\n"),
+            std::string::npos)
+      << r.err;
+  auto limited = RunMrlocal({"workload", "--preset", "mars-uniform", "--jobs", "2", "--sim",
+                             "--cluster", "3x(2m,1r,1.0,1t)", "--policy", "huwf"});
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  EXPECT_EQ(limited.err.find("slots stayed idle"), std::string::npos) << limited.err;
+}
+
 TEST(PlanCompareCli, NoColumnWhereANodeRunsSeveralTasksAtOnce) {
   auto r = RunMrlocal({"compare", "--preset", "mars-uniform", "--jobs", "3", "--sim", "--cluster",
                        "50x(1m,1r,1.0)", "--policies", "huwf,fifo"});

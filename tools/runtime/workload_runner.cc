@@ -87,6 +87,19 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   run.task_events = runtime.task_events();
   run.overload = runtime.policy().OverloadSnapshot();
   run.policy_note = runtime.policy().note();
+  const ClusterSpec& cluster = runtime.options().cluster;
+  if (auto d = FindPolicy(runtime.policy().name());
+      d.ok() && (*d)->traits.needs_preview && cluster.TaskCapacity() > cluster.nodes()) {
+    // A plan's machine is a node that runs one task at a time (MarS's); more slots idle.
+    std::vector<NodeGroup> one_task = cluster.groups();
+    for (NodeGroup& g : one_task) g.max_tasks = 1;
+    if (!run.policy_note.empty()) run.policy_note += "; ";
+    run.policy_note += "the plan runs each node one task at a time, while this cluster's " +
+                       std::to_string(cluster.nodes()) + " nodes can run " +
+                       std::to_string(cluster.TaskCapacity()) +
+                       " at once: slots stayed idle (--cluster '" +
+                       ClusterSpec(one_task).ToString() + "' is what the plan assumes)";
+  }
   MetricsContext mc;
   mc.policy = std::string(runtime.policy().name());
   mc.sim = runtime.simulated();
