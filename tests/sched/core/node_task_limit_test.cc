@@ -9,36 +9,17 @@
 
 #include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
-#include "sched/policy/fifo_policy.h"
 #include "sched/sim/sim_loop.h"
 #include "tests/util/cluster.h"
 #include "tests/util/fake_executor.h"
 #include "tests/util/job_builder.h"
+#include "tests/util/recording_fifo.h"
 
 namespace mrlocal {
 namespace {
 
 using std::chrono::seconds;
-
-// FIFO, keeping every finished attempt.
-class RecordingFifo final : public Policy {
- public:
-  std::string_view name() const override { return "recording-fifo"; }
-  Admission Admit(const JobState& job, const ClusterState& state, Time now) override {
-    return fifo_.Admit(job, state, now);
-  }
-  std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
-                                  Time now) override {
-    return fifo_.PickTask(slot, state, now);
-  }
-  void OnTaskFinished(const TaskRecord& record, const ClusterState&, Time) override {
-    records.push_back(record);
-  }
-  std::vector<TaskRecord> records;
-
- private:
-  FifoPolicy fifo_;
-};
+using testing::RecordingFifo;
 
 struct Outcome {
   std::vector<TaskRecord> records;
