@@ -99,32 +99,38 @@ std::optional<double> KnnRegress(const std::vector<KnnObservation>& observations
 
 std::optional<double> KnnEstimator::TaskSeconds(const JobState& job,
                                                 const TaskFeatures& task) const {
-  std::optional<double> prior = fallback_ ? fallback_->TaskSeconds(job, task) : std::nullopt;
+  // The fallback's estimate, NaN when none (a plain double: GCC 12 under ThreadSanitizer
+  // takes an optional<double> here for maybe-uninitialized).
+  double prior = NAN;
+  if (fallback_) prior = fallback_->TaskSeconds(job, task).value_or(NAN);
+  const bool has_prior = !std::isnan(prior);
   const KnnAppObservations* app = Find(job.spec.app);
   const std::vector<KnnObservation> none;
   const std::vector<KnnObservation>& seen = app ? app->of(task.kind) : none;
   std::optional<double> learned = KnnRegress(seen, task);
-  if (!learned) return prior ? std::optional(kColdFactor * *prior) : std::nullopt;
-  // Below the smallest size observed, KnnRegress keeps the smallest's time. The prior knows
-  // how a time shrinks with the input (its fixed part included), so it scales that down:
-  // a friend-count history of whole graphs (854 KB splits) otherwise estimated the
-  // preset's 71 KB splits 12x too slow, and llf gave up jobs that had 60 ms to spare.
-  if (prior && *prior > 0) {
-    double smallest = INFINITY;
-    for (const KnnObservation& o : seen) smallest = std::min(smallest, o.units);
-    if (task.units < smallest) {
-      TaskFeatures at_smallest = task;
-      at_smallest.units = smallest;
-      if (std::optional<double> there = fallback_->TaskSeconds(job, at_smallest);
-          there && *there > 0)
-        *learned *= std::min(1.0, *prior / *there);
-    }
-  }
+  if (!learned) return has_prior ? std::optional(kColdFactor * prior) : std::nullopt;
+  if (has_prior) *learned *= BelowSeenFactor(job, task, seen, prior);
   // Cold: the share of the observations still missing is the widened prior's (or, without
   // one, the learned estimate widened alike).
   const double warm = std::min(1.0, static_cast<double>(seen.size()) / kWarmObservations);
-  const double cold = kColdFactor * prior.value_or(*learned);
+  const double cold = kColdFactor * (has_prior ? prior : *learned);
   return warm * *learned + (1 - warm) * cold;
+}
+
+// Below the smallest size observed, KnnRegress keeps the smallest's time. The prior knows
+// how a time shrinks with the input (its fixed part included), so it scales that down: a
+// friend-count history of whole graphs (854 KB splits) otherwise estimated the dynshare
+// preset's 71 KB splits 12x too slow, and llf gave up jobs that had 60 ms to spare.
+double KnnEstimator::BelowSeenFactor(const JobState& job, const TaskFeatures& task,
+                                     const std::vector<KnnObservation>& seen,
+                                     double prior_s) const {
+  double smallest = INFINITY;
+  for (const KnnObservation& o : seen) smallest = std::min(smallest, o.units);
+  if (!(prior_s > 0) || !(task.units < smallest)) return 1.0;
+  TaskFeatures at_smallest = task;
+  at_smallest.units = smallest;
+  const double there = fallback_->TaskSeconds(job, at_smallest).value_or(0);
+  return there > 0 ? std::min(1.0, prior_s / there) : 1.0;
 }
 
 std::optional<ShuffleEstimate> KnnEstimator::Shuffle(const JobState& job) const {

@@ -119,6 +119,11 @@ class KnnEstimator final : public Estimator {
   const KnnObservations& apps() const { return apps_; }
 
  private:
+  // For a task smaller than every one `seen`: the fallback's time at its size over its time
+  // at the smallest seen (at most 1); else 1.
+  double BelowSeenFactor(const JobState& job, const TaskFeatures& task,
+                         const std::vector<KnnObservation>& seen, double prior_s) const;
+
   const Estimator* fallback_;
   KnnObservations apps_;
 };
