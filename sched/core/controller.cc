@@ -56,7 +56,7 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
 Controller::~Controller() {
   policy_.Attach(nullptr);
   for (const auto& [wake, timer] : wakes_) loop_.Cancel(timer);
-  for (TimerId timer : shuffle_timers_) loop_.Cancel(timer);
+  for (const auto& [job, timer] : shuffle_timers_) loop_.Cancel(timer);
   loop_.Cancel(observer_tick_);
 }
 
@@ -441,15 +441,13 @@ void Controller::FinishMapPhase(JobState& job) {
     return;
   }
   const JobId id = job.id;
-  auto timer = std::make_shared<TimerId>();
-  *timer = loop_.After(job.spec.shuffle_delay, [this, id, timer] {
-    shuffle_timers_.erase(*timer);
+  shuffle_timers_[id] = loop_.After(job.spec.shuffle_delay, [this, id] {
+    shuffle_timers_.erase(id);
     auto it = state_.jobs.find(id);
     if (it == state_.jobs.end() || it->second.phase != JobPhase::kShuffle) return;  // failed
     PlanReduces(it->second);
     Dispatch();
   });
-  shuffle_timers_.insert(*timer);
 }
 
 void Controller::PlanReduces(JobState& job) {

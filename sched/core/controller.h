@@ -231,7 +231,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   TimerId observer_tick_ = 0;
   // The policy's wake-ups not yet due, by the id it was given: the loop's timer.
   std::unordered_map<TimerId, TimerId> wakes_;
-  std::set<TimerId> shuffle_timers_;  // PlanReduces of jobs in their shuffle delay
+  std::map<JobId, TimerId> shuffle_timers_;  // PlanReduces of the jobs in their shuffle delay
   TimerId last_wake_ = 0;
   int64_t decision_mark_ns_ = 0;  // end of the round's previous decision (steady clock)
 };

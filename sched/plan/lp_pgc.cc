@@ -25,12 +25,18 @@ double PrefixBound(const LpMachines& machines, double work, double squares) {
   return work * work / (2 * machines.total_speed) - squares / (2 * machines.slowest);
 }
 
-std::vector<int> MiddleTimeOrder(const PlanInstance& instance, const std::vector<double>& start) {
+std::vector<double> LpTaskTimes(const PlanInstance& instance, const std::vector<double>& start,
+                                double share) {
   const std::vector<PlanTask> tasks = FlattenTasks(instance);
   const double fastest = LpMachinesOf(instance).fastest;
-  std::vector<double> middle(tasks.size());
-  for (size_t u = 0; u < tasks.size(); ++u) middle[u] = start[u] + tasks[u].work / (2 * fastest);
-  std::vector<int> order(tasks.size());
+  std::vector<double> times(tasks.size());
+  for (size_t u = 0; u < tasks.size(); ++u) times[u] = start[u] + share * tasks[u].work / fastest;
+  return times;
+}
+
+std::vector<int> MiddleTimeOrder(const PlanInstance& instance, const std::vector<double>& start) {
+  const std::vector<double> middle = LpTaskTimes(instance, start, 0.5);
+  std::vector<int> order(middle.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return middle[a] < middle[b]; });
   return order;
@@ -103,11 +109,11 @@ std::vector<double> NoViolationStarts(const PlanInstance& instance, const std::v
 
 std::vector<double> LpCompletions(const PlanInstance& instance, const std::vector<double>& start) {
   const std::vector<PlanTask> tasks = FlattenTasks(instance);
-  const double fastest = LpMachinesOf(instance).fastest;
+  const std::vector<double> end = LpTaskTimes(instance, start, 1);
   std::vector<double> done(instance.jobs.size());
   for (size_t j = 0; j < done.size(); ++j) done[j] = instance.jobs[j].release;
   for (size_t u = 0; u < tasks.size(); ++u)
-    done[tasks[u].job] = std::max(done[tasks[u].job], start[u] + tasks[u].work / fastest);
+    done[tasks[u].job] = std::max(done[tasks[u].job], end[u]);
   return done;
 }
 

@@ -40,6 +40,11 @@ LpMachines LpMachinesOf(const PlanInstance& instance);
 // `squares`: the right side of eq. 4 for it.
 double PrefixBound(const LpMachines& machines, double work, double squares);
 
+// Per task (FlattenTasks order), S_u + share x p_u / fastest: share 1/2 gives the LP's middle
+// times M_u, 1 its completion times (at the durations eqs. 2-3 use).
+std::vector<double> LpTaskTimes(const PlanInstance& instance, const std::vector<double>& start,
+                                double share);
+
 // The task indices in non-decreasing LP middle time S_u + p_u / (2 fastest) (the paper's
 // M_u), ties by index, so a job's maps come before its reduces even when times tie.
 // MarS's list schedule (Algorithm 2) takes tasks in this order.

@@ -3,29 +3,18 @@
 #include <algorithm>
 
 #include "sched/plan/baselines.h"
+#include "sched/plan/lp_pgc.h"
 #include "sched/plan/mares.h"
 #include "sched/plan/mars.h"
 
 namespace mrlocal {
 namespace {
 
-// Per task, S_u + p_u / f * share: share 1/2 gives MarS's middle times, 1 the completions
-// (f, the fastest speed, as the LP's eqs. 2-3 use it).
-std::vector<double> LpTimes(const PlanInstance& instance, const LpBound& lp, double share) {
-  const double fastest =
-      *std::max_element(instance.machine_speeds.begin(), instance.machine_speeds.end());
-  const std::vector<PlanTask> tasks = FlattenTasks(instance);
-  std::vector<double> times(tasks.size());
-  for (size_t u = 0; u < tasks.size(); ++u)
-    times[u] = lp.start[u] + share * tasks[u].work / fastest;
-  return times;
-}
-
 // REQUIRES: NeedsLp(planner).
 Result<Schedule> FromLp(Planner planner, const PlanInstance& instance, const LpBound& lp) {
-  if (planner == Planner::kMars) return MarsPlan(instance, LpTimes(instance, lp, 0.5));
-  if (planner == Planner::kMares) return MaresPlan(instance, LpTimes(instance, lp, 1));
-  return HMaresPlan(instance, LpTimes(instance, lp, 1));
+  if (planner == Planner::kMars) return MarsPlan(instance, LpTaskTimes(instance, lp.start, 0.5));
+  if (planner == Planner::kMares) return MaresPlan(instance, LpTaskTimes(instance, lp.start, 1));
+  return HMaresPlan(instance, LpTaskTimes(instance, lp.start, 1));
 }
 
 // REQUIRES: !NeedsLp(planner).

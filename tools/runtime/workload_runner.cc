@@ -64,16 +64,23 @@ Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOp
   return made;
 }
 
+// The preview of `spec` (at the run's time scale) on `cluster`, its LP not yet solved.
+Result<PlanPreview> PreviewOf(const WorkloadSpec& spec, const ClusterSpec& cluster) {
+  auto instance = PlanInstanceOf(spec, cluster);
+  if (!instance.ok()) return instance.status();
+  return PlanPreview{std::move(instance).value(), {}};
+}
+
 // A planning policy's preview of `spec` (already at the run's time scale) in `args`,
 // unless the caller gave one (compare: one per seed, its LP solved once).
 Status GivePreview(const PolicyDescriptor& policy, const WorkloadSpec& spec,
                    const ClusterSpec& cluster, PolicyArgs& args) {
   if (!policy.traits.needs_preview || args.preview()) return Status::OK();
-  auto instance = PlanInstanceOf(spec, cluster);
-  if (!instance.ok())
-    return instance.status().WithContext("policy '" + policy.name +
-                                         "' plans over the whole job set before the run: ");
-  args.SetPreview(std::make_shared<const PlanPreview>(PlanPreview{std::move(*instance), {}}));
+  auto preview = PreviewOf(spec, cluster);
+  if (!preview.ok())
+    return preview.status().WithContext("policy '" + policy.name +
+                                        "' plans over the whole job set before the run: ");
+  args.SetPreview(std::make_shared<const PlanPreview>(std::move(preview).value()));
   return Status::OK();
 }
 
@@ -133,9 +140,7 @@ size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int 
 }  // namespace
 
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
-  auto instance = PlanInstanceOf(ScaleTime(spec, o.time_scale), o.cluster);
-  if (!instance.ok()) return instance.status();
-  return PlanPreview{std::move(instance).value(), {}};
+  return PreviewOf(ScaleTime(spec, o.time_scale), o.cluster);
 }
 
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
