@@ -7,10 +7,8 @@
 namespace mrlocal {
 namespace {
 
-Result<Schedule> ListByRule(const PlanInstance& instance, PriorityRule rule,
-                            const std::vector<double>& task_weights = {}) {
-  MRLOCAL_RETURN_IF_ERROR(ValidateInstance(instance));
-  Result<std::vector<double>> keys = PriorityKeys(rule, instance, task_weights);
+Result<Schedule> ListByRule(const PlanInstance& instance, PriorityRule rule) {
+  Result<std::vector<double>> keys = PriorityKeys(rule, instance);
   if (!keys.ok()) return keys.status();
   Result<std::vector<int>> order = OrderByKey(instance, *keys, "priority keys");
   if (!order.ok()) return order.status();
@@ -27,12 +25,11 @@ Result<Schedule> HjwfPlan(const PlanInstance& instance) {
   return ListByRule(instance, PriorityRule::kHighJobWeight);
 }
 
-Result<Schedule> HtwfPlan(const PlanInstance& instance, const std::vector<double>& task_weights) {
-  return ListByRule(instance, PriorityRule::kHighTaskWeight, task_weights);
+Result<Schedule> HtwfPlan(const PlanInstance& instance) {
+  return ListByRule(instance, PriorityRule::kHighTaskWeight);
 }
 
 Result<Schedule> StfPlan(const PlanInstance& instance) {
-  MRLOCAL_RETURN_IF_ERROR(ValidateInstance(instance));
   Result<std::vector<double>> keys = PriorityKeys(PriorityRule::kShortestTask, instance);
   if (!keys.ok()) return keys.status();
   return DispatchSchedule(instance, *keys, "priority keys");

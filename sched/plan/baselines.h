@@ -22,10 +22,9 @@ namespace mrlocal {
 // InvalidArgument (ValidateInstance's message) for an invalid instance.
 Result<Schedule> HuwfPlan(const PlanInstance& instance);
 Result<Schedule> HjwfPlan(const PlanInstance& instance);
-// `task_weights`: W_u per task (FlattenTasks order), as the paper's task-level experiments
-// draw them; empty: each task carries its job's weight, and HTWF plans as HJWF.
-Result<Schedule> HtwfPlan(const PlanInstance& instance,
-                          const std::vector<double>& task_weights = {});
+// By the instance's task weights W_u, as the paper's task-level experiments draw them;
+// without them each task carries its job's weight, and HTWF plans as HJWF.
+Result<Schedule> HtwfPlan(const PlanInstance& instance);
 Result<Schedule> StfPlan(const PlanInstance& instance);
 
 }  // namespace mrlocal

@@ -31,7 +31,8 @@ Result<Schedule> DispatchSchedule(const PlanInstance& instance, const std::vecto
   for (int u : precedence.Initial()) pending.push({precedence.Earliest(u), u});
 
   Schedule s{std::vector<int>(tasks.size()), std::vector<double>(tasks.size())};
-  std::vector<double> idle(speeds.size(), 0);
+  std::vector<double> idle = instance.machine_free;
+  idle.resize(speeds.size(), 0);
   double now = 0;
   for (size_t placed = 0; placed < tasks.size(); ++placed) {
     now = std::max(now, *std::min_element(idle.begin(), idle.end()));

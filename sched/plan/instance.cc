@@ -23,12 +23,37 @@ std::vector<PlanTask> FlattenTasks(const PlanInstance& instance) {
     const PlanJob& job = instance.jobs[j];
     for (bool reduce : {false, true}) {
       const std::vector<double>& works = reduce ? job.reduces : job.maps;
-      for (size_t i = 0; i < works.size(); ++i)
-        tasks.push_back({static_cast<int>(j), reduce, static_cast<int>(i), works[i]});
+      for (size_t i = 0; i < works.size(); ++i) {
+        const size_t u = tasks.size();
+        const double weight =
+            u < instance.task_weights.size() ? instance.task_weights[u] : job.weight;
+        const double release = u < instance.task_releases.size()
+                                   ? std::max(job.release, instance.task_releases[u])
+                                   : job.release;
+        tasks.push_back(
+            {static_cast<int>(j), reduce, static_cast<int>(i), works[i], weight, release});
+      }
     }
   }
   return tasks;
 }
+
+namespace {
+
+// OK when `values` is empty or has `count` values, each meeting `ok`.
+template <class Ok>
+Status CheckPerItem(const std::vector<double>& values, size_t count, const char* what,
+                    const char* items, Ok ok, const char* meaning) {
+  if (values.empty()) return Status::OK();
+  if (values.size() != count)
+    return Status::InvalidArgument(std::string(what) + ": " + std::to_string(values.size()) +
+                                   " values for " + std::to_string(count) + " " + items);
+  for (double v : values)
+    if (!ok(v)) return Status::InvalidArgument(std::string(what) + ": a value is not " + meaning);
+  return Status::OK();
+}
+
+}  // namespace
 
 Status ValidateInstance(const PlanInstance& instance) {
   if (instance.machine_speeds.empty()) return Status::InvalidArgument("no machine");
@@ -47,7 +72,15 @@ Status ValidateInstance(const PlanInstance& instance) {
       for (double p : *works)
         if (!IsTime(p)) return Status::InvalidArgument(name + ": a task's work is not a time >= 0");
   }
-  return Status::OK();
+  size_t tasks = 0;
+  for (const PlanJob& job : instance.jobs) tasks += job.maps.size() + job.reduces.size();
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  MRLOCAL_RETURN_IF_ERROR(CheckPerItem(instance.task_weights, tasks, "task weights", "tasks",
+                                       positive, "a positive number"));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckPerItem(instance.task_releases, tasks, "task releases", "tasks", IsTime, "a time >= 0"));
+  return CheckPerItem(instance.machine_free, instance.machine_speeds.size(), "machine free times",
+                      "machines", IsTime, "a time >= 0");
 }
 
 Status CheckSchedule(const PlanInstance& instance, const Schedule& schedule, double tolerance) {
@@ -61,9 +94,11 @@ Status CheckSchedule(const PlanInstance& instance, const Schedule& schedule, dou
     const int m = schedule.machine[u];
     if (m < 0 || m >= machines || !std::isfinite(schedule.start[u]))
       return Status::Internal(Where(tasks[u]) + ": no machine or no start");
-    const PlanJob& job = instance.jobs[tasks[u].job];
-    if (schedule.start[u] < job.release - tolerance)
-      return Status::Internal(Where(tasks[u]) + " starts before its job's release");
+    if (schedule.start[u] < tasks[u].release - tolerance)
+      return Status::Internal(Where(tasks[u]) + " starts before its release");
+    if (!instance.machine_free.empty() && schedule.start[u] < instance.machine_free[m] - tolerance)
+      return Status::Internal(Where(tasks[u]) + " starts before machine " + std::to_string(m) +
+                              " is free");
     end[u] = schedule.start[u] + tasks[u].work / instance.machine_speeds[m];
     if (!tasks[u].reduce) maps_end[tasks[u].job] = std::max(maps_end[tasks[u].job], end[u]);
   }
@@ -106,6 +141,15 @@ double WeightedCompletion(const PlanInstance& instance, const Schedule& schedule
   const std::vector<double> done = JobCompletions(instance, schedule);
   double sum = 0;
   for (size_t j = 0; j < done.size(); ++j) sum += instance.jobs[j].weight * done[j];
+  return sum;
+}
+
+double WeightedTaskCompletion(const PlanInstance& instance, const Schedule& schedule) {
+  const std::vector<PlanTask> tasks = FlattenTasks(instance);
+  double sum = 0;
+  for (size_t u = 0; u < tasks.size(); ++u)
+    sum += tasks[u].weight *
+           (schedule.start[u] + tasks[u].work / instance.machine_speeds[schedule.machine[u]]);
   return sum;
 }
 

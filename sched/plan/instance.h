@@ -7,6 +7,10 @@
 // Times are seconds of work on a machine of speed 1.0; a task of work p takes p / speed on
 // a machine of that speed. The paper's machines are identical (all 1.0), the reproduction's
 // case; throttled slots make them differ.
+//
+// The task-level problem of section 4.4 (T-MarS) gives each task u its own weight W_u and
+// release r_u and minimises sum_u W_u C_u (TWTCT); an instance carries both, and a task
+// then starts no earlier than max(r_j, r_u).
 #pragma once
 
 #include <string>
@@ -28,6 +32,14 @@ struct PlanJob {
 struct PlanInstance {
   std::vector<double> machine_speeds;  // one per machine, each > 0
   std::vector<PlanJob> jobs;
+  // Per task (FlattenTasks order), W_u > 0; empty: each task weighs its job's weight.
+  std::vector<double> task_weights = {};
+  // Per task, r_u >= 0; empty: each task is released with its job.
+  std::vector<double> task_releases = {};
+  // Per machine, when it can start its first task (a re-plan while machines still run
+  // tasks of the last plan, SO-MarS); empty: every machine at 0. The LP ignores it: its
+  // bound is then one of the instance with every machine free from 0, lower still.
+  std::vector<double> machine_free = {};
 };
 
 // A task of an instance by position: the tasks are numbered job by job, each job's maps
@@ -37,6 +49,8 @@ struct PlanTask {
   bool reduce = false;
   int index = 0;  // among the job's maps (or reduces)
   double work = 0;
+  double weight = 0;   // W_u: the instance's task weight, else the job's
+  double release = 0;  // max(r_j, r_u): before it the task may not start
 };
 std::vector<PlanTask> FlattenTasks(const PlanInstance& instance);
 
@@ -47,12 +61,14 @@ struct Schedule {
 };
 
 // OK, or InvalidArgument naming the first value out of range (no machine, a speed <= 0, a
-// weight <= 0, a negative or non-finite time, a job without tasks).
+// weight <= 0, a negative or non-finite time, a job without tasks, task or machine data
+// not one value per task or machine).
 Status ValidateInstance(const PlanInstance& instance);
 
 // OK, or Internal naming the first violated constraint of a feasible schedule: a task
 // before its job's release (eq. 1), a reduce before a map's end plus the delay (eq. 2),
-// two tasks overlapping on one machine. `tolerance` absorbs rounding of LP times.
+// two tasks overlapping on one machine, a task before its machine is free. `tolerance`
+// absorbs rounding of LP times.
 Status CheckSchedule(const PlanInstance& instance, const Schedule& schedule,
                      double tolerance = 1e-9);
 
@@ -60,5 +76,7 @@ Status CheckSchedule(const PlanInstance& instance, const Schedule& schedule,
 std::vector<double> JobCompletions(const PlanInstance& instance, const Schedule& schedule);
 // sum_j w_j C_j, the objective (TWJCT with absolute completion times).
 double WeightedCompletion(const PlanInstance& instance, const Schedule& schedule);
+// sum_u W_u C_u, the task-level objective (TWTCT, section 4.4), C_u = S_u + p_u / speed.
+double WeightedTaskCompletion(const PlanInstance& instance, const Schedule& schedule);
 
 }  // namespace mrlocal

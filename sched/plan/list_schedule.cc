@@ -79,7 +79,8 @@ Result<Schedule> ListSchedule(const PlanInstance& instance, const std::vector<in
   for (int u : precedence.Initial()) available.push(rank[u]);
 
   Schedule s{std::vector<int>(tasks.size()), std::vector<double>(tasks.size())};
-  std::vector<double> idle(speeds.size(), 0);
+  std::vector<double> idle = instance.machine_free;
+  idle.resize(speeds.size(), 0);
   while (!available.empty()) {
     const int u = order[available.top()];
     available.pop();

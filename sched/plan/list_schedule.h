@@ -24,7 +24,7 @@ struct ListOptions {
 // priority first). Each step takes the first task of `order` whose predecessors are all
 // placed (a reduce waits for every map of its job; an order in which maps precede their
 // reduces, as an LP's middle times give, is followed exactly). It starts at
-//   max(S_earliest, e_m): S_earliest = the job's release, and for a reduce the end of the
+//   max(S_earliest, e_m): S_earliest = the task's release, and for a reduce the end of the
 //   job's last map plus the delay (Algorithm 2, lines 7-10); e_m = the end of the last
 //   task already on machine m.
 // Tasks are appended, never put into an idle gap left earlier on a machine: Algorithm 2

@@ -19,10 +19,10 @@ Status CheckOptions(const LpBoundOptions& o) {
   return Status::OK();
 }
 
-// sum w C^NV for the LP solution `start` and its middle-time `order`.
-double NoViolationObjective(const PlanInstance& instance, const std::vector<int>& order,
-                            const std::vector<double>& start) {
-  return WeightedSum(instance, LpCompletions(instance, NoViolationStarts(instance, order, start)));
+// The objective at S^NV for the LP solution `start` and its middle-time `order`.
+double NoViolationObjective(const PlanInstance& instance, LpObjective objective,
+                            const std::vector<int>& order, const std::vector<double>& start) {
+  return ObjectiveAt(instance, objective, NoViolationStarts(instance, order, start));
 }
 
 }  // namespace
@@ -43,7 +43,7 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
   const int max_batch = options.max_batch > 0
                             ? options.max_batch
                             : std::max(1, 2 * static_cast<int>(std::lround(std::sqrt(tasks))));
-  CndLpp lp(instance);
+  CndLpp lp(instance, options.objective);
   if (Status s = lp.Solve(); !s.ok()) return s;
   bool have_epsilon = false;
   auto keep_for_planning = [&](double no_violation) {
@@ -63,8 +63,9 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
     const std::vector<int> order = MiddleTimeOrder(instance, lp.start());
     const std::vector<int> batch =
         WorstViolatedPerRun(PrefixSidesAt(instance, order, lp.start()), max_batch);
-    no_violation =
-        batch.empty() ? lp.objective() : NoViolationObjective(instance, order, lp.start());
+    no_violation = batch.empty()
+                       ? lp.objective()
+                       : NoViolationObjective(instance, options.objective, order, lp.start());
     if (!have_epsilon && lp.objective() >= (1 - options.epsilon) * no_violation)
       keep_for_planning(no_violation);
     if (batch.empty()) {

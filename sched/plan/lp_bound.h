@@ -7,11 +7,11 @@
 //
 // Which number bounds what: every LP COGE solves holds only constraints each feasible
 // schedule meets (eqs. 1-3 and instances of eq. 4), so EVERY objective it reports is a
-// lower bound on sum_j w_j C_j of every feasible schedule, the optimum's included; more
-// rows only raise it, so `bound` (the last LP solved) is the tightest, and `converged`
-// says it is the CND-LPP's optimum. `epsilon_objective` is the smaller one the paper's
-// MarS plans from. Neither is a bound on the optimum of the full relaxation (eq. 4 over
-// every subset): the epsilon stop compares with C^NV, not with that.
+// lower bound on sum_j w_j C_j (or, task-level, sum_u W_u C_u) of every feasible
+// schedule, the optimum's included; more rows only raise it, so `bound` (the last LP
+// solved) is the tightest, and `converged` says it is the CND-LPP's optimum. `epsilon_objective` is
+// the smaller one the paper's MarS plans from. Neither is a bound on the optimum of the full
+// relaxation (eq. 4 over every subset): the epsilon stop compares with C^NV, not with that.
 #pragma once
 
 #include <limits>
@@ -19,10 +19,13 @@
 
 #include "engine/status.h"
 #include "sched/plan/instance.h"
+#include "sched/plan/lp_pgc.h"
 
 namespace mrlocal {
 
 struct LpBoundOptions {
+  // sum_j w_j C_j (MarS), or sum_u W_u C_u (T-MarS, section 4.4): the bound is then on TWTCT.
+  LpObjective objective = LpObjective::kJobCompletion;
   double epsilon = 0.3;  // the paper's threshold (section 5.2); 0: run to convergence
   // After the epsilon stop, go on until no PGC is violated (or a limit below): `bound`
   // then is the converged CND-LPP optimum, while start/completion stay the epsilon stop's.
@@ -52,8 +55,8 @@ struct LpBound {
   // stopped before it. FlattenTasks order; MiddleTimeOrder (lp_pgc.h) orders by it.
   std::vector<double> start;          // S_u^LP
   std::vector<double> completion;     // C_j^LP
-  double epsilon_objective = 0;       // sum w C^LP of that solution: a lower bound
-  double no_violation_objective = 0;  // sum w C^NV beside it (an upper bound of the CND-LPP)
+  double epsilon_objective = 0;       // the objective of that solution: a lower bound
+  double no_violation_objective = 0;  // the objective at C^NV (an upper bound of the CND-LPP)
   int epsilon_iterations = 0;         // LP solves to reach it
 
   double bound = 0;  // the last LP's objective: the tightest lower bound found

@@ -47,7 +47,8 @@ std::string ClpStatusText(int status) {
 
 }  // namespace
 
-CndLpp::CndLpp(const PlanInstance& instance) : instance_(instance), clp_(new ClpSimplex) {
+CndLpp::CndLpp(const PlanInstance& instance, LpObjective objective)
+    : instance_(instance), objective_kind_(objective), clp_(new ClpSimplex) {
   clp_->setLogLevel(0);
   // Dantzig's rule over CLP's default steepest edge: each COGE batch adds ~|T| violated
   // rows, each needing a pivot, and steepest edge's weight updates cost more than they save
@@ -68,14 +69,16 @@ void CndLpp::BuildPrecedence() {
   const int jobs = static_cast<int>(instance_.jobs.size());
   tasks_ = static_cast<int>(tasks.size());
   // Columns: S_u for every task, then C_j for every job, then E_j where needed.
+  const bool per_task = objective_kind_ == LpObjective::kTaskCompletion;
   std::vector<double> lower, objective;
   for (const PlanTask& t : tasks) {
-    lower.push_back(instance_.jobs[t.job].release);
-    objective.push_back(0);
+    lower.push_back(t.release);
+    objective.push_back(per_task ? t.weight : 0);
+    if (per_task) objective_offset_ += t.weight * t.work / fastest;
   }
   for (const PlanJob& job : instance_.jobs) {
     lower.push_back(job.release);
-    objective.push_back(job.weight);
+    objective.push_back(per_task ? 0 : job.weight);
   }
   std::vector<int> maps_end(jobs, -1);
   for (int j = 0; j < jobs; ++j) {
@@ -158,7 +161,7 @@ Status CndLpp::Solve(double max_seconds) {
   const double* x = clp_->primalColumnSolution();
   start_.assign(x, x + tasks_);
   completion_.assign(x + tasks_, x + tasks_ + instance_.jobs.size());
-  objective_ = clp_->objectiveValue();
+  objective_ = clp_->objectiveValue() + objective_offset_;
   return Status::OK();
 }
 

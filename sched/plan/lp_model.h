@@ -10,7 +10,10 @@
 //   (1) S_u >= r_j                           as S_u's lower bound
 //   (2) E_j - S_u >= p_u / f + d_j           per map u of j;   S_v - E_j >= 0 per reduce v
 //   (3) C_j - S_v >= p_v / f                 per reduce v (per map u if j has no reduce)
-// f the fastest machine's speed. Objective: min sum_j w_j C_j.
+// f the fastest machine's speed, r_j the task's own release when it has one (PlanTask).
+// Objective: min sum_j w_j C_j; or, task-level (section 4.4), min sum_u W_u C_u, written as
+// sum_u W_u S_u plus the constant sum_u W_u p_u / f (C_u = S_u + p_u / f at the optimum,
+// the paper's eq. 11), so both objectives share every row.
 // A batch of PGCs on an order pi adds one column Q_k and one row per violated prefix
 // length k (ascending k_1 < k_2 < ...), a chain of partial sums:
 //   Q_{k_i} - Q_{k_{i-1}} - sum_{k_{i-1} < l <= k_i} p_{pi(l)} S_{pi(l)} <= 0,   Q_{k_i} >= R_{k_i}
@@ -25,6 +28,7 @@
 
 #include "engine/status.h"
 #include "sched/plan/instance.h"
+#include "sched/plan/lp_pgc.h"
 
 class ClpSimplex;
 
@@ -33,7 +37,8 @@ namespace mrlocal {
 class CndLpp {
  public:
   // `instance` must be valid (ValidateInstance) and outlive the model.
-  explicit CndLpp(const PlanInstance& instance);
+  explicit CndLpp(const PlanInstance& instance,
+                  LpObjective objective = LpObjective::kJobCompletion);
   ~CndLpp();
   CndLpp(const CndLpp&) = delete;
   CndLpp& operator=(const CndLpp&) = delete;
@@ -61,6 +66,8 @@ class CndLpp {
   void BuildPrecedence();
 
   const PlanInstance& instance_;
+  const LpObjective objective_kind_;
+  double objective_offset_ = 0;  // sum_u W_u p_u / f, task-level only
   std::unique_ptr<ClpSimplex> clp_;
   int tasks_ = 0;
   int prefix_constraints_ = 0;

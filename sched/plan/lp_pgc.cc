@@ -123,4 +123,15 @@ double WeightedSum(const PlanInstance& instance, const std::vector<double>& comp
   return sum;
 }
 
+double ObjectiveAt(const PlanInstance& instance, LpObjective objective,
+                   const std::vector<double>& start) {
+  if (objective == LpObjective::kJobCompletion)
+    return WeightedSum(instance, LpCompletions(instance, start));
+  const std::vector<PlanTask> tasks = FlattenTasks(instance);
+  const std::vector<double> end = LpTaskTimes(instance, start, 1);
+  double sum = 0;
+  for (size_t u = 0; u < tasks.size(); ++u) sum += tasks[u].weight * end[u];
+  return sum;
+}
+
 }  // namespace mrlocal

@@ -87,4 +87,13 @@ std::vector<double> LpCompletions(const PlanInstance& instance, const std::vecto
 // sum_j w_j C_j of `completion`.
 double WeightedSum(const PlanInstance& instance, const std::vector<double>& completion);
 
+// What the LP minimises: MSJO's sum_j w_j C_j (MarS, section 4.2), or the task-level
+// sum_u W_u C_u (section 4.4, T-MarS), with the instance's task weights.
+enum class LpObjective { kJobCompletion, kTaskCompletion };
+
+// The objective at `start` with the LP's durations: sum_j w_j C_j over LpCompletions, or
+// sum_u W_u (S_u + p_u / fastest).
+double ObjectiveAt(const PlanInstance& instance, LpObjective objective,
+                   const std::vector<double>& start);
+
 }  // namespace mrlocal

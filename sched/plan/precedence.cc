@@ -29,8 +29,8 @@ const std::vector<int>& Precedence::Place(int u, double end) {
 
 double Precedence::Earliest(int u) const {
   const PlanJob& job = instance_.jobs[tasks_[u].job];
-  if (!tasks_[u].reduce || job.maps.empty()) return job.release;
-  return std::max(job.release, maps_end_[tasks_[u].job] + job.delay);
+  if (!tasks_[u].reduce || job.maps.empty()) return tasks_[u].release;
+  return std::max(tasks_[u].release, maps_end_[tasks_[u].job] + job.delay);
 }
 
 }  // namespace mrlocal

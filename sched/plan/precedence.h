@@ -20,8 +20,8 @@ class Precedence {
   // reduces, once its last map is placed (else none).
   const std::vector<int>& Place(int u, double end);
 
-  // S_earliest of a placeable task (Algorithm 2, lines 7-10): its job's release, and for a
-  // reduce at least the end of the job's last map plus the delay.
+  // S_earliest of a placeable task (Algorithm 2, lines 7-10): its release (PlanTask), and
+  // for a reduce at least the end of the job's last map plus the delay.
   double Earliest(int u) const;
 
  private:

@@ -1,6 +1,5 @@
 #include "sched/plan/priority_rule.h"
 
-#include <cmath>
 #include <limits>
 #include <string>
 
@@ -13,35 +12,26 @@ double UnitWeight(const PlanJob& job) {
   return work > 0 ? job.weight / work : std::numeric_limits<double>::infinity();
 }
 
-double PriorityKey(PriorityRule rule, const PlanJob& job, const PlanTask& task,
-                   double task_weight) {
+double PriorityKey(PriorityRule rule, const PlanJob& job, const PlanTask& task) {
   switch (rule) {
     case PriorityRule::kHighUnitWeight:
       return -UnitWeight(job);
     case PriorityRule::kHighJobWeight:
       return -job.weight;
     case PriorityRule::kHighTaskWeight:
-      return -task_weight;
+      return -task.weight;
     case PriorityRule::kShortestTask:
       return task.work;
   }
   return 0;
 }
 
-Result<std::vector<double>> PriorityKeys(PriorityRule rule, const PlanInstance& instance,
-                                         const std::vector<double>& task_weights) {
+Result<std::vector<double>> PriorityKeys(PriorityRule rule, const PlanInstance& instance) {
+  MRLOCAL_RETURN_IF_ERROR(ValidateInstance(instance));
   const std::vector<PlanTask> tasks = FlattenTasks(instance);
-  if (!task_weights.empty() && task_weights.size() != tasks.size())
-    return Status::InvalidArgument("task weights: " + std::to_string(task_weights.size()) +
-                                   " values for " + std::to_string(tasks.size()) + " tasks");
-  for (double w : task_weights)
-    if (!(std::isfinite(w) && w > 0))
-      return Status::InvalidArgument("task weights: a weight is not a positive number");
   std::vector<double> keys(tasks.size());
-  for (size_t u = 0; u < tasks.size(); ++u) {
-    const PlanJob& job = instance.jobs[tasks[u].job];
-    keys[u] = PriorityKey(rule, job, tasks[u], task_weights.empty() ? job.weight : task_weights[u]);
-  }
+  for (size_t u = 0; u < tasks.size(); ++u)
+    keys[u] = PriorityKey(rule, instance.jobs[tasks[u].job], tasks[u]);
   return keys;
 }
 

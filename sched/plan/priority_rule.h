@@ -22,15 +22,13 @@ enum class PriorityRule {
 // costs nothing to finish it first).
 double UnitWeight(const PlanJob& job);
 
-// The key of a task of `job` under `rule`, smaller first. `task_weight` is W_u, read by
-// kHighTaskWeight only. The caller breaks ties (the plans: earlier job first, maps first).
-double PriorityKey(PriorityRule rule, const PlanJob& job, const PlanTask& task, double task_weight);
+// The key of a task of `job` under `rule`, smaller first (kHighTaskWeight reads the task's
+// weight). The caller breaks ties (the plans: earlier job first, maps first).
+double PriorityKey(PriorityRule rule, const PlanJob& job, const PlanTask& task);
 
-// Per task of `instance` (FlattenTasks order), its key. `task_weights`: W_u per task; empty:
-// each task carries its job's weight (the MSJO instance has job weights only), which makes
-// kHighTaskWeight order as kHighJobWeight. InvalidArgument when `task_weights` is neither
-// empty nor one positive number per task.
-Result<std::vector<double>> PriorityKeys(PriorityRule rule, const PlanInstance& instance,
-                                         const std::vector<double>& task_weights = {});
+// Per task of `instance` (FlattenTasks order), its key. Without the instance's task weights
+// each task weighs its job's weight, and kHighTaskWeight orders as kHighJobWeight.
+// InvalidArgument (ValidateInstance's message) for an invalid instance.
+Result<std::vector<double>> PriorityKeys(PriorityRule rule, const PlanInstance& instance);
 
 }  // namespace mrlocal

@@ -31,7 +31,7 @@ std::vector<double> Starts(const Result<Schedule>& s) {
 }
 
 TEST(Baselines, EachRuleSequencesTheJobsItsOwnWay) {
-  const PlanInstance in = ThreeJobsOneMachine();
+  PlanInstance in = ThreeJobsOneMachine();
   // HUWF by unit weight: C (2) at 0, A (0.5) at 3..6, B (0.3) at 7. TWJCT 18 + 14 + 51.
   EXPECT_EQ(Starts(HuwfPlan(in)), (std::vector<double>{3, 4, 5, 6, 7, 0}));
   EXPECT_DOUBLE_EQ(WeightedCompletion(in, *HuwfPlan(in)), 83);
@@ -43,9 +43,10 @@ TEST(Baselines, EachRuleSequencesTheJobsItsOwnWay) {
   EXPECT_DOUBLE_EQ(WeightedCompletion(in, *StfPlan(in)), 101);
   // HTWF by each task's own weight: A's last map (9), B (5), C (2), then A's other maps
   // (1 each, in task order).
-  EXPECT_EQ(Starts(HtwfPlan(in, {1, 1, 1, 9, 5, 2})), (std::vector<double>{14, 15, 16, 0, 1, 11}));
   // Without task weights a task weighs as its job: HTWF plans as HJWF.
   EXPECT_EQ(Starts(HtwfPlan(in)), Starts(HjwfPlan(in)));
+  in.task_weights = {1, 1, 1, 9, 5, 2};
+  EXPECT_EQ(Starts(HtwfPlan(in)), (std::vector<double>{14, 15, 16, 0, 1, 11}));
 }
 
 TEST(Baselines, ListPlansPlaceALaterHeavierJobFirstWhileStfDoesNotIdle) {
@@ -79,22 +80,23 @@ TEST(Baselines, StfStartsAReduceOnlyOnceItsMapsEndedPlusTheDelay) {
 
 TEST(PriorityRule, KeysAnOnlinePolicyCanRankTasksWith) {
   const PlanJob job{.release = 0, .weight = 4, .delay = 0, .maps = {1, 3}, .reduces = {4}};
-  const PlanTask reduce{.job = 0, .reduce = true, .index = 0, .work = 4};
+  const PlanTask reduce{.job = 0, .reduce = true, .index = 0, .work = 4, .weight = 7};
   EXPECT_DOUBLE_EQ(UnitWeight(job), 0.5);
-  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kHighUnitWeight, job, reduce, 7), -0.5);
-  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kHighJobWeight, job, reduce, 7), -4);
-  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kHighTaskWeight, job, reduce, 7), -7);
-  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kShortestTask, job, reduce, 7), 4);
+  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kHighUnitWeight, job, reduce), -0.5);
+  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kHighJobWeight, job, reduce), -4);
+  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kHighTaskWeight, job, reduce), -7);
+  EXPECT_DOUBLE_EQ(PriorityKey(PriorityRule::kShortestTask, job, reduce), 4);
   // A job of no work costs nothing to finish first.
   const PlanJob empty{.release = 0, .weight = 1, .delay = 0, .maps = {0}, .reduces = {}};
   EXPECT_EQ(UnitWeight(empty), std::numeric_limits<double>::infinity());
 }
 
 TEST(PriorityRule, RejectsTaskWeightsThatDoNotFit) {
-  const PlanInstance in = ThreeJobsOneMachine();
-  EXPECT_EQ(HtwfPlan(in, {1, 2}).status().message(), "task weights: 2 values for 6 tasks");
-  EXPECT_EQ(HtwfPlan(in, {1, 1, 1, 1, 0, 1}).status().message(),
-            "task weights: a weight is not a positive number");
+  PlanInstance in = ThreeJobsOneMachine();
+  in.task_weights = {1, 2};
+  EXPECT_EQ(HtwfPlan(in).status().message(), "task weights: 2 values for 6 tasks");
+  in.task_weights = {1, 1, 1, 1, 0, 1};
+  EXPECT_EQ(HtwfPlan(in).status().message(), "task weights: a value is not a positive number");
 }
 
 // Two machines. Tasks: 0, 1 = job 0's maps of 2, 2 = its reduce of 2 (delay 0), 3 = job

@@ -42,7 +42,7 @@ TEST(PlanInstance, NamesTheViolatedConstraint) {
   auto why = [](Schedule s) { return CheckSchedule(TwoJobs(), s).message(); };
   EXPECT_EQ(why({{0, 1, 0, 1}, {0, 0, 2.5, 1}}),
             "job 0 reduce 0 starts before its maps' end plus the delay");
-  EXPECT_EQ(why({{0, 1, 0, 1}, {0, 0, 3, 0.5}}), "job 1 map 0 starts before its job's release");
+  EXPECT_EQ(why({{0, 1, 0, 1}, {0, 0, 3, 0.5}}), "job 1 map 0 starts before its release");
   EXPECT_EQ(why({{0, 1, 0, 0}, {0, 0, 3, 1}}), "job 1 map 0 overlaps job 0 map 0 on machine 0");
   EXPECT_FALSE(CheckSchedule(TwoJobs(), {{0}, {0}}).ok());
 }

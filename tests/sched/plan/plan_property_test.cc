@@ -37,19 +37,15 @@ const std::vector<Planner>& Planners() {
       {"h-mares", [](auto& in, auto& rng) { return HMaresPlan(in, RandomTimes(in, rng)); }},
       {"huwf", [](auto& in, auto&) { return HuwfPlan(in); }},
       {"hjwf", [](auto& in, auto&) { return HjwfPlan(in); }},
-      {"htwf",
-       [](auto& in, auto& rng) {
-         std::vector<double> w = RandomTimes(in, rng);
-         for (double& x : w) x += 1;
-         return HtwfPlan(in, w);
-       }},
+      {"htwf", [](auto& in, auto&) { return HtwfPlan(in); }},
       {"stf", [](auto& in, auto&) { return StfPlan(in); }},
   };
   return planners;
 }
 
 // 1-4 machines of speed 0.5, 1 or 2; 1-6 jobs of 0-4 maps and 0-3 reduces (at least one
-// task), a fifth of the tasks of no work.
+// task), a fifth of the tasks of no work; half the instances with task-level weights and
+// releases (section 4.4), a third with machines busy at the start (a re-plan's).
 PlanInstance SmallRandomInstance(std::mt19937_64& rng) {
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   auto time = [&](double hi) { return std::uniform_real_distribution<double>(0, hi)(rng); };
@@ -64,6 +60,14 @@ PlanInstance SmallRandomInstance(std::mt19937_64& rng) {
     for (int n = uniform(0, 4); n > 0; --n) job.maps.push_back(work());
     for (int n = uniform(job.maps.empty() ? 1 : 0, 3); n > 0; --n) job.reduces.push_back(work());
   }
+  if (uniform(0, 1)) {
+    for (size_t u = FlattenTasks(in).size(); u > 0; --u) {
+      in.task_weights.push_back(0.1 + time(10));
+      in.task_releases.push_back(time(30));
+    }
+  }
+  if (uniform(0, 2) == 0)
+    for (size_t m = 0; m < in.machine_speeds.size(); ++m) in.machine_free.push_back(time(15));
   return in;
 }
 
@@ -103,6 +107,8 @@ TEST(PlanProperty, ListPlansAppendInOrderAndNeverIdleBeforeAReadyTask) {
   for (int i = 0; i < 200; ++i) {
     PlanInstance in = SmallRandomInstance(rng);
     for (double& s : in.machine_speeds) s = 1;
+    in.task_releases.clear();
+    in.machine_free.clear();
     const std::vector<PlanTask> tasks = FlattenTasks(in);
     std::vector<double> key = RandomTimes(in, rng);
     for (size_t u = 0; u < tasks.size(); ++u) key[u] += tasks[u].reduce ? 100 : 0;
