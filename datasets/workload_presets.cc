@@ -108,6 +108,12 @@ constexpr std::string_view kRtmrCluster = "20x(4m,1r,1.0)+10x(2m,1r,1.0)";
 // alike: a map and a reduce slot per node, and a node task limit of 1, so that no schedule
 // overlaps a map and a reduce on a machine and beats the 50-machine LP bound.
 constexpr std::string_view kMarsCluster = "50x(1m,1r,1.0,1t)";
+// MarS section 6.2's 16 one-task machines for 2 cores: each throttled to 0.1, 1.6 cores
+// in all, so that a real run's slots seldom wait for a core and its tasks run long beside
+// the engine's per-task costs (a 64 KiB WordCount map: about 10 ms). Slower throttles
+// multiply every cold page fault of a task by 1 / speed: at 0.025, a process's first
+// run took up to twice as long as its next ones.
+constexpr std::string_view kMarsWordCountCluster = "16x(1m,1r,0.1,1t)";
 
 Status CheckOptions(const PresetOptions& o) {
   if (!(std::isfinite(o.map_task_s) && o.map_task_s > 0))
@@ -165,6 +171,23 @@ Result<WorkloadSpec> Rtmr(std::string_view name, const std::array<Bin, N>& bins,
   return spec;
 }
 
+// MarS's releases: "Bernoulli with probability 2" (garbled): one job released in a step
+// with probability 1/2, so gaps are geometric with mean 2 steps. The step of the next job,
+// after the one at `step` - 1; advances `step` past it.
+uint64_t NextReleaseStep(Rng& rng, uint64_t& step) {
+  while (rng.Uniform() >= 0.5) ++step;
+  return step++;
+}
+
+// MarS's job weights: N(30, 10) conditioned on > 0 (drawn again at or below 0: 0.1% of
+// draws).
+double MarsWeight(Rng& rng) {
+  double w;
+  do w = Ms(rng.Normal(30, 10));
+  while (w <= 0);
+  return w;
+}
+
 // MarS section 5.1.1. `random`: Poisson(30) maps, U[1, maps] reduces, N(10,5) and N(15,5)
 // task times; otherwise 30 maps, 10 reduces, 10 s and 15 s.
 WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
@@ -175,12 +198,9 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
   const size_t jobs = o.jobs ? o.jobs : 50;
   uint64_t step = 0;
   for (size_t i = 0; i < jobs; ++i) {
-    // "Bernoulli with probability 2" (garbled): one job released in a 1 s step with
-    // probability 1/2, so gaps are geometric with mean 2 s.
-    while (rng.Uniform() >= 0.5) ++step;
     WorkloadJob& job = spec.jobs.emplace_back();
     job.name = "job" + std::to_string(i);
-    job.arrival_s = static_cast<double>(step++);
+    job.arrival_s = static_cast<double>(NextReleaseStep(rng, step));
     job.app = "synthetic";
     if (random) {
       uint64_t maps;
@@ -201,11 +221,7 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
       job.params.SetSeconds("map_s", {10});
       job.params.SetSeconds("reduce_s", {15});
     }
-    // N(30, 10) conditioned on > 0 (drawn again at or below 0: 0.1% of draws).
-    double w;
-    do w = Ms(rng.Normal(30, 10));
-    while (w <= 0);
-    job.weight = w;
+    job.weight = MarsWeight(rng);
     // "Delays ... proportional to the processing time of map tasks", with no constant: a
     // tenth of the job's mean map time, per job (our model has one delay per job).
     double sum = 0;
@@ -213,6 +229,107 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
     for (double s : map_s) sum += s;
     job.shuffle_delay_s = Ms(0.1 * sum / static_cast<double>(map_s.size()));
   }
+  return spec;
+}
+
+// MarS section 6.2 scaled by 1/1024: the paper's 27 Wikipedia files (149 MB to 9.98 GB,
+// 43.7 GB in all, 10 under 1 GB) become the 17 shared texts (121 KB to 4.4 MB) and 10
+// generated ones that bring the set to the paper's largest file and total at that scale
+// (9.75 MB, and nine of 1.2-2.2 MB: 42.7 MB in all); 64 MB blocks become 64 KiB, so a job
+// has 2 to 149 maps (the paper's 3 to 156). Job set 1 is the 10 smallest, all under
+// 1 MiB (the paper's "under 1 GB"); job set 2 all 27.
+struct WordCountFile {
+  std::string_view path;  // under <datasets>/text; empty: generated text
+  uint64_t bytes;         // its size: generated text's, and the shared file's when absent
+};
+constexpr std::array<WordCountFile, 27> kWordCountFiles = {{
+    {"gutenberg/pg5200.txt", 121'113},
+    {"gutenberg/pg11.txt", 147'618},
+    {"gutenberg/pg16.txt", 262'410},
+    {"gutenberg/pg236.txt", 278'235},
+    {"gutenberg/pg74.txt", 421'995},
+    {"gutenberg/pg174.txt", 442'125},
+    {"gutenberg/pg1661.txt", 574'438},
+    {"gutenberg/pg76.txt", 581'334},
+    {"gutenberg/pg1342.txt", 697'725},
+    {"gutenberg/pg98.txt", 771'136},
+    {"gutenberg/pg345.txt", 857'413},
+    {"wikipedia/wikitext-2-valid.txt", 1'121'681},
+    {"gutenberg/pg2554.txt", 1'155'139},
+    {"", 1'200'000},
+    {"gutenberg/pg2701.txt", 1'236'925},
+    {"", 1'300'000},
+    {"", 1'400'000},
+    {"", 1'500'000},
+    {"", 1'600'000},
+    {"", 1'700'000},
+    {"", 1'800'000},
+    {"", 1'900'000},
+    {"gutenberg/pg1399.txt", 1'980'656},
+    {"", 2'200'000},
+    {"gutenberg/pg2600.txt", 3'267'437},
+    {"kjv-bible.txt", 4'404'412},
+    {"", 9'750'000},
+}};  // smallest first
+constexpr size_t kWordCountJobSet1 = 10;
+constexpr uint64_t kWordCountBlock = 64 << 10;
+// A release step of 1 ms, a job every 2 ms on average: a fifth of a 64 KiB map on mars-16
+// (about 10 ms at speed 0.1), as the simulation's 2 s are a fifth of its 10 s maps.
+constexpr double kWordCountStepS = 0.001;
+
+Result<WorkloadSpec> MarsWordCount(uint64_t seed, const PresetOptions& o) {
+  const size_t n = o.jobs ? o.jobs : kWordCountFiles.size();
+  if (n > kWordCountFiles.size())
+    return Status::InvalidArgument(
+        "preset mars-wordcount has " + std::to_string(kWordCountFiles.size()) +
+        " jobs (job set 2; job set 1 is --jobs " + std::to_string(kWordCountJobSet1) +
+        "); it cannot make " + std::to_string(n));
+  WorkloadSpec spec;
+  spec.cluster = *ClusterSpec::Parse(kMarsWordCountCluster);
+  spec.model.noise = o.noise;
+  spec.block_size = kWordCountBlock;
+  const std::string texts = o.datasets_dir + "/text";
+  std::error_code ec;
+  const bool shared =
+      !o.datasets_dir.empty() &&
+      std::all_of(kWordCountFiles.begin(), kWordCountFiles.end(), [&](const WordCountFile& f) {
+        return f.path.empty() || std::filesystem::exists(texts + "/" + std::string(f.path), ec);
+      });
+  // The n smallest files, in an order the seed shuffles, so that size does not follow
+  // release.
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  Rng rng(seed);
+  for (size_t i = n - 1; i > 0; --i) std::swap(order[i], order[rng.Below(i + 1)]);
+  uint64_t step = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const WordCountFile& f = kWordCountFiles[order[i]];
+    WorkloadJob& job = spec.jobs.emplace_back();
+    const std::string stem = f.path.empty() ? "gen" + std::to_string(order[i])
+                                            : std::filesystem::path(f.path).stem().string();
+    job.name = "job" + std::to_string(i) + "-" + stem;
+    job.app = "wordcount";
+    uint64_t bytes = f.bytes;
+    if (shared && !f.path.empty()) {
+      job.input.kind = InputSpec::Kind::kFiles;
+      job.input.files = {texts + "/" + std::string(f.path)};
+      bytes = std::filesystem::file_size(job.input.files[0], ec);
+      if (ec) return Status::NotFound("cannot read '" + job.input.files[0] + "': " + ec.message());
+    } else {
+      job.input.kind = InputSpec::Kind::kGenerated;
+      job.input.generator = "text";
+      job.input.bytes = bytes;
+      job.input.seed = order[i] + 1;  // one text per file of the table
+    }
+    // One map per 64 KiB block, reduces half the maps (section 6.2).
+    job.maps = static_cast<uint32_t>((bytes + kWordCountBlock - 1) / kWordCountBlock);
+    job.reduces = std::max<uint32_t>(1, job.maps / 2);
+    job.arrival_s = Ms(kWordCountStepS * static_cast<double>(NextReleaseStep(rng, step)));
+    job.weight = MarsWeight(rng);
+  }
+  spec.note = "mars-wordcount: " +
+              (shared ? "the shared texts from " + texts + " and 10 generated ones"
+                      : "no " + texts + ": generated text of the shared files' sizes (gen text)");
   return spec;
 }
 
@@ -416,13 +533,16 @@ struct Preset {
   std::string_view name;
   std::string_view summary;
 };
-constexpr std::array<Preset, 5> kPresets = {{
+constexpr std::array<Preset, 6> kPresets = {{
     {"rtmr-wl1",
      "RTMR workload I (Tables II, III): 88 jobs of 1-200 maps, deadlines, on rtmr-table1"},
     {"rtmr-wl2", "RTMR workload II (Table IV): 89 jobs of 1-300 maps, deadlines, on rtmr-table1"},
     {"mars-random",
      "MarS 5.1 random: Poisson(30) maps, N(10,5)/N(15,5) s tasks, weights, on mars-50"},
     {"mars-uniform", "MarS 5.1 uniform: 30 maps, 10 reduces, 10/15 s tasks, weights, on mars-50"},
+    {"mars-wordcount",
+     "MarS 6.2 scaled 1/1024: 27 WordCount jobs over the shared texts and generated ones (job "
+     "set 1: --jobs 10), one map per 64 KiB, weights, on mars-16"},
     {"dynshare",
      "DynamicShare Fig. 5: friend-count on Slashdot/Facebook graphs, C concurrent jobs, 70 % "
      "strict deadlines, one node overloaded, on dynshare-het"},
@@ -442,6 +562,8 @@ Result<WorkloadSpec> MakePreset(std::string_view name, uint64_t seed, const Pres
     spec = Rtmr(name, kWorkload2, seed, o);
   else if (name == "mars-random" || name == "mars-uniform")
     spec = Mars(name == "mars-random", seed, o);
+  else if (name == "mars-wordcount")
+    spec = MarsWordCount(seed, o);
   else if (name == "dynshare")
     spec = DynShare(seed, o);
   else {
@@ -495,11 +617,14 @@ Status CheckPresetParameter(std::string_view preset, std::string_view parameter,
 Result<ClusterSpec> ClusterPreset(std::string_view name) {
   if (name == "rtmr-table1") return ClusterSpec::Parse(kRtmrCluster);
   if (name == "mars-50") return ClusterSpec::Parse(kMarsCluster);
+  if (name == "mars-16") return ClusterSpec::Parse(kMarsWordCountCluster);
   if (name == "dynshare-het") return ClusterSpec::Parse(kDynShareCluster);
   return Status::InvalidArgument("unknown cluster preset '" + std::string(name) +
-                                 "' (known: rtmr-table1, mars-50, dynshare-het)");
+                                 "' (known: rtmr-table1, mars-50, mars-16, dynshare-het)");
 }
 
-std::vector<std::string> ClusterPresetNames() { return {"rtmr-table1", "mars-50", "dynshare-het"}; }
+std::vector<std::string> ClusterPresetNames() {
+  return {"rtmr-table1", "mars-50", "mars-16", "dynshare-het"};
+}
 
 }  // namespace mrlocal

@@ -9,9 +9,12 @@
 //   rtmr-wl2     RTMR workload II, Table IV: 89 jobs in five bins (9, 24, 25, 18, 13 jobs)
 //   mars-random  MarS (Ling et al. 2016) section 5.1, random tasks and random times
 //   mars-uniform MarS section 5.1, uniform tasks (30 maps, 10 reduces) and times (10 s, 15 s)
+//   mars-wordcount  MarS section 6.2 scaled 1/1024: WordCount jobs over the shared texts and
+//                generated ones, one map per 64 KiB, reduces half the maps
 //   dynshare     DynamicShare (Kolomvatsos et al.) Fig. 5: friend-count jobs on two social
 //                graphs, Poisson arrivals for C concurrent jobs, 70 % strict deadlines
-// The rtmr-* and mars-* jobs are app "synthetic" (task seconds at speed 1.0). README
+// The rtmr-*, mars-random and mars-uniform jobs are app "synthetic" (task seconds at speed
+// 1.0). README
 // "Workload presets" has the rules and every reading of the papers' text.
 #pragma once
 
@@ -49,8 +52,9 @@ struct PresetParameter {
 using SoloTime = std::function<Result<double>(const WorkloadSpec& jobs_at_zero)>;
 
 struct PresetOptions {
-  // mars-*: the number of jobs (0: 50; the paper's figures run 10 to 100 jobs). dynshare:
-  // (0: 320). The rtmr-* tables fix theirs: 0 or exactly that count.
+  // mars-random, mars-uniform: the number of jobs (0: 50; the paper's figures run 10 to
+  // 100 jobs). mars-wordcount: the N smallest of its 27 (0: all, job set 2; 10: job set 1).
+  // dynshare: (0: 320). The rtmr-* tables fix theirs: 0 or exactly that count.
   size_t jobs = 0;
   // rtmr-*: seconds of every map and reduce task at speed 1.0 (the paper's Loadgen tasks;
   // it does not give them). Calibrated against the paper's FIFO utilization, see README.
@@ -62,6 +66,8 @@ struct PresetOptions {
   std::map<std::string, double> parameters = {};
   // dynshare: the directory holding graphs/soc-Slashdot0902.txt.gz and
   // graphs/facebook_combined.txt; without them, generated graphs of their shape.
+  // mars-wordcount: the one holding text/ (gutenberg/, wikipedia/, kjv-bible.txt); without
+  // one of them, generated text of every file's size.
   std::string datasets_dir = {};
   // dynshare: REQUIRED, the jobs' solo times and a batch's (deadlines and arrival rate
   // follow them).
@@ -84,6 +90,7 @@ Status CheckPresetParameter(std::string_view preset, std::string_view parameter,
 // Clusters of the papers:
 //   rtmr-table1  20x(4m,1r,1.0)+10x(2m,1r,1.0)  RTMR Table I (one map slot per core)
 //   mars-50      50x(1m,1r,1.0,1t)              MarS's 50 identical machines, one task each
+//   mars-16      16x(1m,1r,0.1,1t)              MarS 6.2's 16 machines, throttled for 2 cores
 //   dynshare-het 2x(1m,1r,0.25)+4x(1m,1r,0.125) heterogeneous by throttling, for 2 cores
 Result<ClusterSpec> ClusterPreset(std::string_view name);
 std::vector<std::string> ClusterPresetNames();

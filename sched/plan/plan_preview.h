@@ -17,6 +17,10 @@ struct PlanPreview {
   // The instance's LP (SolvePlanningLp), when a front end solved it once for several
   // policies of the same job set (`compare`); none: each planner that needs it solves it.
   std::optional<Result<LpBound>> lp;
+  // Some job's task works are a calibrated model's estimates (an app's simulation model),
+  // not declared by the job: the LP then bounds the model's times. A simulation plays
+  // those times (its noise aside), a real run does not: its measured times differ.
+  bool modelled_work = false;
 };
 
 }  // namespace mrlocal

@@ -11,11 +11,11 @@
 //   utilization    Util = slot time used by successful jobs / available slot time, where
 //                  slot time = sum of (end - start) over every attempt of those jobs,
 //                  preempted and failed attempts included, and available slot time =
-//                  total slots (a node with a task limit: the limit) x turnaround; turnaround = from the first job's arrival to
-//                  the last accepted job's finish.
-//                  Without admission control (the paper's Hadoop FIFO) every job counts
-//                  as accepted and Util counts the slot time of ALL jobs instead.
-//                  utilization_successful and utilization_all give both numerators always.
+//                  total slots (a node with a task limit: the limit) x turnaround; turnaround =
+//                  from the first job's arrival to the last accepted job's finish. Without
+//                  admission control (the paper's Hadoop FIFO) every job counts as accepted and
+//                  Util counts the slot time of ALL jobs instead. utilization_successful and
+//                  utilization_all give both numerators always.
 //   miss_ratio     accepted jobs with a deadline that did not succeed (late, failed or
 //                  unfinished) / accepted jobs with a deadline; 0 when there are none.
 //   twjct          total weighted job completion time, sum of w_j C_j over completed jobs.
@@ -85,6 +85,9 @@ struct WorkloadMetrics {
   // A lower bound on twjct_abs under any policy: the LP bound of the workload's MSJO
   // instance (MarS), when the front end solved it; ComputeMetrics leaves it unset.
   std::optional<double> lp_bound;
+  // lp_bound is the LP of a calibrated model's task times, not of this run's: a real run's
+  // measured times differ, so it bounds twjct_abs only as far as the model holds.
+  bool lp_bound_of_model = false;
   LatencySummary latency_s;
   double makespan_s = 0, turnaround_s = 0;
   double slot_time_s = 0, slot_time_successful_s = 0;

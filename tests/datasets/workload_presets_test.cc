@@ -242,8 +242,9 @@ TEST(Presets, MarsUniformAndJobCount) {
 }
 
 TEST(Presets, NamesSourcesAndErrors) {
-  EXPECT_EQ(PresetNames(), (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random",
-                                                     "mars-uniform", "dynshare"}));
+  EXPECT_EQ(PresetNames(),
+            (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random", "mars-uniform",
+                                      "mars-wordcount", "dynshare"}));
   for (const std::string& name : PresetNames()) {
     const WorkloadSpec spec = Make(name, 42);
     EXPECT_EQ(spec.name, name);
@@ -261,7 +262,7 @@ TEST(Presets, NamesSourcesAndErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "unknown preset 'rtmr-wl3' (known: rtmr-wl1, rtmr-wl2, mars-random, mars-uniform, "
-            "dynshare)");
+            "mars-wordcount, dynshare)");
   EXPECT_TRUE(PresetSummary("rtmr-wl3").empty());
   for (auto bad : {PresetOptions{.map_task_s = 0}, PresetOptions{.reduce_task_s = -1},
                    PresetOptions{.noise = NAN}})
@@ -270,7 +271,7 @@ TEST(Presets, NamesSourcesAndErrors) {
 
 TEST(Presets, Clusters) {
   EXPECT_EQ(ClusterPresetNames(),
-            (std::vector<std::string>{"rtmr-table1", "mars-50", "dynshare-het"}));
+            (std::vector<std::string>{"rtmr-table1", "mars-50", "mars-16", "dynshare-het"}));
   Result<ClusterSpec> rtmr = ClusterPreset("rtmr-table1");
   ASSERT_TRUE(rtmr.ok());
   EXPECT_EQ(rtmr->nodes(), 30);
@@ -283,7 +284,8 @@ TEST(Presets, Clusters) {
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(
       bad.status().message(),
-      HasSubstr("unknown cluster preset 'big' (known: rtmr-table1, mars-50, dynshare-het)"));
+      HasSubstr(
+          "unknown cluster preset 'big' (known: rtmr-table1, mars-50, mars-16, dynshare-het)"));
 }
 
 }  // namespace

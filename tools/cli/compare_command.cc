@@ -106,7 +106,11 @@ class CompareCommand final : public Command {
       if (!run.ok()) return run.status();
       if (!run->policy_note.empty() && !options_.quiet)
         std::cerr << "mrlocal: seed " << o.seed << ": " << run->policy_note << "\n";
-      if (preview && preview->lp->ok()) run->metrics.lp_bound = (*preview->lp)->bound;
+      if (preview && preview->lp->ok()) {
+        run->metrics.lp_bound = (*preview->lp)->bound;
+        // A simulation plays the model's times; a real run measures its own.
+        run->metrics.lp_bound_of_model = preview->modelled_work && !options_.sim;
+      }
       runs.metrics.push_back(run->metrics);
       if (!options_.quiet) {
         std::cerr << "compare: ";
@@ -120,8 +124,8 @@ class CompareCommand final : public Command {
   }
 
   // The seed's job set with its LP solved once, for every planning policy and the column
-  // "TWJCT / LP bound". None when the LP would bound nothing: jobs without declared task
-  // times, or nodes that may run several tasks at once (the LP's machines run one).
+  // "TWJCT / LP bound". None when the LP would bound nothing: jobs whose app has no model,
+  // or nodes that may run several tasks at once (the LP's machines run one).
   std::shared_ptr<const PlanPreview> Preview(const WorkloadSpec& spec, const WorkloadRunOptions& o,
                                              uint64_t seed) {
     const std::vector<int> limits = o.cluster.NodeTaskLimits();

@@ -3,7 +3,6 @@
 #include <chrono>
 
 #include "datasets/graph_generator.h"
-#include "datasets/plan_instance.h"
 #include "datasets/text_generator.h"
 #include "engine/block_store.h"
 #include "engine/gzip_lines.h"
@@ -12,6 +11,7 @@
 #include "sched/sim/sim_loop.h"
 #include "tools/runtime/gzip_file.h"
 #include "tools/runtime/history_file.h"
+#include "tools/runtime/job_set_preview.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/runtime.h"
 #include "tools/runtime/sim_jobs.h"
@@ -64,19 +64,31 @@ Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOp
   return made;
 }
 
-// The preview of `spec` (at the run's time scale) on `cluster`, its LP not yet solved.
-Result<PlanPreview> PreviewOf(const WorkloadSpec& spec, const ClusterSpec& cluster) {
-  auto instance = PlanInstanceOf(spec, cluster);
-  if (!instance.ok()) return instance.status();
-  return PlanPreview{std::move(instance).value(), {}};
+// A plan's machine m is node m, which runs its planned maps and reduces on its own slots
+// (plan_policy.h): a node without one kind would hold its planned tasks of that kind
+// forever, so such a cluster is refused.
+Status CheckPlanCluster(const PolicyDescriptor& policy, const ClusterSpec& cluster) {
+  int node = 0;
+  for (const NodeGroup& g : cluster.groups()) {
+    if (g.map_slots == 0 || g.reduce_slots == 0)
+      return Status::InvalidArgument(
+          "policy '" + policy.name + "' runs each node's planned maps and reduces on its own " +
+          "slots, and node " + std::to_string(node) + " has no " +
+          (g.map_slots == 0 ? "map" : "reduce") +
+          " slot: give every node both (--cluster, e.g. '4x(1m,1r,1.0,1t)')");
+    node += g.count;
+  }
+  return Status::OK();
 }
 
 // A planning policy's preview of `spec` (already at the run's time scale) in `args`,
 // unless the caller gave one (compare: one per seed, its LP solved once).
 Status GivePreview(const PolicyDescriptor& policy, const WorkloadSpec& spec,
-                   const ClusterSpec& cluster, PolicyArgs& args) {
-  if (!policy.traits.needs_preview || args.preview()) return Status::OK();
-  auto preview = PreviewOf(spec, cluster);
+                   const WorkloadRunOptions& o, PolicyArgs& args) {
+  if (!policy.traits.needs_preview) return Status::OK();
+  MRLOCAL_RETURN_IF_ERROR(CheckPlanCluster(policy, o.cluster));
+  if (args.preview()) return Status::OK();
+  auto preview = JobSetPreview(spec, o.cluster, *o.apps, o.calibration);
   if (!preview.ok())
     return preview.status().WithContext("policy '" + policy.name +
                                         "' plans over the whole job set before the run: ");
@@ -140,7 +152,7 @@ size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int 
 }  // namespace
 
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
-  return PreviewOf(ScaleTime(spec, o.time_scale), o.cluster);
+  return JobSetPreview(ScaleTime(spec, o.time_scale), o.cluster, *o.apps, o.calibration);
 }
 
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
@@ -163,7 +175,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   const JobHistory history = o.history ? *o.history : ModelHistory(*o.apps, spec, o.calibration);
   RunEstimator estimator(o.estimator, &history, o.knn_observations);
   RuntimeOptions ro = BaseOptions(spec, o, estimator, /*sim=*/true);
-  MRLOCAL_RETURN_IF_ERROR(GivePreview(**descriptor, spec, o.cluster, ro.policy_args));
+  MRLOCAL_RETURN_IF_ERROR(GivePreview(**descriptor, spec, o, ro.policy_args));
   MRLOCAL_RETURN_IF_ERROR(CheckPolicy(ro.policy, ro.policy_args));
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
   // Every job is checked before the clock starts: a bad job is an error, not a surprise
@@ -361,7 +373,7 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   RuntimeOptions ro = BaseOptions(spec, o, estimator, /*sim=*/false);
   if (o.observer_tick <= Duration::zero())
     ro.controller.observer_tick = std::chrono::milliseconds(250);
-  MRLOCAL_RETURN_IF_ERROR(GivePreview(**descriptor, spec, o.cluster, ro.policy_args));
+  MRLOCAL_RETURN_IF_ERROR(GivePreview(**descriptor, spec, o, ro.policy_args));
   MRLOCAL_RETURN_IF_ERROR(CheckPolicy(ro.policy, ro.policy_args));
   if (auto part = MakePartitioner(ro.partitioner); !part.ok()) return part.status();
 

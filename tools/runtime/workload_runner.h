@@ -91,8 +91,9 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunO
                                     Interrupt* interrupt = nullptr);
 
 // What a planning policy (PolicyTraits::needs_preview) sees of the run before it starts:
-// the spec at options.time_scale on options.cluster as an MSJO instance (PlanInstanceOf),
-// without its LP. InvalidArgument naming the job when a job declares no task times.
+// the spec at options.time_scale on options.cluster as an MSJO instance, each task's work
+// from its app's model under options.calibration (JobSetPreview), without its LP.
+// InvalidArgument naming the job when its app has no model.
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& options);
 
 // The spec with arrival times, deadlines and availability steps multiplied by `scale`.
