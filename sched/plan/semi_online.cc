@@ -69,6 +69,7 @@ Result<Replanned> Replan(Planner planner, const Remainder& remainder, double lp_
   out.record.at = remainder.at;
   out.record.jobs = static_cast<int>(remainder.instance.jobs.size());
   out.record.tasks = static_cast<int>(remainder.task.size());
+  out.record.planned = remainder.job;
   PlanInstance from_zero = remainder.instance;
   for (PlanJob& job : from_zero.jobs) job.release = std::max(0.0, job.release - remainder.at);
   for (double& r : from_zero.task_releases) r = std::max(0.0, r - remainder.at);

@@ -46,10 +46,11 @@ Remainder RemainderAt(const PlanInstance& whole, const std::vector<bool>& presen
 
 // What one re-plan did.
 struct ReplanRecord {
-  double at = 0;            // the boundary
-  int jobs = 0, tasks = 0;  // planned
-  double lp_seconds = 0;    // wall clock of its LP; 0 when the planner needs none
-  bool fell_back = false;   // the LP failed or ran out of its budget: planned as HUWF
+  double at = 0;             // the boundary
+  int jobs = 0, tasks = 0;   // planned
+  std::vector<int> planned;  // the jobs planned, by their index in the whole instance
+  double lp_seconds = 0;     // wall clock of its LP; 0 when the planner needs none
+  bool fell_back = false;    // the LP failed or ran out of its budget: planned as HUWF
 };
 
 struct Replanned {

@@ -47,6 +47,7 @@ TEST(SemiOnline, AJobReleasedMidIntervalWaitsForTheBoundaryWhileStartedTasksStay
   EXPECT_EQ(run->replans[0].tasks, 3);
   EXPECT_EQ(run->replans[1].at, 5);
   EXPECT_EQ(run->replans[1].jobs, 2) << "A's reduce and B's map";
+  EXPECT_EQ(run->replans[1].planned, (std::vector<int>{0, 1}));
   EXPECT_EQ(run->replans[1].tasks, 2);
   EXPECT_FALSE(run->replans[1].fell_back);
 }
