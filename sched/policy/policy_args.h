@@ -25,6 +25,7 @@ inline constexpr std::string_view kEstimateMargin = "estimate-margin";        //
 inline constexpr std::string_view kFeedbackThreshold = "feedback-threshold";  // Duration
 inline constexpr std::string_view kLofThreshold = "lof-threshold";            // double in (1, 100]
 inline constexpr std::string_view kLofMinPts = "lof-min-pts";  // double, an integer in [2, 1000]
+inline constexpr std::string_view kBatchInterval = "batch-interval";  // Duration > 0
 
 class PolicyArgs {
  public:

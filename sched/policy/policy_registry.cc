@@ -13,6 +13,7 @@
 #include "sched/policy/llf_policy.h"
 #include "sched/policy/plan_policy.h"
 #include "sched/policy/rtmr_policy.h"
+#include "sched/policy/so_mars_policy.h"
 
 namespace mrlocal {
 namespace {
@@ -23,6 +24,7 @@ const PolicySetting kMarginSetting{kEstimateMargin, Type::kDouble};
 const PolicySetting kThresholdSetting{kFeedbackThreshold, Type::kDuration};
 const PolicySetting kLofThresholdSetting{kLofThreshold, Type::kDouble};
 const PolicySetting kLofMinPtsSetting{kLofMinPts, Type::kDouble};
+const PolicySetting kBatchIntervalSetting{kBatchInterval, Type::kDuration};
 
 double Margin(const PolicyArgs& args) { return args.Get<double>(kEstimateMargin).value_or(1.0); }
 
@@ -86,6 +88,16 @@ void AddPlanned(std::vector<PolicyDescriptor>& all) {
          {},
          [name = std::string(p.name), planner = p.planner](
              const Estimator*, const PolicyArgs& args) { return Planned(name, planner, args); }});
+  all.push_back({"so-mars",
+                 "Semi-online MarS (section 5.3): the jobs present re-planned with MarS at each "
+                 "batch boundary after arrivals; sees a job only from its arrival",
+                 {.needs_preview = true},
+                 {kBatchIntervalSetting},
+                 [](const Estimator*, const PolicyArgs& args) {
+                   SoMarsOptions o;
+                   o.batch_interval = args.Get<Duration>(kBatchInterval).value_or(o.batch_interval);
+                   return std::make_unique<SoMarsPolicy>(args.preview()->instance, o);
+                 }});
 }
 
 // One entry per policy, in the order --help lists them.

@@ -91,7 +91,7 @@ class PolicyRegistry {
 };
 
 // The built-in policies: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, and the planning ones
-// (needs_preview): mars, mares, h-mares, huwf, hjwf, htwf, stf.
+// (needs_preview): mars, mares, h-mares, huwf, hjwf, htwf, stf, so-mars.
 const PolicyRegistry& Policies();
 
 // Shorthands for Policies().

@@ -75,6 +75,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --history", {kAnyName}},
       {"WORKLOAD --estimator", {}},
       {"WORKLOAD --feedback-threshold", {}},
+      {"WORKLOAD --batch-interval", {}},
       {"WORKLOAD --estimate-margin", {}},
       {"WORKLOAD --lof-threshold", {}},
       {"WORKLOAD --lof-min-pts", {}},

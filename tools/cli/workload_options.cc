@@ -71,6 +71,11 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "rtmr: feedback threshold epsilon (default: the finished job's median "
                          "map time)"),
          PositiveDuration());
+  Within(cmd->add_option("--batch-interval", o.batch_interval,
+                         "so-mars: the batch interval B; jobs that arrived are planned at the "
+                         "next multiple of B (default 50s, the paper's; not scaled by "
+                         "--time-scale)"),
+         PositiveDuration());
   Within(cmd->add_option("--estimate-margin", o.estimate_margin,
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "
                          "simulation, 1.5 for real runs)"),
@@ -182,6 +187,8 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
   MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!o.feedback_threshold.empty(), "--feedback-threshold",
                                              kFeedbackThreshold, policies));
   MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(!o.batch_interval.empty(), "--batch-interval", kBatchInterval, policies));
+  MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
   return CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, policies);
 }
@@ -276,6 +283,8 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   w.run.estimator = ParseEstimatorKind(o.estimator.value_or("history")).value();
   if (!o.feedback_threshold.empty())
     w.run.policy_args.Set(kFeedbackThreshold, ParseDuration(o.feedback_threshold).value());
+  if (!o.batch_interval.empty())
+    w.run.policy_args.Set(kBatchInterval, ParseDuration(o.batch_interval).value());
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
   if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;

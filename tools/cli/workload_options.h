@@ -40,6 +40,7 @@ struct WorkloadOptions {
   std::string history;                     // rtmr/dc estimates from this history file
   std::optional<std::string> estimator;    // history (default) or knn
   std::string feedback_threshold;          // rtmr's epsilon, a duration
+  std::string batch_interval;              // so-mars's B, a duration
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
   std::optional<double> lof_threshold;     // llf; none: its default
   std::optional<int> lof_min_pts;          // llf; none: its default
@@ -70,8 +71,8 @@ std::string SharedDatasetsDir();
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
 // An error naming the option when --history, --estimator, --estimate-margin,
-// --feedback-threshold, --lof-threshold or --lof-min-pts is given and none of `policies`
-// reads it.
+// --feedback-threshold, --batch-interval, --lof-threshold or --lof-min-pts is given and none
+// of `policies` reads it.
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies);
 
 // An error naming `option` when it is `given` and none of `policies` reads `setting`

@@ -33,9 +33,9 @@ PolicyArgs OneJobPreview() {
 }
 
 TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
-  EXPECT_EQ(PolicyNames(),
-            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr", "rtmr-nofb", "dc",
-                                      "mars", "mares", "h-mares", "huwf", "hjwf", "htwf", "stf"}));
+  EXPECT_EQ(PolicyNames(), (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr",
+                                                     "rtmr-nofb", "dc", "mars", "mares", "h-mares",
+                                                     "huwf", "hjwf", "htwf", "stf", "so-mars"}));
   for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
 }
 
@@ -89,7 +89,7 @@ TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
             "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, mars, "
-            "mares, h-mares, huwf, hjwf, htwf, stf)");
+            "mares, h-mares, huwf, hjwf, htwf, stf, so-mars)");
   EXPECT_FALSE(FindPolicy("nope").ok());
 }
 
