@@ -95,7 +95,7 @@ void AddPlanned(std::vector<PolicyDescriptor>& all) {
                  {kBatchIntervalSetting},
                  [](const Estimator*, const PolicyArgs& args) {
                    SoMarsOptions o;
-                   o.batch_interval = args.Get<Duration>(kBatchInterval).value_or(o.batch_interval);
+                   o.batch_interval = args.Get<Duration>(kBatchInterval);
                    return std::make_unique<SoMarsPolicy>(args.preview()->instance, o);
                  }});
 }

@@ -6,11 +6,8 @@
 namespace mrlocal {
 
 SoMarsPolicy::SoMarsPolicy(PlanInstance preview, SoMarsOptions options)
-    : preview_(std::move(preview)),
-      options_(options),
-      lp_budget_s_(
-          options.lp_budget_s.value_or(SemiOnlineLpBudget(Seconds(options.batch_interval)))),
-      follower_(preview_) {
+    : preview_(std::move(preview)), options_(options), follower_(preview_) {
+  if (options_.batch_interval) SetBatchInterval(*options_.batch_interval);
   int first = 0;
   for (const PlanJob& job : preview_.jobs) {
     first_task_.push_back(first);
@@ -19,24 +16,51 @@ SoMarsPolicy::SoMarsPolicy(PlanInstance preview, SoMarsOptions options)
   tasks_ = first;
 }
 
+void SoMarsPolicy::SetBatchInterval(Duration b) {
+  batch_interval_ = std::max(b, Duration(1));
+  lp_budget_s_ = options_.lp_budget_s.value_or(SemiOnlineLpBudget(Seconds(*batch_interval_)));
+}
+
 std::string SoMarsPolicy::note() const {
   const auto fell_back = std::count_if(replans_.begin(), replans_.end(),
                                        [](const ReplanRecord& r) { return r.fell_back; });
-  std::string note;
+  std::vector<std::string> parts;
+  if (batch_interval_ && !options_.batch_interval) {
+    char text[96];
+    std::snprintf(text, sizeof text, "batch interval %.3g s (%g x the first job's mean task",
+                  Seconds(*batch_interval_), kDefaultBatchTasks);
+    parts.push_back(std::string(text) + "; --batch-interval sets it)");
+  }
   if (fell_back > 0) {
     char budget[32];
     std::snprintf(budget, sizeof budget, "%g", lp_budget_s_);
-    note = "so-mars: " + std::to_string(fell_back) + " of " + std::to_string(replans_.size()) +
-           " re-plans fell back to HUWF (the LP past its budget of " + budget + " s)";
+    parts.push_back(std::to_string(fell_back) + " of " + std::to_string(replans_.size()) +
+                    " re-plans fell back to HUWF (the LP past its budget of " + budget + " s)");
   }
-  if (!failure_.empty()) note += (note.empty() ? "so-mars: " : "; ") + failure_;
+  if (!failure_.empty()) parts.push_back(failure_);
+  std::string note;
+  for (const std::string& p : parts) note += (note.empty() ? "so-mars: " : "; ") + p;
   return note;
+}
+
+Duration SoMarsPolicy::DefaultBatchInterval(const JobState& job) const {
+  for (size_t j = 0; j < preview_.jobs.size(); ++j) {
+    if (follower_.IdOf(static_cast<int>(j)) != job.id) continue;
+    const PlanJob& plan = preview_.jobs[j];
+    double work = 0;
+    for (double p : plan.maps) work += p;
+    for (double p : plan.reduces) work += p;
+    const double mean = work / static_cast<double>(plan.maps.size() + plan.reduces.size());
+    return FromSeconds(kDefaultBatchTasks * mean);
+  }
+  return std::chrono::seconds(50);  // not reached: Admit asks only for a previewed job
 }
 
 Admission SoMarsPolicy::Admit(const JobState& job, const ClusterState&, Time now) {
   if (!follower_.Arrive(job))
     return Admission::Yes("so-mars admits every job; this one is not in the preview: FIFO");
-  const Duration b = options_.batch_interval;
+  if (!batch_interval_) SetBatchInterval(DefaultBatchInterval(job));
+  const Duration b = *batch_interval_;
   const Time boundary = (now + b - Duration(1)) / b * b;  // the first k*B >= now
   // A wake-up already asked is for this boundary: arrivals come in time order.
   if (!boundary_timer_ && host()) boundary_timer_ = host()->WakeAt(boundary);

@@ -28,16 +28,21 @@
 namespace mrlocal {
 
 struct SoMarsOptions {
-  Duration batch_interval = std::chrono::seconds(50);  // B > 0: the paper's Fig. 17 at 50 s
+  // B > 0; none: kDefaultBatchTasks x the mean task work of the first job to arrive, known
+  // at its arrival (the paper's 50 s for its ~12 s tasks), so that the default fits a
+  // workload of millisecond tasks as well as the paper's.
+  std::optional<Duration> batch_interval;
   std::optional<double> lp_budget_s;  // per re-plan, wall clock; none: SemiOnlineLpBudget(B)
 };
+inline constexpr double kDefaultBatchTasks = 5;
 
 class SoMarsPolicy final : public Policy {
  public:
   SoMarsPolicy(PlanInstance preview, SoMarsOptions options = {});
 
   std::string_view name() const override { return "so-mars"; }
-  // Empty, or how many re-plans fell back to HUWF (or failed).
+  // The batch interval chosen when none was given; how many re-plans fell back to HUWF
+  // (or failed); else empty.
   std::string note() const override;
   Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
   void Dispatch(DispatchRound& round, const ClusterState& state, Time now) override;
@@ -54,14 +59,18 @@ class SoMarsPolicy final : public Policy {
   std::vector<TaskProgress> ProgressOf(const ClusterState& state, Time now,
                                        std::vector<bool>& present) const;
   void Replan(const ClusterState& state, Time now);
+  void SetBatchInterval(Duration b);
+  // kDefaultBatchTasks x the mean task work of `job`'s preview job.
+  Duration DefaultBatchInterval(const JobState& job) const;
 
   PlanInstance preview_;
   std::vector<int> first_task_;  // per preview job, its first task (FlattenTasks order)
   int tasks_ = 0;                // of the preview
   SoMarsOptions options_;
-  double lp_budget_s_;
+  double lp_budget_s_ = 0;  // set with the batch interval
   PlanFollower follower_;
-  std::optional<TimerId> boundary_timer_;  // the next boundary's, once a job waits for it
+  std::optional<Duration> batch_interval_;  // B, once known
+  std::optional<TimerId> boundary_timer_;   // the next boundary's, once a job waits for it
   std::vector<ReplanRecord> replans_;
   std::string failure_;  // the last re-plan that failed (the plan before it kept)
 };

@@ -72,9 +72,9 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "map time)"),
          PositiveDuration());
   Within(cmd->add_option("--batch-interval", o.batch_interval,
-                         "so-mars: the batch interval B; jobs that arrived are planned at the "
-                         "next multiple of B (default 50s, the paper's; not scaled by "
-                         "--time-scale)"),
+                         "so-mars: the batch interval B, a positive duration; jobs that arrived "
+                         "are planned at the next multiple of B (default: 5 x the first job's "
+                         "mean task time, ~50s on mars-random as the paper's)"),
          PositiveDuration());
   Within(cmd->add_option("--estimate-margin", o.estimate_margin,
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "

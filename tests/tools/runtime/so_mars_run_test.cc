@@ -50,5 +50,29 @@ TEST(SoMarsRun, WithNoiseEveryJobFinishes) {
   EXPECT_EQ(run->stats.invalid_decisions, 0u);
 }
 
+TEST(SoMarsRun, WithoutAnIntervalItTakesFiveTimesTheFirstJobsMeanTask) {
+  // The default fits the workload's time scale: the run equals the scheme at that B, and
+  // the note says which B it chose.
+  auto spec = MakePreset("mars-random", 5, {.jobs = 6});
+  ASSERT_TRUE(spec.ok());
+  WorkloadRunOptions o = SoMars(*spec, 5, 1);
+  o.policy_args = PolicyArgs{};
+  auto preview = WorkloadPreview(*spec, o);
+  ASSERT_TRUE(preview.ok());
+  const PlanJob& first = preview->instance.jobs.front();  // mars-random jobs arrive in order
+  double work = 0;
+  for (double p : first.maps) work += p;
+  for (double p : first.reduces) work += p;
+  const double b = 5 * work / static_cast<double>(first.maps.size() + first.reduces.size());
+  auto scheme = SemiOnlinePlan(preview->instance, {.batch_interval = Seconds(FromSeconds(b))});
+  ASSERT_TRUE(scheme.ok());
+  auto run = RunWorkloadSim(*spec, o);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const double planned = WeightedCompletion(preview->instance, scheme->schedule);
+  EXPECT_NEAR(run->metrics.twjct_abs, planned, 1e-6 * planned);
+  EXPECT_NE(run->policy_note.find("so-mars: batch interval "), std::string::npos)
+      << run->policy_note;
+}
+
 }  // namespace
 }  // namespace mrlocal
