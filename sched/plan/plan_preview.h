@@ -17,6 +17,9 @@ struct PlanPreview {
   // The instance's LP (SolvePlanningLp), when a front end solved it once for several
   // policies of the same job set (`compare`); none: each planner that needs it solves it.
   std::optional<Result<LpBound>> lp;
+  // Its task-level LP (SolvePlanningLp with LpObjective::kTaskCompletion, T-MarS's and the
+  // bound on TWTCT), the same way.
+  std::optional<Result<LpBound>> task_lp;
 };
 
 }  // namespace mrlocal
