@@ -19,7 +19,7 @@ struct PlanPreview {
   std::optional<Result<LpBound>> lp;
   // Its task-level LP (SolvePlanningLp with LpObjective::kTaskCompletion, T-MarS's and the
   // bound on TWTCT), the same way.
-  std::optional<Result<LpBound>> task_lp;
+  std::optional<Result<LpBound>> task_lp = {};
 };
 
 }  // namespace mrlocal

@@ -23,6 +23,10 @@
 //                  released at 0; our jobs arrive over time (all arrivals >= 0), so C_j is
 //                  the response time finish - arrival. twjct_abs = sum of w_j x finish
 //                  (MarS's literal C_j, from the run's start) is reported as well.
+//   twtct          total weighted task completion time (MarS's section 4.4): sum over the
+//                  tasks of completed jobs of W_u x C_u, C_u the end of the task's
+//                  successful attempt on the run's clock (absolute, as twjct_abs) and W_u
+//                  its job's weight (workloads give no per-task weights).
 //   latency_s      response time (finish - arrival) of completed jobs; percentiles by
 //                  nearest rank: the ceil(q n)-th smallest of n values.
 //   makespan_s     last finish - first arrival (over every job that finished).
@@ -85,6 +89,10 @@ struct WorkloadMetrics {
   // A lower bound on twjct_abs under any policy: the LP bound of the workload's MSJO
   // instance (MarS), when the front end solved it; ComputeMetrics leaves it unset.
   std::optional<double> lp_bound;
+  double twtct = 0;
+  // A lower bound on twtct: the task-level LP bound (sum_u W_u C_u), when the front end
+  // solved it; ComputeMetrics leaves it unset.
+  std::optional<double> task_lp_bound;
   LatencySummary latency_s;
   double makespan_s = 0, turnaround_s = 0;
   double slot_time_s = 0, slot_time_successful_s = 0;
