@@ -339,7 +339,7 @@ void RelativeWaits(int total, int seeds) {
       std::vector<double> share(kPoints, 0);
       for (double w : wait)
         for (int k = 0; k < kPoints; ++k)
-          if (w <= longest * (k + 1) / kPoints) share[k] += 1.0 / wait.size();
+          if (w / longest <= (k + 1.0) / kPoints) share[k] += 1.0 / wait.size();
       for (int k = 0; k < kPoints; ++k) cdf[a][k] += share[k] / seeds;
       at_half[a].values.push_back(share[kPoints / 2 - 1]);
     }
