@@ -21,6 +21,9 @@ struct PlanPreview {
   // not declared by the job: the LP then bounds the model's times. A simulation plays
   // those times (its noise aside), a real run does not: its measured times differ.
   bool modelled_work = false;
+  // Its task-level LP (SolvePlanningLp with LpObjective::kTaskCompletion, T-MarS's and the
+  // bound on TWTCT), the same way.
+  std::optional<Result<LpBound>> task_lp = {};
 };
 
 }  // namespace mrlocal

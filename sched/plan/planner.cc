@@ -6,6 +6,7 @@
 #include "sched/plan/lp_pgc.h"
 #include "sched/plan/mares.h"
 #include "sched/plan/mars.h"
+#include "sched/plan/t_mars.h"
 
 namespace mrlocal {
 namespace {
@@ -14,6 +15,7 @@ namespace {
 Result<Schedule> FromLp(Planner planner, const PlanInstance& instance, const LpBound& lp) {
   if (planner == Planner::kMars) return MarsPlan(instance, LpTaskTimes(instance, lp.start, 0.5));
   if (planner == Planner::kMares) return MaresPlan(instance, LpTaskTimes(instance, lp.start, 1));
+  if (planner == Planner::kTMars) return TMarsPlan(instance, LpTaskTimes(instance, lp.start, 1));
   return HMaresPlan(instance, LpTaskTimes(instance, lp.start, 1));
 }
 
@@ -36,11 +38,18 @@ std::string LpFailure(const Result<LpBound>& lp) {
 }  // namespace
 
 bool NeedsLp(Planner planner) {
-  return planner == Planner::kMars || planner == Planner::kMares || planner == Planner::kHMares;
+  return planner == Planner::kMars || planner == Planner::kMares || planner == Planner::kHMares ||
+         planner == Planner::kTMars;
 }
 
-Result<LpBound> SolvePlanningLp(const PlanInstance& instance, double budget_s) {
+LpObjective PlanningObjective(Planner planner) {
+  return planner == Planner::kTMars ? LpObjective::kTaskCompletion : LpObjective::kJobCompletion;
+}
+
+Result<LpBound> SolvePlanningLp(const PlanInstance& instance, double budget_s,
+                                LpObjective objective) {
   LpBoundOptions options;
+  options.objective = objective;
   options.epsilon = 0.3;
   options.time_budget_s = budget_s;
   return SolveLpBound(instance, options);
@@ -53,10 +62,12 @@ Result<Plan> MakePlan(Planner planner, const PlanInstance& instance, const Resul
   if (!NeedsLp(planner)) {
     schedule = Greedy(planner, instance);
   } else {
-    Result<LpBound> solved = lp ? *lp : SolvePlanningLp(instance);
+    Result<LpBound> solved =
+        lp ? *lp : SolvePlanningLp(instance, kPlanningLpBudgetS, PlanningObjective(planner));
     if (std::string why = LpFailure(solved); !why.empty()) {
-      plan.note = why + ": planned as HUWF";
-      schedule = HuwfPlan(instance);
+      const bool tasks = PlanningObjective(planner) == LpObjective::kTaskCompletion;
+      plan.note = why + (tasks ? ": planned as HTWF" : ": planned as HUWF");
+      schedule = tasks ? HtwfPlan(instance) : HuwfPlan(instance);
     } else {
       schedule = FromLp(planner, instance, *solved);
     }

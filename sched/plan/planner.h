@@ -1,8 +1,9 @@
 // The offline planners a policy can follow (sched/policy/plan_policy.h), by kind: each
 // turns an instance into a Schedule. MarS, MARES and H-MARES plan from MarS's LP (COGE,
-// epsilon 0.3, the paper's) solved within a time budget; when CLP fails or the budget runs
-// out they plan as HUWF instead, and say so in the plan's note, so that a plan never
-// waits for an LP without end.
+// epsilon 0.3, the paper's), T-MarS from the task-level LP (sum_u W_u C_u, section 4.4),
+// each solved within a time budget; when CLP fails or the budget runs out they plan as
+// HUWF instead (T-MarS as HTWF, the better greedy on TWTCT: sched/plan/README.md), and say
+// so in the plan's note, so that a plan never waits for an LP without end.
 #pragma once
 
 #include <string>
@@ -21,18 +22,22 @@ enum class Planner {
   kHjwf,    // highest job weight first
   kHtwf,    // highest task weight first: the instance's tasks carry their job's weight
   kStf,     // shortest task first, the dispatch rule's plan (DispatchSchedule)
+  kTMars,   // Algorithm 3: the task-level LP's completions in doubling intervals (t_mars.h)
 };
 
-// Whether the planner needs MarS's LP.
+// Whether the planner needs an LP, and which objective it minimises: the task-level
+// sum_u W_u C_u for T-MarS, sum_j w_j C_j for the others.
 bool NeedsLp(Planner planner);
+LpObjective PlanningObjective(Planner planner);
 
-// Wall-clock seconds the planners give the LP: past them they plan as HUWF.
+// Wall-clock seconds the planners give the LP: past them they plan as HUWF (or HTWF).
 inline constexpr double kPlanningLpBudgetS = 10;
 
-// MarS's LP as the planners use it: COGE to the epsilon stop (0.3) within `budget_s`
+// The LP as the planners use it: COGE to the epsilon stop (0.3) within `budget_s`
 // (SolveLpBound's result; its `stop` says whether the budget ran out first, and its
-// `bound` is a lower bound either way).
-Result<LpBound> SolvePlanningLp(const PlanInstance& instance, double budget_s = kPlanningLpBudgetS);
+// `bound` is a lower bound either way), of `objective`: a bound on TWJCT or on TWTCT.
+Result<LpBound> SolvePlanningLp(const PlanInstance& instance, double budget_s = kPlanningLpBudgetS,
+                                LpObjective objective = LpObjective::kJobCompletion);
 
 struct Plan {
   Schedule schedule;
@@ -40,8 +45,10 @@ struct Plan {
   std::string note;
 };
 
-// `lp`: the instance's SolvePlanningLp, if the caller has it; null: solved here when
-// needed. InvalidArgument (ValidateInstance's message) for an invalid instance.
+// `lp`: the instance's SolvePlanningLp, if the caller has it: a planner plans from the LP
+// it is given (of PlanningObjective(planner) as the policies pass it; H-MARES from the
+// task-level LP in the paper's Figs. 15-16); null: PlanningObjective's LP, solved here
+// when needed. InvalidArgument (ValidateInstance's message) for an invalid instance.
 Result<Plan> MakePlan(Planner planner, const PlanInstance& instance,
                       const Result<LpBound>* lp = nullptr);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <utility>
 
 #include "sched/plan/planner.h"
@@ -53,7 +54,9 @@ std::unique_ptr<Policy> Llf(const Estimator* estimator, const PolicyArgs& args) 
 // PlanInstanceOf's checks) leaves every job unplanned: FIFO, with a note.
 std::unique_ptr<Policy> Planned(std::string name, Planner planner, const PolicyArgs& args) {
   const PlanPreview& preview = *args.preview();
-  Result<Plan> plan = MakePlan(planner, preview.instance, preview.lp ? &*preview.lp : nullptr);
+  const std::optional<Result<LpBound>>& lp =
+      PlanningObjective(planner) == LpObjective::kTaskCompletion ? preview.task_lp : preview.lp;
+  Result<Plan> plan = MakePlan(planner, preview.instance, lp ? &*lp : nullptr);
   if (!plan.ok())
     return std::make_unique<PlanPolicy>(std::move(name), PlanInstance{}, Schedule{},
                                         "no plan (" + plan.status().message() + "): FIFO");
@@ -70,6 +73,9 @@ void AddPlanned(std::vector<PolicyDescriptor>& all) {
   } planned[] = {
       {"mars", Planner::kMars,
        "MarS (Ling et al. 2016, Alg. 2): tasks in LP middle-time order, list-scheduled"},
+      {"t-mars", Planner::kTMars,
+       "T-MarS (Alg. 3): the task-level LP's tasks in doubling intervals of their completion, "
+       "dispatched in that order whenever a machine is idle"},
       {"mares", Planner::kMares,
        "MARES as MarS's paper runs it: LP completion order on balanced machines, waiting for "
        "LP times"},

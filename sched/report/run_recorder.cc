@@ -85,6 +85,7 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
     j->slot_time += r.end - r.start;
     j->first_start = j->first_start ? std::min(*j->first_start, r.start) : r.start;
     ++j->attempts;
+    if (ok) j->task_ends_s += Seconds(r.end);
     if (preempted) ++j->preempted;
     if (!ok && !preempted) ++j->failed_attempts;
   }

@@ -56,6 +56,8 @@ struct JobRecord {
   Duration slot_time{0};            // sum of end - start over every attempt
   std::optional<Time> first_start;  // earliest attempt start
   uint32_t attempts = 0, preempted = 0, failed_attempts = 0;
+  // Sum of the ends of its successful attempts (one a task), seconds on the run's clock: TWTCT's.
+  double task_ends_s = 0;
 
   bool completed() const { return finished && phase == JobPhase::kDone; }
   // RTMR's successful job: completed, by its deadline if it has one.

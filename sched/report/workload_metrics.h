@@ -23,6 +23,10 @@
 //                  released at 0; our jobs arrive over time (all arrivals >= 0), so C_j is
 //                  the response time finish - arrival. twjct_abs = sum of w_j x finish
 //                  (MarS's literal C_j, from the run's start) is reported as well.
+//   twtct          total weighted task completion time (MarS's section 4.4): sum over the
+//                  tasks of completed jobs of W_u x C_u, C_u the end of the task's
+//                  successful attempt on the run's clock (absolute, as twjct_abs) and W_u
+//                  its job's weight (workloads give no per-task weights).
 //   latency_s      response time (finish - arrival) of completed jobs; percentiles by
 //                  nearest rank: the ceil(q n)-th smallest of n values.
 //   makespan_s     last finish - first arrival (over every job that finished).
@@ -88,6 +92,10 @@ struct WorkloadMetrics {
   // lp_bound is the LP of a calibrated model's task times, not of this run's: a real run's
   // measured times differ, so it bounds twjct_abs only as far as the model holds.
   bool lp_bound_of_model = false;
+  double twtct = 0;
+  // A lower bound on twtct: the task-level LP bound (sum_u W_u C_u), when the front end
+  // solved it; ComputeMetrics leaves it unset.
+  std::optional<double> task_lp_bound;
   LatencySummary latency_s;
   double makespan_s = 0, turnaround_s = 0;
   double slot_time_s = 0, slot_time_successful_s = 0;

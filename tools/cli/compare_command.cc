@@ -111,6 +111,10 @@ class CompareCommand final : public Command {
         // A simulation plays the model's times; a real run measures its own.
         run->metrics.lp_bound_of_model = preview->modelled_work && !options_.sim;
       }
+      // The task-level bound only where it bounds the run: the model's times on a real run
+      // are not the run's.
+      if (preview && preview->task_lp && preview->task_lp->ok() && !run->metrics.lp_bound_of_model)
+        run->metrics.task_lp_bound = (*preview->task_lp)->bound;
       runs.metrics.push_back(run->metrics);
       if (!options_.quiet) {
         std::cerr << "compare: ";
@@ -124,8 +128,10 @@ class CompareCommand final : public Command {
   }
 
   // The seed's job set with its LP solved once, for every planning policy and the column
-  // "TWJCT / LP bound". None when the LP would bound nothing: jobs whose app has no model,
-  // or nodes that may run several tasks at once (the LP's machines run one).
+  // "TWJCT / LP bound", and its task-level LP when a task-level policy runs (t-mars, htwf,
+  // stf: the column "TWTCT / LP bound"). None when the LP would bound nothing: jobs whose
+  // app has no model, or nodes that may run several tasks at once (the LP's machines run
+  // one).
   std::shared_ptr<const PlanPreview> Preview(const WorkloadSpec& spec, const WorkloadRunOptions& o,
                                              uint64_t seed) {
     const std::vector<int> limits = o.cluster.NodeTaskLimits();
@@ -133,13 +139,26 @@ class CompareCommand final : public Command {
     auto preview = WorkloadPreview(spec, o);
     if (!preview.ok()) return nullptr;
     preview->lp = SolvePlanningLp(preview->instance);
-    const Result<LpBound>& lp = *preview->lp;
-    if (!options_.quiet && !lp.ok())
-      std::cerr << "mrlocal: seed " << seed << ": no LP bound (" << lp.status().message() << ")\n";
-    else if (!options_.quiet && lp->stop == LpStop::kTimeBudget)
-      std::cerr << "mrlocal: seed " << seed << ": the LP ran out of its time budget ("
-                << kPlanningLpBudgetS << " s); the bound is its last LP's, a looser one\n";
+    Say(seed, "", *preview->lp);
+    const bool task_level = std::any_of(policies_.begin(), policies_.end(), [](const auto& p) {
+      return p == "t-mars" || p == "htwf" || p == "stf";
+    });
+    if (task_level) {
+      preview->task_lp =
+          SolvePlanningLp(preview->instance, kPlanningLpBudgetS, LpObjective::kTaskCompletion);
+      Say(seed, "task-level ", *preview->task_lp);
+    }
     return std::make_shared<const PlanPreview>(std::move(preview).value());
+  }
+
+  // Why the seed's `what`LP bound is missing or loose, unless quiet.
+  void Say(uint64_t seed, const std::string& what, const Result<LpBound>& lp) const {
+    if (!options_.quiet && !lp.ok())
+      std::cerr << "mrlocal: seed " << seed << ": no " << what << "LP bound ("
+                << lp.status().message() << ")\n";
+    else if (!options_.quiet && lp->stop == LpStop::kTimeBudget)
+      std::cerr << "mrlocal: seed " << seed << ": the " << what << "LP ran out of its time budget ("
+                << kPlanningLpBudgetS << " s); the bound is its last LP's, a looser one\n";
   }
 
   // --sweep: the deadline-miss percentage of every policy at every value of the preset

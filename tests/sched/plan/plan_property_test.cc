@@ -14,6 +14,7 @@
 #include "sched/plan/list_schedule.h"
 #include "sched/plan/mares.h"
 #include "sched/plan/mars.h"
+#include "sched/plan/t_mars.h"
 
 namespace mrlocal {
 namespace {
@@ -39,6 +40,11 @@ const std::vector<Planner>& Planners() {
       {"hjwf", [](auto& in, auto&) { return HjwfPlan(in); }},
       {"htwf", [](auto& in, auto&) { return HtwfPlan(in); }},
       {"stf", [](auto& in, auto&) { return StfPlan(in); }},
+      {"t-mars", [](auto& in, auto& rng) { return TMarsPlan(in, RandomTimes(in, rng)); }},
+      {"t-mars windows",
+       [](auto& in, auto& rng) {
+         return TMarsPlan(in, RandomTimes(in, rng), {.driver = TMarsDriver::kWindows});
+       }},
   };
   return planners;
 }

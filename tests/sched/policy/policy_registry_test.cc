@@ -33,9 +33,10 @@ PolicyArgs OneJobPreview() {
 }
 
 TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
-  EXPECT_EQ(PolicyNames(), (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr",
-                                                     "rtmr-nofb", "dc", "mars", "mares", "h-mares",
-                                                     "huwf", "hjwf", "htwf", "stf", "so-mars"}));
+  EXPECT_EQ(PolicyNames(),
+            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr", "rtmr-nofb", "dc",
+                                      "mars", "t-mars", "mares", "h-mares", "huwf", "hjwf", "htwf",
+                                      "stf", "so-mars"}));
   for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
 }
 
@@ -87,9 +88,10 @@ TEST(PolicyRegistry, ANameIsRegisteredOnce) {
 TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   auto bad = MakePolicy("nope");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(),
-            "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, mars, "
-            "mares, h-mares, huwf, hjwf, htwf, stf, so-mars)");
+  EXPECT_EQ(
+      bad.status().message(),
+      "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, mars, t-mars, "
+      "mares, h-mares, huwf, hjwf, htwf, stf, so-mars)");
   EXPECT_FALSE(FindPolicy("nope").ok());
 }
 
