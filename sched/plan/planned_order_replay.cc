@@ -7,7 +7,8 @@
 
 namespace mrlocal {
 
-Result<Schedule> ReplayInPlannedOrder(const PlanInstance& actual, const Schedule& plan) {
+Result<Schedule> ReplayInPlannedOrder(const PlanInstance& actual, const Schedule& plan,
+                                      PlannedStarts starts) {
   MRLOCAL_RETURN_IF_ERROR(ValidateInstance(actual));
   const std::vector<PlanTask> tasks = FlattenTasks(actual);
   const std::vector<double>& speeds = actual.machine_speeds;
@@ -33,7 +34,8 @@ Result<Schedule> ReplayInPlannedOrder(const PlanInstance& actual, const Schedule
   for (int u : order) {
     const PlanTask& t = tasks[u];
     const int m = plan.machine[u];
-    double start = std::max({plan.start[u], idle[m], t.release});
+    double start = std::max(idle[m], t.release);
+    if (starts == PlannedStarts::kWait) start = std::max(start, plan.start[u]);
     if (t.reduce && maps_end[t.job] >= 0)
       start = std::max(start, maps_end[t.job] + actual.jobs[t.job].delay);
     s.start[u] = start;

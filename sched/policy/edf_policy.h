@@ -12,8 +12,8 @@
 // task of the slot's kind: O(log n) when the most urgent job has work, O(n) at worst.
 #pragma once
 
-#include "sched/policy/deadline_order.h"
 #include "sched/core/policy.h"
+#include "sched/policy/deadline_order.h"
 
 namespace mrlocal {
 

@@ -38,7 +38,7 @@ class JobCursor {
 Admission FairPolicy::Admit(const JobState& job, const ClusterState&, Time) {
   InfoOf(job);  // interned now, so the first decision that meets the job pays nothing
   return Admission::Yes(job.spec.deadline ? "fair admits every job; it does not test deadlines"
-                                  : "fair admits every job");
+                                          : "fair admits every job");
 }
 
 void FairPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time) {

@@ -17,8 +17,9 @@ std::vector<PlanStep> StepsOf(const PlanInstance& instance, const Schedule& sche
   return steps;
 }
 
-PlanFollower::PlanFollower(const PlanInstance& preview)
-    : nodes_(preview.machine_speeds.size()),
+PlanFollower::PlanFollower(const PlanInstance& preview, PlannedStarts starts)
+    : starts_(starts),
+      nodes_(preview.machine_speeds.size()),
       reduce_nodes_(preview.jobs.size()),
       arrived_(preview.jobs.size()) {
   for (size_t j = 0; j < preview.jobs.size(); ++j) {
@@ -87,7 +88,7 @@ std::optional<TaskRef> PlanFollower::Due(Node& node, const ClusterState& state, 
     if (t.status == TaskStatus::kDone) continue;
     if (t.status == TaskStatus::kRunning) return std::nullopt;
     if (p.kind == TaskKind::kReduce && !job.reduces_planned) return std::nullopt;
-    if (now < p.start) {
+    if (starts_ == PlannedStarts::kWait && now < p.start) {
       if (host && wakes_.insert(p.start).second) host->WakeAt(p.start);
       return std::nullopt;
     }

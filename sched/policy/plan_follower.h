@@ -4,10 +4,14 @@
 //  - the node runs no task (the plan's machines run one at a time, whatever the slots),
 //  - the task is pending: its job has arrived (Arrive) and, for a reduce, its job's maps
 //    are done and the shuffle delay has passed (the Controller then plans the reduces), and
-//  - the clock has reached its planned start: the policy is woken then
-//    (PolicyHost::WakeAt). So a noiseless simulation reproduces the plan exactly.
-// When reality drifts (a task runs long), each node keeps its plan's order and starts the
-// next task as soon as the three hold: the remainder is list-scheduled in plan order.
+//  - with PlannedStarts::kWait (planned_order_replay.h: MARES and SO-MarS), the clock has
+//    reached its planned start: the policy is woken then (PolicyHost::WakeAt).
+// A noiseless simulation reproduces the plan exactly either way: a list schedule starts a
+// task at the later of its machine's previous end and its inputs' readiness, which is when
+// the first two hold. When reality drifts, each node keeps its plan's order and starts the
+// next task as soon as they hold: the remainder is list-scheduled in plan order. A task that
+// ran long delays the ones after it; one that ran short lets them start early, unless they
+// wait for their planned starts.
 // Follow replaces the plan (a re-plan, SO-MarS); a task not in the plan never starts.
 // Jobs that match no preview job run FIFO on a node once it has run all its planned tasks.
 //
@@ -24,6 +28,7 @@
 
 #include "sched/core/policy.h"
 #include "sched/plan/instance.h"
+#include "sched/plan/planned_order_replay.h"  // PlannedStarts
 
 namespace mrlocal {
 
@@ -44,7 +49,7 @@ class PlanFollower {
  public:
   // `preview`'s machines are the cluster's nodes; its jobs are the ones Arrive matches. No
   // plan yet.
-  explicit PlanFollower(const PlanInstance& preview);
+  PlanFollower(const PlanInstance& preview, PlannedStarts starts);
 
   // Follows `steps` from now on instead of the plan before (their machines among the
   // preview's). Tasks of the plan before that are not in `steps` no longer start.
@@ -82,6 +87,7 @@ class PlanFollower {
   // FIFO over the jobs that matched no preview job, on a node that has run its plan.
   void RunUnplanned(const Node& node, DispatchRound& round, const ClusterState& state);
 
+  PlannedStarts starts_;
   std::vector<Node> nodes_;
   bool slots_found_ = false;
   std::vector<std::vector<int>> reduce_nodes_;        // per preview job and reduce; -1: none

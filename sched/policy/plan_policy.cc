@@ -3,8 +3,8 @@
 namespace mrlocal {
 
 PlanPolicy::PlanPolicy(std::string name, const PlanInstance& instance, Schedule schedule,
-                       std::string note)
-    : name_(std::move(name)), note_(std::move(note)), follower_(instance) {
+                       PlannedStarts starts, std::string note)
+    : name_(std::move(name)), note_(std::move(note)), follower_(instance, starts) {
   follower_.Follow(StepsOf(instance, schedule));
 }
 

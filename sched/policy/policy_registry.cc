@@ -59,10 +59,15 @@ std::unique_ptr<Policy> Planned(std::string name, Planner planner, const PolicyA
   Result<Plan> plan = MakePlan(planner, preview.instance, lp ? &*lp : nullptr);
   if (!plan.ok())
     return std::make_unique<PlanPolicy>(std::move(name), PlanInstance{}, Schedule{},
+                                        PlannedStarts::kOrderOnly,
                                         "no plan (" + plan.status().message() + "): FIFO");
+  // MARES's waits are its own; a fallback plan (note) is a list schedule.
+  const PlannedStarts starts = planner == Planner::kMares && plan->note.empty()
+                                   ? PlannedStarts::kWait
+                                   : PlannedStarts::kOrderOnly;
   std::string note = plan->note.empty() ? "" : name + ": " + plan->note;
   return std::make_unique<PlanPolicy>(std::move(name), preview.instance, std::move(plan->schedule),
-                                      std::move(note));
+                                      starts, std::move(note));
 }
 
 void AddPlanned(std::vector<PolicyDescriptor>& all) {

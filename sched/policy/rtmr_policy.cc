@@ -4,8 +4,8 @@
 #include <functional>
 #include <limits>
 
-#include "sched/policy/fifo_policy.h"
 #include "sched/core/units.h"
+#include "sched/policy/fifo_policy.h"
 
 namespace mrlocal {
 namespace {

@@ -6,7 +6,7 @@
 namespace mrlocal {
 
 SoMarsPolicy::SoMarsPolicy(PlanInstance preview, SoMarsOptions options)
-    : preview_(std::move(preview)), options_(options), follower_(preview_) {
+    : preview_(std::move(preview)), options_(options), follower_(preview_, PlannedStarts::kWait) {
   if (options_.batch_interval) SetBatchInterval(*options_.batch_interval);
   int first = 0;
   for (const PlanJob& job : preview_.jobs) {

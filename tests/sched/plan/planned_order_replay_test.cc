@@ -1,6 +1,7 @@
 // A plan made on predicted works, run on the true ones keeping each machine's order (MarS's
-// Fig. 14): a long task pushes what follows it, a short one never lets the next start
-// before its planned time, and a reduce waits for its maps' true end plus the delay.
+// Fig. 14): a long task pushes what follows it, a short one lets the next start early
+// unless the plan waits for its planned starts, and a reduce waits for its maps' true end
+// plus the delay.
 #include "sched/plan/planned_order_replay.h"
 
 #include <gtest/gtest.h>
@@ -23,25 +24,33 @@ const Schedule kPlan{{0, 1, 1, 0}, {0, 0, 3, 2}};
 
 TEST(PlannedOrderReplay, TheTrueWorksOfThePredictedPlanKeepIt) {
   ASSERT_TRUE(CheckSchedule(Works(2, 2, 2), kPlan).ok());
-  EXPECT_EQ(ReplayInPlannedOrder(Works(2, 2, 2), kPlan)->start, kPlan.start);
+  EXPECT_EQ(ReplayInPlannedOrder(Works(2, 2, 2), kPlan, PlannedStarts::kOrderOnly)->start,
+            kPlan.start);
 }
 
-TEST(PlannedOrderReplay, ALongTaskPushesItsSuccessorsAndAShortOneStartsNothingEarly) {
+TEST(PlannedOrderReplay, ALongTaskPushesItsSuccessorsAndAShortOneOnlyWithoutWaits) {
   // Map 0 takes 5: task 3 (after it on machine 0) starts at 5, and the reduce waits for
   // 5 + 1. Map 1 takes 1: machine 1 idles until the reduce may start, not before.
-  Result<Schedule> run = ReplayInPlannedOrder(Works(5, 1, 2), kPlan);
+  Result<Schedule> run = ReplayInPlannedOrder(Works(5, 1, 2), kPlan, PlannedStarts::kWait);
   ASSERT_TRUE(run.ok()) << run.status().message();
   EXPECT_EQ(run->start, (std::vector<double>{0, 0, 6, 5}));
   EXPECT_EQ(run->machine, kPlan.machine);
   EXPECT_TRUE(CheckSchedule(Works(5, 1, 2), *run).ok());
   // Everything shorter: nothing starts before its planned time.
-  EXPECT_EQ(ReplayInPlannedOrder(Works(1, 1, 1), kPlan)->start, kPlan.start);
+  EXPECT_EQ(ReplayInPlannedOrder(Works(1, 1, 1), kPlan, PlannedStarts::kWait)->start, kPlan.start);
+  // Unless only the order counts: task 3 right after map 0 (1), the reduce at 1 + 1.
+  EXPECT_EQ(ReplayInPlannedOrder(Works(1, 1, 1), kPlan, PlannedStarts::kOrderOnly)->start,
+            (std::vector<double>{0, 0, 2, 1}));
 }
 
 TEST(PlannedOrderReplay, APlanOfAnotherShapeIsAnError) {
-  EXPECT_EQ(ReplayInPlannedOrder(Works(2, 2, 2), {{0, 1}, {0, 0}}).status().message(),
+  EXPECT_EQ(ReplayInPlannedOrder(Works(2, 2, 2), {{0, 1}, {0, 0}}, PlannedStarts::kWait)
+                .status()
+                .message(),
             "plan: not one machine and start per task (4 tasks)");
-  EXPECT_EQ(ReplayInPlannedOrder(Works(2, 2, 2), {{0, 1, 2, 0}, {0, 0, 3, 2}}).status().message(),
+  EXPECT_EQ(ReplayInPlannedOrder(Works(2, 2, 2), {{0, 1, 2, 0}, {0, 0, 3, 2}}, PlannedStarts::kWait)
+                .status()
+                .message(),
             "plan: task 2 has no machine or no finite start");
 }
 

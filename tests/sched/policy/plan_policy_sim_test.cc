@@ -1,6 +1,7 @@
 // PlanPolicy (sched/policy/plan_policy.h) with a job its plan does not know: that job runs
 // FIFO on a node only once the node has run all its planned tasks, never in a planned
-// task's place.
+// task's place; and with tasks that run shorter than planned: the next planned task starts
+// when its node is free (kOrderOnly), or at its planned start (kWait, MARES).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -71,7 +72,7 @@ Schedule ItsSchedule() { return {.machine = {0, 0, 1, 0}, .start = {0, 1, 0, 2}}
 TEST(PlanPolicyUnplanned, AnUnknownJobRunsFifoOnANodeOnceItHasRunItsPlan) {
   const PlanInstance in = OnePlannedJob();
   ASSERT_TRUE(CheckSchedule(in, ItsSchedule()).ok());
-  PlanPolicy policy("mars", in, ItsSchedule());
+  PlanPolicy policy("mars", in, ItsSchedule(), PlannedStarts::kWait);
   TwoNodes sim(policy);
   sim.SubmitAt(0, "planned", 3, 1);
   sim.SubmitAt(0, "extra", 2, 1);  // arrives with it, before node 1's plan is done
@@ -102,6 +103,33 @@ TEST(PlanPolicyUnplanned, AnUnknownJobRunsFifoOnANodeOnceItHasRunItsPlan) {
   EXPECT_EQ(sim.NodeOf(first), 1);
   EXPECT_EQ(Seconds(first.start), 1.0);
   EXPECT_GE(second.start, first.end);
+}
+
+// The plan thinks each task takes 2 s; the simulated ones take 1 s. Node 0: map 0 at 0,
+// map 1 at 2, the reduce at 4; node 1: map 2 at 0.
+PlanInstance SlowerThanReality() {
+  PlanInstance in;
+  in.machine_speeds = {1.0, 1.0};
+  in.jobs.push_back({.maps = {2, 2, 2}, .reduces = {2}, .name = "planned"});
+  return in;
+}
+Schedule SlowerSchedule() { return {.machine = {0, 0, 1, 0}, .start = {0, 2, 0, 4}}; }
+
+TEST(PlanPolicyStarts, ATaskThatEndsEarlyLetsTheNextStartUnlessThePlanWaits) {
+  ASSERT_TRUE(CheckSchedule(SlowerThanReality(), SlowerSchedule()).ok());
+  for (PlannedStarts starts : {PlannedStarts::kOrderOnly, PlannedStarts::kWait}) {
+    const bool waits = starts == PlannedStarts::kWait;
+    SCOPED_TRACE(waits ? "kWait" : "kOrderOnly");
+    PlanPolicy policy("mars", SlowerThanReality(), SlowerSchedule(), starts);
+    TwoNodes sim(policy);
+    sim.SubmitAt(0, "planned", 3, 1);
+    sim.controller.RunUntilIdle();
+    const JobState& job = sim.Job("planned");
+    ASSERT_EQ(job.phase, JobPhase::kDone);
+    EXPECT_EQ(sim.NodeOf(job.maps[1]), 0) << "the plan's node, whatever the start";
+    EXPECT_EQ(Seconds(job.maps[1].start), waits ? 2.0 : 1.0);
+    EXPECT_EQ(Seconds(job.reduces[0].start), waits ? 4.0 : 2.0);
+  }
 }
 
 }  // namespace
