@@ -25,6 +25,18 @@ double NoViolationObjective(const PlanInstance& instance, LpObjective objective,
   return ObjectiveAt(instance, objective, NoViolationStarts(instance, order, start));
 }
 
+// The objective with every task at its release and of no length: sum_j w_j r_j, or
+// sum_u W_u r_u.
+double ReleaseObjective(const PlanInstance& instance, LpObjective objective) {
+  double sum = 0;
+  if (objective == LpObjective::kTaskCompletion) {
+    for (const PlanTask& t : FlattenTasks(instance)) sum += t.weight * t.release;
+  } else {
+    for (const PlanJob& job : instance.jobs) sum += job.weight * job.release;
+  }
+  return sum;
+}
+
 }  // namespace
 
 Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions& options) {
@@ -44,6 +56,8 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
                             ? options.max_batch
                             : std::max(1, 2 * static_cast<int>(std::lround(std::sqrt(tasks))));
   CndLpp lp(instance, options.objective);
+  const double base =
+      options.epsilon_from_releases ? ReleaseObjective(instance, options.objective) : 0;
   if (Status s = lp.Solve(); !s.ok()) return s;
   bool have_epsilon = false;
   auto keep_for_planning = [&](double no_violation) {
@@ -66,7 +80,7 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
     no_violation = batch.empty()
                        ? lp.objective()
                        : NoViolationObjective(instance, options.objective, order, lp.start());
-    if (!have_epsilon && lp.objective() >= (1 - options.epsilon) * no_violation)
+    if (!have_epsilon && lp.objective() - base >= (1 - options.epsilon) * (no_violation - base))
       keep_for_planning(no_violation);
     if (batch.empty()) {
       out.stop = LpStop::kConverged;

@@ -30,6 +30,13 @@ struct LpBoundOptions {
   // After the epsilon stop, go on until no PGC is violated (or a limit below): `bound`
   // then is the converged CND-LPP optimum, while start/completion stay the epsilon stop's.
   bool converge = false;
+  // The paper's epsilon stop compares the absolute objectives, which carry sum w r (every
+  // job's release) on both sides: the later the releases, the earlier it stops (jobs
+  // released from 100 s stop at the first LP where the same jobs from 0 add PGCs). True:
+  // compare both less sum w r, a stop that stays put when every release moves by the same
+  // time. More rounds, a tighter LP and better plans (sched/plan/README.md, "The epsilon
+  // stop and the releases"); false: the paper's, the default.
+  bool epsilon_from_releases = false;
   // The most PGCs a round adds: the worst of each run of consecutive violated prefixes
   // (WorstViolatedPerRun); 0: 2 round(sqrt(|T|)); INT_MAX: every violated one, as
   // Algorithm 1. Every violated PGC is ~|T| rows a round on mars-random, and CLP's
