@@ -1,5 +1,6 @@
 #include "datasets/plan_instance.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mrlocal {
@@ -10,6 +11,21 @@ std::vector<double> Works(const WorkloadJob& job, const char* key, uint32_t n) {
   const std::vector<double>& given = job.params.TaskSeconds(key);
   if (given.size() == 1) return std::vector<double>(n, given[0]);
   return given;
+}
+
+// The jobs' W_u (FlattenTasks order) when any job gives them: the others' tasks weigh
+// their job's weight. None given: empty, as the instance's default means the same.
+void AddTaskWeights(const WorkloadSpec& spec, PlanInstance& in) {
+  const auto given = [](const WorkloadJob& job) { return !job.task_weights.empty(); };
+  if (std::none_of(spec.jobs.begin(), spec.jobs.end(), given)) return;
+  for (size_t j = 0; j < spec.jobs.size(); ++j) {
+    const std::vector<double>& w = spec.jobs[j].task_weights;
+    const size_t tasks = in.jobs[j].maps.size() + in.jobs[j].reduces.size();
+    if (w.empty())
+      in.task_weights.insert(in.task_weights.end(), tasks, in.jobs[j].weight);
+    else
+      in.task_weights.insert(in.task_weights.end(), w.begin(), w.end());
+  }
 }
 
 }  // namespace
@@ -39,9 +55,11 @@ Result<PlanInstance> PlanInstanceOf(const WorkloadSpec& spec, const ClusterSpec&
     p.release = job.arrival_s;
     p.weight = job.weight;
     p.delay = job.shuffle_delay_s + spec.model.shuffle_delay_s;
+    MRLOCAL_RETURN_IF_ERROR(CheckTaskWeightCount(job, w->maps.size(), w->reduces.size()));
     p.maps = std::move(w->maps);
     p.reduces = std::move(w->reduces);
   }
+  AddTaskWeights(spec, in);
   MRLOCAL_RETURN_IF_ERROR(ValidateInstance(in));
   return in;
 }

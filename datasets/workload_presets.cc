@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <numbers>
 #include <random>
+#include <span>
 #include <utility>
 
 namespace mrlocal {
@@ -188,10 +189,41 @@ double MarsWeight(Rng& rng) {
   return w;
 }
 
+// MarS section 4.4's task-level experiments (T-MarS, HTWF, TWTCT) weigh each task.
+constexpr std::array<PresetParameter, 1> kMarsParameters = {{
+    {"task-weights", 0, 1, true, 0,
+     "1: each task its own weight W_u ~ N(30, 10), drawn again at or below 0 (MarS section 4.4), "
+     "the jobs otherwise the same; 0: each task weighs its job's"},
+}};
+constexpr std::array<PresetParameter, 2> kDynShareParameters = {{
+    {"concurrency", 1, 100, true, 4,
+     "jobs in the system on average if the cluster were shared equally: offered load "
+     "C / (C + 1) of its throughput, a job every (1 + 1/C) x the mean service time"},
+    {"strict-factor", 1, 100, false, 5,
+     "strict deadline = this x the job's solo time (relaxed: 2x strict for light jobs, 4/3x "
+     "for heavy, the paper's ratios)"},
+}};
+
+std::span<const PresetParameter> ParametersOf(std::string_view preset) {
+  if (preset == "mars-random" || preset == "mars-uniform") return kMarsParameters;
+  if (preset == "dynshare") return kDynShareParameters;
+  return {};
+}
+
+double ParameterOr(const PresetOptions& o, std::string_view preset, std::string_view name) {
+  if (auto it = o.parameters.find(std::string(name)); it != o.parameters.end()) return it->second;
+  for (const PresetParameter& p : ParametersOf(preset))
+    if (p.name == name) return p.default_value;
+  return 0;
+}
+
 // MarS section 5.1.1. `random`: Poisson(30) maps, U[1, maps] reduces, N(10,5) and N(15,5)
-// task times; otherwise 30 maps, 10 reduces, 10 s and 15 s.
-WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
-  Rng rng(seed);
+// task times; otherwise 30 maps, 10 reduces, 10 s and 15 s. With the task-weights
+// parameter, W_u from a stream of their own, so that the jobs stay those drawn without.
+WorkloadSpec Mars(std::string_view name, uint64_t seed, const PresetOptions& o) {
+  const bool random = name == "mars-random";
+  const bool task_weights = ParameterOr(o, name, "task-weights") != 0;
+  Rng rng(seed), task_weight_rng(seed ^ 0x7461736b77656967ull);
   WorkloadSpec spec;
   spec.cluster = *ClusterSpec::Parse(kMarsCluster);
   spec.model.noise = o.noise;
@@ -228,6 +260,9 @@ WorkloadSpec Mars(bool random, uint64_t seed, const PresetOptions& o) {
     const std::vector<double>& map_s = job.params.TaskSeconds("map_s");
     for (double s : map_s) sum += s;
     job.shuffle_delay_s = Ms(0.1 * sum / static_cast<double>(map_s.size()));
+    if (task_weights)
+      for (uint32_t u = 0; u < job.maps + job.reduces; ++u)
+        job.task_weights.push_back(MarsWeight(task_weight_rng));
   }
   return spec;
 }
@@ -382,22 +417,6 @@ constexpr int kOverloadedNode = 0;
 constexpr double kOverloadFactor = 0.25;
 constexpr double kOverloadGaps = 10;
 
-constexpr std::array<PresetParameter, 2> kDynShareParameters = {{
-    {"concurrency", 1, 100, true, 4,
-     "jobs in the system on average if the cluster were shared equally: offered load "
-     "C / (C + 1) of its throughput, a job every (1 + 1/C) x the mean service time"},
-    {"strict-factor", 1, 100, false, 5,
-     "strict deadline = this x the job's solo time (relaxed: 2x strict for light jobs, 4/3x "
-     "for heavy, the paper's ratios)"},
-}};
-
-double ParameterOr(const PresetOptions& o, std::string_view name) {
-  if (auto it = o.parameters.find(std::string(name)); it != o.parameters.end()) return it->second;
-  for (const PresetParameter& p : kDynShareParameters)
-    if (p.name == name) return p.default_value;
-  return 0;
-}
-
 InputSpec DynShareInput(const DynShareKind& kind, const std::string& graphs, bool shared) {
   InputSpec in;
   if (shared) {
@@ -482,8 +501,8 @@ void AddDynShareJobs(WorkloadSpec& spec, const std::array<DynShareJobKind, 2>& k
 
 Result<WorkloadSpec> DynShare(uint64_t seed, const PresetOptions& o) {
   if (!o.solo_time) return Status::InvalidArgument("preset dynshare needs its jobs' solo times");
-  const double concurrency = ParameterOr(o, "concurrency");
-  const double strict_factor = ParameterOr(o, "strict-factor");
+  const double concurrency = ParameterOr(o, "dynshare", "concurrency");
+  const double strict_factor = ParameterOr(o, "dynshare", "strict-factor");
   const size_t n = o.jobs ? o.jobs : kDynShareDefaultJobs;
   WorkloadSpec spec;
   spec.cluster = *ClusterSpec::Parse(kDynShareCluster);
@@ -561,7 +580,7 @@ Result<WorkloadSpec> MakePreset(std::string_view name, uint64_t seed, const Pres
   else if (name == "rtmr-wl2")
     spec = Rtmr(name, kWorkload2, seed, o);
   else if (name == "mars-random" || name == "mars-uniform")
-    spec = Mars(name == "mars-random", seed, o);
+    spec = Mars(name, seed, o);
   else if (name == "mars-wordcount")
     spec = MarsWordCount(seed, o);
   else if (name == "dynshare")
@@ -592,8 +611,8 @@ std::string PresetSummary(std::string_view name) {
 }
 
 std::vector<PresetParameter> PresetParameters(std::string_view name) {
-  if (name == "dynshare") return {kDynShareParameters.begin(), kDynShareParameters.end()};
-  return {};
+  const std::span<const PresetParameter> known = ParametersOf(name);
+  return {known.begin(), known.end()};
 }
 
 Status CheckPresetParameter(std::string_view preset, std::string_view parameter, double value) {

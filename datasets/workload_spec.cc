@@ -331,7 +331,8 @@ std::vector<std::string_view> JobKeys(const AppSchemas& apps) {
   for (const AppSchema& a : apps)
     for (const AppSchema::Field& f : a.fields)
       if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
-  for (std::string_view k : {"shuffle_bytes", "output_bytes", "shuffle_delay_s"}) keys.push_back(k);
+  for (std::string_view k : {"shuffle_bytes", "output_bytes", "shuffle_delay_s", "task_weights"})
+    keys.push_back(k);
   return keys;
 }
 
@@ -400,6 +401,27 @@ Status ParseAppFields(const Reader& r, const json& v, const std::string& path, c
   return Status::OK();
 }
 
+// One weight W_u > 0 per task of the job, its maps then its reduces. The count is checked
+// against "maps", so the job must give it (an input's own split count is known only later).
+Status ParseTaskWeights(const Reader& r, const json& v, const std::string& path, bool maps_given,
+                        WorkloadJob* job) {
+  const uint64_t tasks = uint64_t{job->maps} + job->reduces;
+  if (!maps_given)
+    return r.Fail(path, "give the job's \"maps\" too: one weight per task, its maps first");
+  if (!v.is_array() || v.size() != tasks)
+    return r.Fail(path, "must be a list of " + std::to_string(tasks) +
+                            " positive numbers, one per "
+                            "task (" +
+                            std::to_string(job->maps) + " maps, then " +
+                            std::to_string(job->reduces) + " reduces) " + Got(v));
+  for (size_t i = 0; i < v.size(); ++i) {
+    double w;
+    MRLOCAL_READ_INTO(w, r.Number(v[i], path + "[" + std::to_string(i) + "]", false));
+    job->task_weights.push_back(w);
+  }
+  return Status::OK();
+}
+
 // The deadline, as deadline_s or as a duration.
 Status ParseDeadline(const Reader& r, const json& v, const std::string& path, WorkloadJob* job) {
   auto at = [&](std::string_view key) { return Join(path, key); };
@@ -455,6 +477,9 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
     return r.Fail(at("maps"), "missing: " + job.app + " jobs need maps >= 1");
   if (const json* red = Find(v, "reduces"))
     MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxTasks));
+  if (const json* w = Find(v, "task_weights"))
+    MRLOCAL_RETURN_IF_ERROR(
+        ParseTaskWeights(r, *w, at("task_weights"), Find(v, "maps") != nullptr, &job));
 
   // What the app takes, and what it must not.
   MRLOCAL_RETURN_IF_ERROR(RefuseOtherAppsFields(r, v, path, *app, apps));
@@ -673,6 +698,14 @@ Status CheckAvailability(const WorkloadSpec& spec, const ClusterSpec& cluster) {
     }
   }
   return Status::OK();
+}
+
+Status CheckTaskWeightCount(const WorkloadJob& job, size_t maps, size_t reduces) {
+  if (job.task_weights.empty() || job.task_weights.size() == maps + reduces) return Status::OK();
+  return Status::InvalidArgument(
+      "job '" + job.name + "': task_weights gives " + std::to_string(job.task_weights.size()) +
+      " weights for its " + std::to_string(maps) + " maps and " + std::to_string(reduces) +
+      " reduces (an input of several files splits per file: give a weight per split)");
 }
 
 Result<WorkloadSpec> LoadWorkloadJson(const std::string& path, const AppSchemas& apps) {

@@ -55,6 +55,9 @@ struct WorkloadJob {
   std::optional<double> deadline_s;  // relative to arrival; none = best effort
   double weight = 1.0;               // MarS, TWJCT
   std::string queue = "default";     // fair share by queue, dynamic proportional share
+  // W_u of each task, its maps then its reduces (MarS section 4.4: T-MarS, HTWF, TWTCT),
+  // each > 0. Empty: every task weighs `weight`.
+  std::vector<double> task_weights;
   // The app's own fields (AppSchema::fields): pi's "samples" per map; synthetic's "map_s"
   // and "reduce_s", seconds at speed 1.0 per task (a single entry: every task).
   AppParams params;
@@ -109,6 +112,11 @@ struct WorkloadSpec {
 // the line and column of a JSON syntax error ("spec.json:4:17: JSON syntax error: ...").
 Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
                                        const AppSchemas& apps, std::string_view base_dir = {});
+
+// OK, or InvalidArgument naming the job when it gives task_weights but not one per task of
+// its `maps` maps and `reduces` reduces: an input of several files may split into more maps
+// than the spec's "maps" (one split list per file), known only when the job is built.
+Status CheckTaskWeightCount(const WorkloadJob& job, size_t maps, size_t reduces);
 
 // Reads and parses the spec file at `path`; relative input files are resolved against the
 // file's directory, and must be readable. Errors as ParseWorkloadJson, or "cannot read 'x':

@@ -54,6 +54,9 @@ struct JobSpec {
   uint32_t reduces = 1;              // R
   double weight = 1.0;               // MarS
   std::string queue = "default";     // dynamic proportional share
+  // W_u of each task, its maps then its reduces (MarS section 4.4's TWTCT); empty: every
+  // task weighs `weight`.
+  std::vector<double> task_weights;
   // The job's partition functions (sketch rows, p partitions each); row 0 = hash mod p.
   std::vector<PartitionHash> partition_hashes;
   // One entry per map task: its split's bytes and the nodes that hold a replica. Consumed

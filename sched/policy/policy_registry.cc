@@ -88,7 +88,8 @@ void AddPlanned(std::vector<PolicyDescriptor>& all) {
       {"huwf", Planner::kHuwf, "Highest unit weight (weight / work) first, list-scheduled"},
       {"hjwf", Planner::kHjwf, "Highest job weight first, list-scheduled"},
       {"htwf", Planner::kHtwf,
-       "Highest task weight first (a task weighs as its job: as hjwf), list-scheduled"},
+       "Highest task weight W_u first (without task_weights each weighs its job: as hjwf), "
+       "list-scheduled"},
       {"stf", Planner::kStf, "Shortest task first whenever a machine is idle"},
   };
   for (const auto& p : planned)

@@ -34,6 +34,7 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
   r.app = job.spec.app;
   r.queue = job.spec.queue;
   r.weight = job.spec.weight;
+  r.task_weights = job.spec.task_weights;
   r.arrival = job.arrival;
   r.deadline = job.absolute_deadline();
   r.admitted = a.admitted;
@@ -85,7 +86,7 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
     j->slot_time += r.end - r.start;
     j->first_start = j->first_start ? std::min(*j->first_start, r.start) : r.start;
     ++j->attempts;
-    if (ok) j->task_ends_s += Seconds(r.end);
+    if (ok) j->weighted_task_ends_s += j->TaskWeight(r.task) * Seconds(r.end);
     if (preempted) ++j->preempted;
     if (!ok && !preempted) ++j->failed_attempts;
   }

@@ -56,9 +56,17 @@ struct JobRecord {
   Duration slot_time{0};            // sum of end - start over every attempt
   std::optional<Time> first_start;  // earliest attempt start
   uint32_t attempts = 0, preempted = 0, failed_attempts = 0;
-  // Sum of the ends of its successful attempts (one a task), seconds on the run's clock: TWTCT's.
-  double task_ends_s = 0;
+  // W_u of each task, maps then reduces (JobSpec::task_weights); empty: each weighs `weight`.
+  std::vector<double> task_weights;
+  // Sum over its successful attempts (one a task) of W_u x the attempt's end, seconds on the
+  // run's clock: the job's share of TWTCT.
+  double weighted_task_ends_s = 0;
 
+  // W_u of `task`: its entry of task_weights, else the job's weight.
+  double TaskWeight(const TaskRef& task) const {
+    const size_t u = task.kind == TaskKind::kMap ? task.index : size_t{maps} + task.index;
+    return u < task_weights.size() ? task_weights[u] : weight;
+  }
   bool completed() const { return finished && phase == JobPhase::kDone; }
   // RTMR's successful job: completed, by its deadline if it has one.
   bool met_deadline() const { return completed() && (!deadline || finish <= *deadline); }

@@ -65,7 +65,7 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
       responses.push_back(c);
       m.twjct += j.weight * c;
       m.twjct_abs += j.weight * Seconds(j.finish);
-      m.twtct += j.weight * j.task_ends_s;
+      m.twtct += j.weighted_task_ends_s;
     }
     if (!j.finished) ++m.unfinished;
     if (j.finished && !j.completed()) ++m.failed;

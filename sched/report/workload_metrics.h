@@ -26,7 +26,7 @@
 //   twtct          total weighted task completion time (MarS's section 4.4): sum over the
 //                  tasks of completed jobs of W_u x C_u, C_u the end of the task's
 //                  successful attempt on the run's clock (absolute, as twjct_abs) and W_u
-//                  its job's weight (workloads give no per-task weights).
+//                  the task's weight (JobSpec::task_weights), else its job's.
 //   latency_s      response time (finish - arrival) of completed jobs; percentiles by
 //                  nearest rank: the ceil(q n)-th smallest of n values.
 //   makespan_s     last finish - first arrival (over every job that finished).

@@ -392,9 +392,9 @@ std::string ComparisonMarkdown(const std::vector<ComparisonRow>& rows) {
         "on them and a ratio below 1 is possible.\n";
   if (shown("twtct_lp_ratio"))
     out +=
-        "TWTCT / LP bound = sum over the tasks of completed jobs of the job's weight x the "
-        "task's completion time (from the workload's start) over the task-level LP's bound "
-        "(MarS's section 4.4): no schedule is below 1.\n";
+        "TWTCT / LP bound = sum over the tasks of completed jobs of the task's weight (its "
+        "job's when the workload gives none) x the task's completion time (from the workload's "
+        "start) over the task-level LP's bound (MarS's section 4.4): no schedule is below 1.\n";
   return out;
 }
 

@@ -51,6 +51,9 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "dynshare: about C jobs in the system (offered load C / (C + 1) of the "
                          "cluster's throughput; default 4)"),
          IntegerIn(1, 100));
+  cmd->add_flag("--task-weights", o.task_weights,
+                "mars-random, mars-uniform: each task its own weight W_u ~ N(30, 10) (MarS "
+                "section 4.4: t-mars, htwf and TWTCT read them), the jobs otherwise the same");
   cmd->add_option("--calibration", o.calibration,
                   "Task-time model (default: " + DefaultCalibrationPath().string() +
                       " if it exists, else the built-in one)")
@@ -112,6 +115,9 @@ Status CheckWorkloadKind(const WorkloadOptions& o) {
   if (o.preset.empty()) {
     MRLOCAL_RETURN_IF_ERROR(only(o.preset_jobs.has_value(), "--jobs", "presets"));
     MRLOCAL_RETURN_IF_ERROR(only(o.concurrency.has_value(), "--concurrency", "--preset dynshare"));
+    MRLOCAL_RETURN_IF_ERROR(only(o.task_weights, "--task-weights",
+                                 "--preset mars-random and mars-uniform (a spec "
+                                 "gives a job's task_weights)"));
     MRLOCAL_RETURN_IF_ERROR(
         only(o.noise.has_value(), "--noise", "presets (a spec file sets model.noise)"));
   }
@@ -205,6 +211,11 @@ Result<WorkloadSpec> PresetFromOptions(const WorkloadOptions& o) {
     MRLOCAL_RETURN_IF_ERROR(CheckPresetParameter(o.preset, "concurrency", *o.concurrency)
                                 .WithContext("--concurrency: "));
     po.parameters["concurrency"] = *o.concurrency;
+  }
+  if (o.task_weights) {
+    MRLOCAL_RETURN_IF_ERROR(
+        CheckPresetParameter(o.preset, "task-weights", 1).WithContext("--task-weights: "));
+    po.parameters["task-weights"] = 1;
   }
   po.datasets_dir = SharedDatasetsDir();
   po.solo_time = [&o](const WorkloadSpec& one_job) -> Result<double> {

@@ -34,6 +34,7 @@ struct WorkloadOptions {
   std::optional<size_t> preset_jobs;  // presets with a job count (mars-*, dynshare)
   std::optional<double> noise;        // sigma of the task-time noise
   std::optional<int> concurrency;     // dynshare's concurrency parameter
+  bool task_weights = false;          // mars-random, mars-uniform: W_u per task
   // Other parameters by name (PresetParameters), e.g. the point of `compare --sweep`.
   std::map<std::string, double> preset_parameters;
   // Policies that read them only.

@@ -134,6 +134,8 @@ Result<SimJobParts> BuildSimJob(const AppRegistry& apps, const WorkloadJob& job,
   spec.queue = job.queue;
   spec.shuffle_delay = FromSeconds(context.workload.model.shuffle_delay_s + job.shuffle_delay_s);
   MRLOCAL_RETURN_IF_ERROR((*app)->model(job, context, p));
+  MRLOCAL_RETURN_IF_ERROR(CheckTaskWeightCount(job, p.spec.maps.size(), job.reduces));
+  spec.task_weights = job.task_weights;
   if (job.output_bytes > 0 && job.reduces > 0) {
     for (uint32_t r = 0; r < job.reduces; ++r)
       p.sim.reduce_output.push_back(job.output_bytes / job.reduces);

@@ -351,6 +351,8 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
     auto parts = PrepareRealJob(q);
     if (!parts.ok()) return parts.status().WithContext("job '" + j.name + "': ");
     parts->spec.shuffle_delay = FromSeconds(j.shuffle_delay_s + spec.model.shuffle_delay_s);
+    MRLOCAL_RETURN_IF_ERROR(CheckTaskWeightCount(j, parts->spec.maps.size(), j.reduces));
+    parts->spec.task_weights = j.task_weights;
     jobs.push_back(std::move(parts).value());
   }
   return jobs;
