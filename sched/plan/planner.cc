@@ -27,12 +27,35 @@ Result<Schedule> Greedy(Planner planner, const PlanInstance& instance) {
   return StfPlan(instance);
 }
 
-// Why an LP cannot be planned from, or empty.
-std::string LpFailure(const Result<LpBound>& lp) {
-  if (!lp.ok()) return "the LP failed (" + lp.status().message() + ")";
-  if (lp->stop == LpStop::kTimeBudget)
-    return "the LP ran out of its time budget after " + std::to_string(lp->iterations) + " solves";
-  return {};
+// The planner's objective of `schedule`: sum_j w_j C_j, or sum_u W_u C_u for T-MarS.
+double Objective(Planner planner, const PlanInstance& instance, const Schedule& schedule) {
+  return PlanningObjective(planner) == LpObjective::kTaskCompletion
+             ? WeightedTaskCompletion(instance, schedule)
+             : WeightedCompletion(instance, schedule);
+}
+
+// When the LP ran out of its budget, its last solution is short of the epsilon stop (after
+// one solve it has no PGC at all): plan from it and by the greedy rule, keep the better.
+Result<Plan> BetterOfLastLpAndGreedy(Planner planner, const PlanInstance& instance,
+                                     const LpBound& lp) {
+  const bool tasks = PlanningObjective(planner) == LpObjective::kTaskCompletion;
+  const char* greedy_name = tasks ? "HTWF" : "HUWF";
+  Result<Schedule> from_lp = FromLp(planner, instance, lp);
+  Result<Schedule> greedy = tasks ? HtwfPlan(instance) : HuwfPlan(instance);
+  if (!from_lp.ok()) return from_lp.status();
+  if (!greedy.ok()) return greedy.status();
+  Plan plan;
+  const std::string why =
+      "the LP ran out of its time budget after " + std::to_string(lp.iterations) + " solves";
+  if (Objective(planner, instance, *greedy) < Objective(planner, instance, *from_lp)) {
+    plan.schedule = std::move(greedy).value();
+    plan.fell_back = true;
+    plan.note = why + ": planned as " + greedy_name + " (better than its last LP's plan)";
+  } else {
+    plan.schedule = std::move(from_lp).value();
+    plan.note = why + ": planned from its last LP (better than " + greedy_name + "'s plan)";
+  }
+  return plan;
 }
 
 }  // namespace
@@ -64,10 +87,14 @@ Result<Plan> MakePlan(Planner planner, const PlanInstance& instance, const Resul
   } else {
     Result<LpBound> solved =
         lp ? *lp : SolvePlanningLp(instance, kPlanningLpBudgetS, PlanningObjective(planner));
-    if (std::string why = LpFailure(solved); !why.empty()) {
+    if (!solved.ok()) {
       const bool tasks = PlanningObjective(planner) == LpObjective::kTaskCompletion;
-      plan.note = why + (tasks ? ": planned as HTWF" : ": planned as HUWF");
+      plan.note = "the LP failed (" + solved.status().message() +
+                  (tasks ? "): planned as HTWF" : "): planned as HUWF");
+      plan.fell_back = true;
       schedule = tasks ? HtwfPlan(instance) : HuwfPlan(instance);
+    } else if (solved->stop == LpStop::kTimeBudget) {
+      return BetterOfLastLpAndGreedy(planner, instance, *solved);
     } else {
       schedule = FromLp(planner, instance, *solved);
     }

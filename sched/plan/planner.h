@@ -1,9 +1,10 @@
 // The offline planners a policy can follow (sched/policy/plan_policy.h), by kind: each
 // turns an instance into a Schedule. MarS, MARES and H-MARES plan from MarS's LP (COGE,
 // epsilon 0.3, the paper's), T-MarS from the task-level LP (sum_u W_u C_u, section 4.4),
-// each solved within a time budget; when CLP fails or the budget runs out they plan as
-// HUWF instead (T-MarS as HTWF, the better greedy on TWTCT: sched/plan/README.md), and say
-// so in the plan's note, so that a plan never waits for an LP without end.
+// each solved within a time budget, so that a plan never waits for an LP without end. When
+// CLP fails they plan as HUWF instead (T-MarS as HTWF, the better greedy on TWTCT:
+// sched/plan/README.md); when the budget runs out, as the better of the last LP solved and
+// that greedy rule (the last LP may hold few PGCs). The plan's note says which.
 #pragma once
 
 #include <string>
@@ -30,7 +31,8 @@ enum class Planner {
 bool NeedsLp(Planner planner);
 LpObjective PlanningObjective(Planner planner);
 
-// Wall-clock seconds the planners give the LP: past them they plan as HUWF (or HTWF).
+// Wall-clock seconds the planners give the LP: past them they plan from the last LP solved
+// or as HUWF (or HTWF), whichever plan is better.
 inline constexpr double kPlanningLpBudgetS = 10;
 
 // The LP as the planners use it: COGE to the epsilon stop (0.3) within `budget_s`
@@ -41,8 +43,11 @@ Result<LpBound> SolvePlanningLp(const PlanInstance& instance, double budget_s = 
 
 struct Plan {
   Schedule schedule;
-  // Empty, or why the plan is not the planner's own (the LP failed: HUWF's plan instead).
+  // Empty, or why the plan is not the planner's own: the LP failed (the greedy rule's plan
+  // instead), or ran out of its budget (the better of its last LP's plan and the greedy
+  // rule's).
   std::string note;
+  bool fell_back = false;  // the greedy rule's plan (HUWF; HTWF for T-MarS)
 };
 
 // `lp`: the instance's SolvePlanningLp, if the caller has it: a planner plans from the LP

@@ -81,7 +81,8 @@ Result<Replanned> Replan(Planner planner, const Remainder& remainder, double lp_
   }
   Result<Plan> plan = MakePlan(planner, from_zero, lp ? &*lp : nullptr);
   if (!plan.ok()) return plan.status();
-  out.record.fell_back = !plan->note.empty();
+  out.record.fell_back = plan->fell_back;
+  out.record.out_of_budget = lp && lp->ok() && (*lp)->stop == LpStop::kTimeBudget;
   out.schedule = std::move(plan->schedule);
   for (double& start : out.schedule.start) start += remainder.at;
   return out;

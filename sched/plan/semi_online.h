@@ -46,11 +46,12 @@ Remainder RemainderAt(const PlanInstance& whole, const std::vector<bool>& presen
 
 // What one re-plan did.
 struct ReplanRecord {
-  double at = 0;             // the boundary
-  int jobs = 0, tasks = 0;   // planned
-  std::vector<int> planned;  // the jobs planned, by their index in the whole instance
-  double lp_seconds = 0;     // wall clock of its LP; 0 when the planner needs none
-  bool fell_back = false;    // the LP failed or ran out of its budget: planned as HUWF
+  double at = 0;               // the boundary
+  int jobs = 0, tasks = 0;     // planned
+  std::vector<int> planned;    // the jobs planned, by their index in the whole instance
+  double lp_seconds = 0;       // wall clock of its LP; 0 when the planner needs none
+  bool out_of_budget = false;  // the LP ran out of its budget (planner.h: the better plan)
+  bool fell_back = false;      // planned as HUWF: the LP failed, or HUWF beat its last LP
 };
 
 struct Replanned {
@@ -58,10 +59,10 @@ struct Replanned {
   ReplanRecord record;
 };
 
-// Plans `remainder` with `planner` within `lp_budget_s` of wall clock for the LP (HUWF's
-// plan when it runs out, planner.h). The planner sees the remainder with its clock starting
-// at `at`: COGE's epsilon stop compares completion times, and measured from 0 a late
-// boundary would add the same constant to every job and stop COGE at its first LP.
+// Plans `remainder` with `planner` within `lp_budget_s` of wall clock for the LP (when it
+// runs out, the better of its last LP's plan and HUWF's, planner.h). The planner sees the remainder
+// with its clock starting at `at`: COGE's epsilon stop compares completion times, and measured from
+// 0 a late boundary would add the same constant to every job and stop COGE at its first LP.
 Result<Replanned> Replan(Planner planner, const Remainder& remainder, double lp_budget_s);
 
 // The LP budget of a re-plan every `batch_interval_s`: kPlanningLpBudgetS, and at most half

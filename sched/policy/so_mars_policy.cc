@@ -22,6 +22,8 @@ void SoMarsPolicy::SetBatchInterval(Duration b) {
 }
 
 std::string SoMarsPolicy::note() const {
+  const auto out_of_budget = std::count_if(replans_.begin(), replans_.end(),
+                                           [](const ReplanRecord& r) { return r.out_of_budget; });
   const auto fell_back = std::count_if(replans_.begin(), replans_.end(),
                                        [](const ReplanRecord& r) { return r.fell_back; });
   std::vector<std::string> parts;
@@ -31,11 +33,13 @@ std::string SoMarsPolicy::note() const {
                   Seconds(*batch_interval_), kDefaultBatchTasks);
     parts.push_back(std::string(text) + "; --batch-interval sets it)");
   }
-  if (fell_back > 0) {
+  if (out_of_budget > 0) {
     char budget[32];
     std::snprintf(budget, sizeof budget, "%g", lp_budget_s_);
-    parts.push_back(std::to_string(fell_back) + " of " + std::to_string(replans_.size()) +
-                    " re-plans fell back to HUWF (the LP past its budget of " + budget + " s)");
+    parts.push_back(std::to_string(out_of_budget) + " of " + std::to_string(replans_.size()) +
+                    " re-plans had the LP past its budget of " + budget + " s (" +
+                    std::to_string(fell_back) + " of them planned as HUWF, the others from the " +
+                    "last LP)");
   }
   if (!failure_.empty()) parts.push_back(failure_);
   std::string note;

@@ -41,8 +41,8 @@ class SoMarsPolicy final : public Policy {
   SoMarsPolicy(PlanInstance preview, SoMarsOptions options = {});
 
   std::string_view name() const override { return "so-mars"; }
-  // The batch interval chosen when none was given; how many re-plans fell back to HUWF
-  // (or failed); else empty.
+  // The batch interval chosen when none was given; how many re-plans ran out of LP budget
+  // (and how many of those planned as HUWF); the last re-plan that failed; else empty.
   std::string note() const override;
   Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
   void Dispatch(DispatchRound& round, const ClusterState& state, Time now) override;

@@ -147,9 +147,10 @@ TEST(SoMarsPolicy, ARePlanPlansOnlyJobsThatHaveArrivedAndKeepsRunningTasks) {
   EXPECT_TRUE(run.policy.note().empty()) << run.policy.note();
 }
 
-TEST(SoMarsPolicy, WithoutLpBudgetEveryRePlanFallsBackToHuwfAndTheNoteSaysSo) {
+TEST(SoMarsPolicy, WithoutLpBudgetARePlanTakesTheBetterOfHuwfAndTheFirstLpAndSaysSo) {
   // Two nodes and 24 tasks of mixed works released at once: COGE needs more than its
-  // first LP here (the PGCs bind), so a budget of 0 stops it before the epsilon stop.
+  // first LP here (the PGCs bind), so a budget of 0 stops it before the epsilon stop; the
+  // first LP (no PGC) plans worse than HUWF here.
   PlanInstance in;
   in.machine_speeds = {1, 1};
   for (int j = 0; j < 4; ++j)
@@ -159,7 +160,8 @@ TEST(SoMarsPolicy, WithoutLpBudgetEveryRePlanFallsBackToHuwfAndTheNoteSaysSo) {
   ASSERT_EQ(run.policy.replans().size(), 1u);
   EXPECT_TRUE(run.policy.replans()[0].fell_back);
   EXPECT_EQ(run.policy.note(),
-            "so-mars: 1 of 1 re-plans fell back to HUWF (the LP past its budget of 0 s)");
+            "so-mars: 1 of 1 re-plans had the LP past its budget of 0 s (1 of them planned as "
+            "HUWF, the others from the last LP)");
   EXPECT_EQ(run.recorder.starts.size(), 4u) << "HUWF's plan ran every job";
 }
 
