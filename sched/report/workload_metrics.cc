@@ -33,8 +33,10 @@ double NearestRankPercentile(std::vector<double>& values, double q) {
   return values[k];
 }
 
-WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext& context) {
-  WorkloadMetrics m;
+namespace {
+
+// The run's description, as the context gives it.
+void DescribeRun(const MetricsContext& context, WorkloadMetrics& m) {
   m.policy = context.policy;
   m.admission_policy = context.admission_policy.empty() ? context.policy : context.admission_policy;
   m.best_effort = context.best_effort;
@@ -44,6 +46,23 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   m.slots = context.total_slots;
   m.admission_control = context.admission_control;
   m.setup_s = Seconds(context.setup);
+}
+
+void CopySchedulerStats(const SchedulerStats& s, WorkloadMetrics& m) {
+  m.scheduler.decisions = s.decisions;
+  m.scheduler.launches = s.launches;
+  m.scheduler.preemptions = s.preemptions;
+  m.scheduler.decision_latency_us.p50 = s.decision_ns.PercentileUs(0.5);
+  m.scheduler.decision_latency_us.p99 = s.decision_ns.PercentileUs(0.99);
+  m.scheduler.dispatch_latency_us.p50 = s.dispatch_ns.PercentileUs(0.5);
+  m.scheduler.dispatch_latency_us.p99 = s.dispatch_ns.PercentileUs(0.99);
+}
+
+}  // namespace
+
+WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext& context) {
+  WorkloadMetrics m;
+  DescribeRun(context, m);
 
   std::optional<Time> first_arrival, last_finish, last_accepted_finish;
   Duration slot_all{0}, slot_successful{0};
@@ -103,15 +122,7 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   m.preempted_attempts = recorder.preempted_seen();
   m.failed_attempts = recorder.failed_seen();
 
-  if (const SchedulerStats* s = context.scheduler) {
-    m.scheduler.decisions = s->decisions;
-    m.scheduler.launches = s->launches;
-    m.scheduler.preemptions = s->preemptions;
-    m.scheduler.decision_latency_us.p50 = s->decision_ns.PercentileUs(0.5);
-    m.scheduler.decision_latency_us.p99 = s->decision_ns.PercentileUs(0.99);
-    m.scheduler.dispatch_latency_us.p50 = s->dispatch_ns.PercentileUs(0.5);
-    m.scheduler.dispatch_latency_us.p99 = s->dispatch_ns.PercentileUs(0.99);
-  }
+  if (context.scheduler) CopySchedulerStats(*context.scheduler, m);
   return m;
 }
 

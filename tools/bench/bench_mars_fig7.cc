@@ -396,17 +396,18 @@ void PrintTables(const std::string& title, const char* first, const std::vector<
       PrintRow(labels[r], Tasks(first, rows[r]), rows[r].over_converged, rows[r].lp_seconds);
 }
 
-}  // namespace
-}  // namespace mrlocal
-
-int main(int argc, char** argv) {
-  using namespace mrlocal;
+struct Args {
   int fig = 7, seeds = 20;
   std::optional<int> converge_up_to;  // jobs (Figs. 7-12: 50), tasks (Fig. 15: 500)
   std::vector<int> jobs = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
   std::vector<int> errors = {0, 20, 40, 60, 80, 100};
   std::vector<int> tasks = {100, 200, 300, 400, 500, 600, 700, 800, 900, 1000};
   bool jobs_given = false, tasks_given = false;
+};
+
+// The command line; --release-scale and --epsilon-from-releases set the run-wide settings.
+Args ParseArgs(int argc, char** argv) {
+  Args a;
   const char* usage =
       " (usage: bench_mars_fig7 [--fig 7|8|9|10|11|12|14|15|16] [--seeds N] [--jobs 10,20]"
       " [--converge-up-to JOBS|TASKS] [--errors 0,50] [--tasks 100,1000] [--release-scale X]"
@@ -414,19 +415,19 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--fig") && has_value) {
-      fig = ParseList("--fig", argv[++i]).front();
-      if (fig < 7 || fig > 16 || fig == 13)
+      a.fig = ParseList("--fig", argv[++i]).front();
+      if (a.fig < 7 || a.fig > 16 || a.fig == 13)
         Fail(std::string("--fig: 7 to 12 or 14 to 16, not ") + argv[i]);
     } else if (!std::strcmp(argv[i], "--seeds") && has_value) {
-      seeds = ParseList("--seeds", argv[++i]).front();
-      if (seeds < 1) Fail("--seeds: at least 1");
+      a.seeds = ParseList("--seeds", argv[++i]).front();
+      if (a.seeds < 1) Fail("--seeds: at least 1");
     } else if (!std::strcmp(argv[i], "--jobs") && has_value) {
-      jobs = ParseList("--jobs", argv[++i]);
-      jobs_given = true;
+      a.jobs = ParseList("--jobs", argv[++i]);
+      a.jobs_given = true;
     } else if (!std::strcmp(argv[i], "--converge-up-to") && has_value) {
-      converge_up_to = ParseList("--converge-up-to", argv[++i]).front();
+      a.converge_up_to = ParseList("--converge-up-to", argv[++i]).front();
     } else if (!std::strcmp(argv[i], "--errors") && has_value) {
-      errors = ParseList("--errors", argv[++i]);
+      a.errors = ParseList("--errors", argv[++i]);
     } else if (!std::strcmp(argv[i], "--epsilon-from-releases")) {
       epsilon_from_releases = true;
     } else if (!std::strcmp(argv[i], "--release-scale") && has_value) {
@@ -435,48 +436,60 @@ int main(int argc, char** argv) {
       if (*end || !(release_scale > 0 && release_scale <= 1000))
         Fail(std::string("--release-scale: a number in (0, 1000], not ") + argv[i]);
     } else if (!std::strcmp(argv[i], "--tasks") && has_value) {
-      tasks = ParseList("--tasks", argv[++i]);
-      tasks_given = true;
+      a.tasks = ParseList("--tasks", argv[++i]);
+      a.tasks_given = true;
     } else {
       Fail(std::string("unknown option or missing value: ") + argv[i] + usage);
     }
   }
-  for (int n : jobs)
+  for (int n : a.jobs)
     if (n < 1) Fail("--jobs: at least 1 job");
-  for (int n : tasks)
+  for (int n : a.tasks)
     if (n < 1) Fail("--tasks: at least 1 task");
-  for (int e : errors)
+  for (int e : a.errors)
     if (e > 100) Fail("--errors: percent from 0 to 100");
+  return a;
+}
+
+void RunFigure(const Args& a) {
+  const int fig = a.fig, seeds = a.seeds;
   if (fig == 14) {
-    const int n = jobs_given ? jobs.front() : 50;
+    const int n = a.jobs_given ? a.jobs.front() : 50;
     const std::string title = "Fig. 14, " + std::to_string(n) + " jobs, " + std::to_string(seeds) +
                               " seeds, plans on works off by up to +-e %, run on the true ones: "
                               "TWJCT of the runs";
-    PrintTables(title, "error %", errors, MeasureErrors(n, errors, seeds), Algorithms(), false);
-    return 0;
+    PrintTables(title, "error %", a.errors, MeasureErrors(n, a.errors, seeds), Algorithms(), false);
+    return;
   }
   if (fig == 16) {
-    RelativeWaits(tasks_given ? tasks.front() : 1000, seeds);
-    return 0;
+    RelativeWaits(a.tasks_given ? a.tasks.front() : 1000, seeds);
+    return;
   }
   std::vector<Row> rows;
-  for (int n : fig == 15 ? tasks : jobs) {
-    Row row = fig == 15 ? MeasureTasks(n, seeds, n <= converge_up_to.value_or(500))
-                        : Measure(fig, n, seeds, n <= converge_up_to.value_or(50));
+  for (int n : fig == 15 ? a.tasks : a.jobs) {
+    Row row = fig == 15 ? MeasureTasks(n, seeds, n <= a.converge_up_to.value_or(500))
+                        : Measure(fig, n, seeds, n <= a.converge_up_to.value_or(50));
     std::fprintf(stderr, "fig %d, %d %s: LP %.2f s a seed, %d of %d converged\n", fig, n,
                  fig == 15 ? "tasks" : "jobs", row.lp_seconds, row.converged, seeds);
     rows.push_back(std::move(row));
   }
   if (fig == 15) {
-    PrintTables("Fig. 15, " + std::to_string(seeds) + " seeds: TWTCT", "tasks", tasks, rows,
+    PrintTables("Fig. 15, " + std::to_string(seeds) + " seeds: TWTCT", "tasks", a.tasks, rows,
                 TaskAlgorithms(), true);
-    return 0;
+    return;
   }
   char releases[48] = "";
   if (release_scale != 1)
     std::snprintf(releases, sizeof releases, ", releases x %g", release_scale);
   PrintTables("Fig. " + std::to_string(fig) + ", " + std::to_string(seeds) + " seeds" + releases +
                   ": TWJCT",
-              "jobs", jobs, rows, Algorithms(), true);
+              "jobs", a.jobs, rows, Algorithms(), true);
+}
+
+}  // namespace
+}  // namespace mrlocal
+
+int main(int argc, char** argv) {
+  mrlocal::RunFigure(mrlocal::ParseArgs(argc, argv));
   return 0;
 }
