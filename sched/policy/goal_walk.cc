@@ -63,6 +63,7 @@ GoalWalk WalkBack(std::span<const GoalJob> jobs, Time now, int slots,
   // The walk's jobs by the period their goal ends, latest first; a job joins the walk at
   // its goal's period and stays in it, for every earlier period, until its work is placed.
   std::vector<double> left(jobs.size(), 0);
+  std::vector<double> usable(jobs.size(), 0);    // of a period's capacity: its slots' part
   std::vector<std::pair<size_t, size_t>> joins;  // (goal's period, job)
   walk.jobs.reserve(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -70,6 +71,7 @@ GoalWalk WalkBack(std::span<const GoalJob> jobs, Time now, int slots,
     walk.jobs.push_back({j.id, std::vector<double>(n_periods, 0.0), 0, 0});
     if (!j.goal || *j.goal <= now || j.work <= kNoWork) continue;
     left[i] = j.work;
+    if (slots > 0) usable[i] = std::min(j.max_parallel, slots) / static_cast<double>(slots);
     auto end = std::lower_bound(walk.periods.begin(), walk.periods.end(), *j.goal,
                                 [](const WalkPeriod& p, Time g) { return p.end < g; });
     joins.emplace_back(end - walk.periods.begin(), i);
@@ -85,11 +87,7 @@ GoalWalk WalkBack(std::span<const GoalJob> jobs, Time now, int slots,
     std::erase_if(present, [&](size_t i) { return left[i] <= kNoWork; });
     const WalkPeriod& period = walk.periods[p];
     wants.clear();
-    for (size_t i : present) {
-      const double usable =
-          slots > 0 ? std::min(jobs[i].max_parallel, slots) / static_cast<double>(slots) : 0.0;
-      wants.emplace_back(std::min(left[i], period.capacity * usable), i);
-    }
+    for (size_t i : present) wants.emplace_back(std::min(left[i], period.capacity * usable[i]), i);
     WaterFill(period.capacity, wants, [&](size_t i, double work) {
       walk.jobs[i].placed[p] = work;
       left[i] -= work;
@@ -106,7 +104,7 @@ GoalWalk WalkBack(std::span<const GoalJob> jobs, Time now, int slots,
       out.s_fit = j.max_parallel;
       continue;
     }
-    out.work_now = (n_periods > 0 ? out.placed[0] : 0.0) + std::max(left[i], 0.0);
+    out.work_now = out.placed[0] + left[i];  // left: what fits in no period
     out.s_fit = SlotsFor(out.work_now, work_per_slot, j.max_parallel);
   }
   return walk;
