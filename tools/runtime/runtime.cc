@@ -67,8 +67,8 @@ Runtime::~Runtime() = default;
 // or speeds up from its next chunk on).
 void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability) {
   for (const auto& [node, profile] : availability) {
-    for (size_t i = 0; i < profile.at.size(); ++i) {
-      loop_->At(profile.at[i], [this, node, factor = profile.factor[i]] {
+    for (size_t i = 0; i < profile.size(); ++i) {
+      loop_->At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
         for (const SlotInfo& s : slots_)
           if (s.node == node) (void)controller_->SetSlotSpeed(s.id, s.speed * factor);
       });

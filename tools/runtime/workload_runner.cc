@@ -39,8 +39,7 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   for (const AvailabilityProfile& a : spec.availability) {
     SpeedProfile p;
     for (auto& step : a.steps) {
-      p.at.push_back(FromSeconds(step.at_s));
-      p.factor.push_back(step.factor);
+      p.Add(FromSeconds(step.at_s), step.factor);
     }
     for (int node : a.nodes) ro.availability[node] = p;
   }
