@@ -160,8 +160,13 @@ WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
     j.arrival_s *= scale;
     if (j.deadline_s) *j.deadline_s *= scale;
   }
-  for (AvailabilityProfile& a : spec.availability)
+  for (AvailabilityProfile& a : spec.availability) {
     for (auto& step : a.steps) step.at_s *= scale;
+    if (a.forecast)
+      for (auto& step : *a.forecast) step.at_s *= scale;
+  }
+  spec.forecast.period_s *= scale;
+  spec.forecast.window_s *= scale;
   return spec;
 }
 

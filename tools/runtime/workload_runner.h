@@ -96,7 +96,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunO
 // InvalidArgument naming the job when its app has no model.
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& options);
 
-// The spec with arrival times, deadlines and availability steps multiplied by `scale`.
+// The spec with arrival times, deadlines, availability and forecast steps, and the learned
+// forecast's period and window multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);
 
 }  // namespace mrlocal
