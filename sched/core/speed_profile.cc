@@ -21,6 +21,15 @@ void SpeedProfile::Add(Time at, double factor) {
   factor_.push_back(factor);
 }
 
+void SpeedProfile::SetFrom(Time at, double factor) {
+  while (!at_.empty() && at_.back() >= at) {
+    at_.pop_back();
+    factor_.pop_back();
+    cumulative_.pop_back();
+  }
+  Add(at, factor);
+}
+
 size_t SpeedProfile::StepsUpTo(Time t) const {
   return static_cast<size_t>(std::upper_bound(at_.begin(), at_.end(), t) - at_.begin());
 }

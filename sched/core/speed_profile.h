@@ -23,6 +23,9 @@ class SpeedProfile {
 
   // Appends a step. REQUIRES: `at` after the last step, factor > 0.
   void Add(Time at, double factor);
+  // From `at` on, the factor is `factor`: the steps at or after `at` are dropped (a record
+  // of what was observed, corrected). REQUIRES: factor > 0.
+  void SetFrom(Time at, double factor);
 
   // The factor at `t`: the last step at or before t; 1.0 before the first.
   double At(Time t) const;

@@ -52,6 +52,17 @@ TEST(SpeedProfile, EndOfSpendsTheWorkAtEachStepsSpeed) {
   EXPECT_EQ(SpeedProfile().EndOf(S(3), 4, 0.5), S(11));
 }
 
+TEST(SpeedProfile, SetFromReplacesTheStepsFromThatTimeOn) {
+  SpeedProfile p = Steps();
+  p.SetFrom(S(20), 0.75);
+  EXPECT_EQ(p.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.At(S(40)), 0.75);
+  EXPECT_DOUBLE_EQ(p.Integral(S(0), S(30)), 10 + 5 + 7.5);
+  p.SetFrom(S(25), 0.5);
+  EXPECT_DOUBLE_EQ(p.At(S(24)), 0.75);
+  EXPECT_DOUBLE_EQ(p.At(S(25)), 0.5);
+}
+
 TEST(SpeedProfile, RefusesTimesNotIncreasingAndFactorsNotPositive) {
   EXPECT_THROW(SpeedProfile({S(2), S(2)}, {0.5, 0.5}), std::invalid_argument);
   EXPECT_THROW(SpeedProfile({S(2)}, {0.0}), std::invalid_argument);
