@@ -73,6 +73,9 @@ struct WorkloadRun {
   std::optional<double> reduce_slowstart;
   std::optional<LofEvaluation> overload;  // Policy::OverloadSnapshot after the run
   std::string policy_note;                // Policy::note(): a plan's fallback, or empty
+  // The capacity forecast the policy was given (the spec's, run_forecast.h), as the run
+  // left it: a learned one has seen the whole run.
+  std::shared_ptr<const CapacityForecast> forecast;
 };
 
 // Events between two sim_progress calls: a few a second at the simulator's millions of
