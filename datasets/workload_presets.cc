@@ -533,8 +533,9 @@ Result<WorkloadSpec> DynShare(uint64_t seed, const PresetOptions& o) {
   const double overload_s = std::min(span_s, kOverloadGaps * mean_gap_s);
   const double overload_from_s = (span_s - overload_s) / 2,
                overload_to_s = overload_from_s + overload_s;
-  spec.availability.push_back(
-      {{kOverloadedNode}, {{Ms(overload_from_s), kOverloadFactor}, {Ms(overload_to_s), 1.0}}});
+  spec.availability.push_back({{kOverloadedNode},
+                               {{Ms(overload_from_s), kOverloadFactor}, {Ms(overload_to_s), 1.0}},
+                               std::nullopt});
   spec.note = std::string("dynshare: ") +
               (shared ? "graphs from " + graphs
                       : "no " + graphs + ": generated graphs of the same shape (gen graph)") +

@@ -230,6 +230,18 @@ std::string AbsoluteDir(std::string_view dir) {
   return s;
 }
 
+// A file a spec names, relative to its directory unless absolute, and how messages show it.
+struct SpecFile {
+  std::string path;
+  std::string shown;  // "'a.txt' (relative to /data)"
+};
+SpecFile ResolveFile(std::string_view base_dir, const std::string& f) {
+  const std::filesystem::path p(f);
+  const bool as_is = base_dir.empty() || p.is_absolute();
+  return {as_is ? f : (std::filesystem::path(base_dir) / p).lexically_normal().string(),
+          "'" + f + "'" + (p.is_absolute() ? "" : " (relative to " + AbsoluteDir(base_dir) + ")")};
+}
+
 Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& path,
                              const AppSchema& app, std::string_view base_dir) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
@@ -253,14 +265,10 @@ Result<InputSpec> ParseInput(const Reader& r, const json& v, const std::string& 
       const std::string ipath = fpath + "[" + std::to_string(i) + "]";
       std::string f;
       MRLOCAL_READ_INTO(f, r.String((*files)[i], ipath));
-      const std::filesystem::path p(f);
-      in.files.push_back(base_dir.empty() || p.is_absolute()
-                             ? f
-                             : (std::filesystem::path(base_dir) / p).lexically_normal().string());
+      const SpecFile file = ResolveFile(base_dir, f);
+      in.files.push_back(file.path);
       if (!r.check_files()) continue;
-      const std::string shown =
-          "'" + f + "'" + (p.is_absolute() ? "" : " (relative to " + AbsoluteDir(base_dir) + ")");
-      if (Status st = CheckReadableFile(in.files.back(), shown); !st.ok())
+      if (Status st = CheckReadableFile(file.path, file.shown); !st.ok())
         return r.Fail(ipath, st.message());
     }
     return in;
@@ -501,16 +509,125 @@ std::string NodeOutsideCluster(uint64_t node, const std::optional<ClusterSpec>& 
                   : "");
 }
 
+using Steps = std::vector<ProfileStep>;
+
+// A generator's error ("min: must be ...") under the generator's path.
+Status FailIn(const Reader& r, const std::string& path, const Status& st) {
+  return Status::InvalidArgument(r.source() + ": " + path + "." + st.message());
+}
+
+Result<Steps> ParseStepList(const Reader& r, const json& v, const std::string& path) {
+  if (v.empty())
+    return r.Fail(path, "must be a non-empty list of [time_s, factor] steps " + Got(v));
+  if (v.size() > kMaxProfileSteps)
+    return r.Fail(path, "over " + std::to_string(kMaxProfileSteps) + " steps");
+  Steps steps;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string spath = path + "[" + std::to_string(i) + "]";
+    const json& step = v[i];
+    if (!step.is_array() || step.size() != 2)
+      return r.Fail(spath, "must be a [time_s, factor] pair " + Got(step));
+    ProfileStep s;
+    MRLOCAL_READ_INTO(s.at_s, r.Number(step[0], spath + "[0]", true));
+    MRLOCAL_READ_INTO(s.factor, r.Number(step[1], spath + "[1]", false));
+    if (s.factor > 1) return r.Fail(spath + "[1]", "factor must be in (0, 1] " + Got(step[1]));
+    if (!steps.empty() && s.at_s <= steps.back().at_s)
+      return r.Fail(spath + "[0]", "times must be strictly increasing " + Got(step[0]));
+    steps.push_back(s);
+  }
+  return steps;
+}
+
+// Reads the number at `key` of `v` into *out, when it is there; `need`: it must be.
+Status ReadSeconds(const Reader& r, const json& v, const std::string& path, std::string_view key,
+                   bool zero_ok, bool need, double* out) {
+  const json* x = Find(v, key);
+  if (!x) return need ? r.Fail(Join(path, key), "missing") : Status::OK();
+  MRLOCAL_READ_INTO(*out, r.Number(*x, Join(path, key), zero_ok));
+  return Status::OK();
+}
+
+Result<Steps> ParseSinusoid(const Reader& r, const json& v, const std::string& path) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(v, path, {"period_s", "min", "max", "phase_s", "step_s", "until_s"}));
+  SinusoidProfile p;
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "period_s", false, false, &p.period_s));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "min", false, true, &p.min));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "max", false, false, &p.max));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "phase_s", true, false, &p.phase_s));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "step_s", false, false, &p.step_s));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "until_s", false, true, &p.until_s));
+  Result<Steps> steps = ExpandSinusoid(p);
+  if (!steps.ok()) return FailIn(r, path, steps.status());
+  return steps;
+}
+
+Result<Steps> ParseBursts(const Reader& r, const json& v, const std::string& path) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(v, path, {"every_s", "length_s", "factor", "gaps", "seed", "until_s"}));
+  BurstProfile p;
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "every_s", false, true, &p.every_s));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "length_s", false, true, &p.length_s));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "factor", false, true, &p.factor));
+  MRLOCAL_RETURN_IF_ERROR(ReadSeconds(r, v, path, "until_s", false, true, &p.until_s));
+  if (const json* seed = Find(v, "seed"))
+    MRLOCAL_READ_INTO(p.seed, r.Integer(*seed, Join(path, "seed"), 0));
+  if (const json* gaps = Find(v, "gaps")) {
+    std::string name;
+    MRLOCAL_READ_INTO(name, r.String(*gaps, Join(path, "gaps")));
+    if (name != "exponential" && name != "fixed")
+      return r.Fail(Join(path, "gaps"), "must be \"exponential\" or \"fixed\" " + Got(*gaps));
+    p.gaps = name == "fixed" ? BurstProfile::Gaps::kFixed : BurstProfile::Gaps::kExponential;
+  }
+  Result<Steps> steps = ExpandBursts(p);
+  if (!steps.ok()) return FailIn(r, path, steps.status());
+  return steps;
+}
+
+Result<Steps> ParseCsvProfile(const Reader& r, const json& v, const std::string& path,
+                              std::string_view base_dir) {
+  std::string name;
+  MRLOCAL_READ_INTO(name, r.String(v, path));
+  const SpecFile file = ResolveFile(base_dir, name);
+  if (Status st = CheckReadableFile(file.path, file.shown); !st.ok())
+    return r.Fail(path, st.message());
+  Result<std::string> text = ReadWorkloadFile(file.path);
+  if (!text.ok()) return r.Fail(path, text.status().message());
+  Result<Steps> steps = ParseAvailabilityCsv(*text);
+  if (!steps.ok()) return r.Fail(path, file.shown + ": " + steps.status().message());
+  return steps;
+}
+
+// A profile as steps, or generated: {"sinusoid": {...}}, {"bursts": {...}}, {"csv": file}.
+Result<Steps> ParseProfile(const Reader& r, const json& v, const std::string& path,
+                           std::string_view base_dir) {
+  const std::string want =
+      "must be a list of [time_s, factor] steps, or one of {\"sinusoid\": {...}}, "
+      "{\"bursts\": {...}}, {\"csv\": \"file.csv\"} ";
+  if (v.is_array()) return ParseStepList(r, v, path);
+  if (!v.is_object() || v.size() != 1) return r.Fail(path, want + Got(v));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"sinusoid", "bursts", "csv"}));
+  const auto& [kind, body] = *v.items().begin();
+  const std::string kpath = Join(path, kind);
+  if (kind == "sinusoid") return ParseSinusoid(r, body, kpath);
+  if (kind == "bursts") return ParseBursts(r, body, kpath);
+  return ParseCsvProfile(r, body, kpath, base_dir);
+}
+
 Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v,
                                               const std::string& path,
-                                              const std::optional<ClusterSpec>& cluster) {
+                                              const std::optional<ClusterSpec>& cluster,
+                                              std::string_view base_dir) {
   MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
-  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"nodes", "profile"}));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"nodes", "profile", "forecast"}));
   AvailabilityProfile a;
   const json* nodes = Find(v, "nodes");
   const json* profile = Find(v, "profile");
   if (!nodes) return r.Fail(Join(path, "nodes"), "missing: the node ids the profile applies to");
-  if (!profile) return r.Fail(Join(path, "profile"), "missing: [[time_s, factor], ...]");
+  if (!profile)
+    return r.Fail(Join(path, "profile"), "missing: [[time_s, factor], ...] or a generator");
   const std::string npath = Join(path, "nodes");
   if (!nodes->is_array() || nodes->empty())
     return r.Fail(npath, "must be a non-empty list of node ids " + Got(*nodes));
@@ -523,23 +640,35 @@ Result<AvailabilityProfile> ParseAvailability(const Reader& r, const json& v,
     if (id > max_node) return r.Fail(ipath, NodeOutsideCluster(id, cluster));
     a.nodes.push_back(static_cast<int>(id));
   }
-  const std::string ppath = Join(path, "profile");
-  if (!profile->is_array() || profile->empty())
-    return r.Fail(ppath, "must be a non-empty list of [time_s, factor] steps " + Got(*profile));
-  for (size_t i = 0; i < profile->size(); ++i) {
-    const std::string spath = ppath + "[" + std::to_string(i) + "]";
-    const json& step = (*profile)[i];
-    if (!step.is_array() || step.size() != 2)
-      return r.Fail(spath, "must be a [time_s, factor] pair " + Got(step));
-    AvailabilityProfile::Step s;
-    MRLOCAL_READ_INTO(s.at_s, r.Number(step[0], spath + "[0]", true));
-    MRLOCAL_READ_INTO(s.factor, r.Number(step[1], spath + "[1]", false));
-    if (s.factor > 1) return r.Fail(spath + "[1]", "factor must be in (0, 1] " + Got(step[1]));
-    if (!a.steps.empty() && s.at_s <= a.steps.back().at_s)
-      return r.Fail(spath + "[0]", "times must be strictly increasing " + Got(step[0]));
-    a.steps.push_back(s);
-  }
+  MRLOCAL_READ_INTO(a.steps, ParseProfile(r, *profile, Join(path, "profile"), base_dir));
+  if (const json* f = Find(v, "forecast"))
+    MRLOCAL_READ_INTO(a.forecast, ParseProfile(r, *f, Join(path, "forecast"), base_dir));
   return a;
+}
+
+// "known", "learned", "constant", or {"learned": {"period_s": P, "window_s": W}}.
+Result<ForecastSpec> ParseForecast(const Reader& r, const json& v) {
+  const std::string want =
+      "must be \"known\", \"learned\", \"constant\" or {\"learned\": {\"period_s\": P, "
+      "\"window_s\": W}} ";
+  ForecastSpec f;
+  if (v.is_string()) {
+    std::optional<ForecastKind> kind = ForecastKindNamed(v.get<std::string>());
+    if (!kind) return r.Fail("forecast", want + Got(v));
+    f.kind = *kind;
+    return f;
+  }
+  if (!v.is_object() || v.size() != 1) return r.Fail("forecast", want + Got(v));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, "forecast", {"learned"}));
+  const json& learned = v.at("learned");
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(learned, "forecast.learned"));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(learned, "forecast.learned", {"period_s", "window_s"}));
+  f.kind = ForecastKind::kLearned;
+  MRLOCAL_RETURN_IF_ERROR(
+      ReadSeconds(r, learned, "forecast.learned", "period_s", false, false, &f.period_s));
+  MRLOCAL_RETURN_IF_ERROR(
+      ReadSeconds(r, learned, "forecast.learned", "window_s", false, false, &f.window_s));
+  return f;
 }
 
 // Default names, then uniqueness, with the message that says which name was whose.
@@ -569,7 +698,7 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
   MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(root, "",
                                       {"name", "description", "cluster", "block_size", "model",
-                                       "reduce_slowstart", "availability", "jobs"}));
+                                       "reduce_slowstart", "availability", "forecast", "jobs"}));
   WorkloadSpec spec;
   spec.source = r.source();
   spec.name = std::filesystem::path(r.source()).stem().string();
@@ -613,7 +742,7 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
     for (size_t i = 0; i < av->size(); ++i) {
       const std::string path = "availability[" + std::to_string(i) + "]";
       AvailabilityProfile a;
-      MRLOCAL_READ_INTO(a, ParseAvailability(r, (*av)[i], path, spec.cluster));
+      MRLOCAL_READ_INTO(a, ParseAvailability(r, (*av)[i], path, spec.cluster, base_dir));
       for (size_t k = 0; k < a.nodes.size(); ++k) {
         auto [it, fresh] = owner.emplace(a.nodes[k], i);
         if (!fresh)
@@ -625,6 +754,8 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
       spec.availability.push_back(std::move(a));
     }
   }
+  if (const json* f = Find(root, "forecast"))
+    MRLOCAL_READ_INTO(spec.forecast, ParseForecast(r, *f));
   const json* jobs = Find(root, "jobs");
   if (!jobs) return r.Fail("jobs", "missing: the list of jobs");
   if (!jobs->is_array() || jobs->empty())
@@ -685,6 +816,24 @@ Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
 Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
                                        const AppSchemas& apps, std::string_view base_dir) {
   return ParseSpec(text, source, apps, base_dir, /*check_files=*/false);
+}
+
+std::string_view ToString(ForecastKind kind) {
+  switch (kind) {
+    case ForecastKind::kKnown:
+      return "known";
+    case ForecastKind::kLearned:
+      return "learned";
+    case ForecastKind::kConstant:
+      return "constant";
+  }
+  return "?";
+}
+
+std::optional<ForecastKind> ForecastKindNamed(std::string_view name) {
+  for (ForecastKind k : {ForecastKind::kKnown, ForecastKind::kLearned, ForecastKind::kConstant})
+    if (ToString(k) == name) return k;
+  return std::nullopt;
 }
 
 Status CheckAvailability(const WorkloadSpec& spec, const ClusterSpec& cluster) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "datasets/app_schema.h"
+#include "datasets/availability_profile.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
 
@@ -72,13 +73,34 @@ struct WorkloadJob {
 
 // Per-node availability s(t): a step function of time (seconds since the workload start)
 // multiplying the speed of every slot of the listed nodes. Before the first step: 1.0.
+// A spec may generate the steps or read them from a CSV (datasets/availability_profile.h):
+// they are expanded when it is read.
 struct AvailabilityProfile {
+  using Step = ProfileStep;
   std::vector<int> nodes;
-  struct Step {
-    double at_s = 0;
-    double factor = 1.0;  // in (0, 1]
-  };
   std::vector<Step> steps;  // strictly increasing at_s
+  // What the policies are told of these nodes' availability (WorkloadSpec::forecast, kind
+  // kKnown), when it is not `steps`: a forecast that may be wrong. None: `steps`.
+  std::optional<std::vector<Step>> forecast;
+};
+
+// How the policies learn the capacity ahead (sched/estimate/capacity_forecast.h).
+enum class ForecastKind {
+  kKnown,     // each node's profile (or its `forecast`), known in advance
+  kLearned,   // from what the cluster has shown so far
+  kConstant,  // the capacity the cluster shows now, held for ever
+};
+std::string_view ToString(ForecastKind kind);
+// "known", "learned", "constant"; none for anything else.
+std::optional<ForecastKind> ForecastKindNamed(std::string_view name);
+
+struct ForecastSpec {
+  ForecastKind kind = ForecastKind::kKnown;
+  // kLearned: the load's period (a day: 86400), so that the forecast of t is what was seen
+  // at t - period; 0: none, an average of the recent past is held instead, over window_s
+  // (0: the forecast's default).
+  double period_s = 0;
+  double window_s = 0;
 };
 
 // Simulation model options that a spec may set (the calibration file gives the rest).
@@ -97,6 +119,7 @@ struct WorkloadSpec {
   std::optional<ClusterSpec> cluster;  // none: the command's --cluster or its default
   uint64_t block_size = 128ull << 20;  // maps of file and generated inputs
   std::vector<AvailabilityProfile> availability;
+  ForecastSpec forecast;
   ModelOptions model;
   // Reduce slow-start (Hadoop's mapred.reduce.slowstart.completed.maps), in (0, 1]: the
   // fraction of a job's maps done before its reduces may take slots. None: once all are.
@@ -106,10 +129,11 @@ struct WorkloadSpec {
 
 // Reads a JSON workload spec (format: README, "Workload spec") whose jobs are of `apps`.
 // `source` names the text in messages (the file name) and gives the default workload name
-// (its stem); relative paths in "files" are resolved against `base_dir` when it is not
-// empty. Errors are InvalidArgument with one line that names the source and the field at
-// fault, e.g. "spec.json: jobs[3].arrival_s: must be a non-negative number (got -2)", or
-// the line and column of a JSON syntax error ("spec.json:4:17: JSON syntax error: ...").
+// (its stem); relative paths in "files" and of profile CSVs are resolved against
+// `base_dir` when it is not empty (CSVs are read now). Errors are InvalidArgument with one line
+// that names the source and the field at fault, e.g. "spec.json: jobs[3].arrival_s: must be a
+// non-negative number (got -2)", or the line and column of a JSON syntax error ("spec.json:4:17:
+// JSON syntax error: ...").
 Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
                                        const AppSchemas& apps, std::string_view base_dir = {});
 

@@ -4,7 +4,8 @@
 // declares the settings it reads and their types; it turns them into its own options
 // struct (RtmrOptions...) and ignores the others. Beside the settings, the preview of the
 // job set (clairvoyance) that offline policies plan over: one per workload, so that it too
-// is the same for every policy `compare` runs on a seed.
+// is the same for every policy `compare` runs on a seed; and the capacity forecast of the
+// run (one per run: it learns from what the run's cluster shows).
 #pragma once
 
 #include <functional>
@@ -16,6 +17,7 @@
 #include <variant>
 
 #include "sched/core/clock.h"
+#include "sched/estimate/capacity_forecast.h"
 #include "sched/plan/plan_preview.h"
 
 namespace mrlocal {
@@ -56,9 +58,20 @@ class PolicyArgs {
   }
   const PlanPreview* preview() const { return preview_.get(); }
 
+  // The capacity ahead, for the policies that plan with it (PolicyTraits::needs_forecast);
+  // the front end (tools/runtime) makes one for each run and tells it what the cluster
+  // shows. Null: none given.
+  PolicyArgs& SetForecast(std::shared_ptr<CapacityForecast> forecast) {
+    forecast_ = std::move(forecast);
+    return *this;
+  }
+  CapacityForecast* forecast() const { return forecast_.get(); }
+  const std::shared_ptr<CapacityForecast>& shared_forecast() const { return forecast_; }
+
  private:
   std::map<std::string, Value, std::less<>> values_;
   std::shared_ptr<const PlanPreview> preview_;  // shared: args are copied per run
+  std::shared_ptr<CapacityForecast> forecast_;  // shared with the runtime that feeds it
 };
 
 }  // namespace mrlocal

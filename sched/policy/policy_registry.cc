@@ -207,6 +207,9 @@ Status PolicyRegistry::Check(std::string_view name, const PolicyArgs& args) cons
         "policy '" + std::string(name) +
         "' plans over the whole job set before the run: it needs a workload whose jobs "
         "declare their task times (synthetic jobs)");
+  if ((*d)->traits.needs_forecast && !args.forecast())
+    return Status::InvalidArgument("policy '" + std::string(name) +
+                                   "' plans with the capacity ahead: it needs a forecast");
   return Status::OK();
 }
 

@@ -38,6 +38,9 @@ struct PolicyTraits {
   // PolicyArgs::preview, which a front end gives for a workload whose jobs declare their
   // task times (synthetic); a single job or a trace has none, and the policy is refused.
   bool needs_preview = false;
+  // Plans with the capacity ahead (PolicyArgs::forecast): made only with one. The front
+  // ends give one to every policy of a run (tools/runtime: the spec's, or a constant one).
+  bool needs_forecast = false;
 };
 
 // A setting a policy reads from PolicyArgs.

@@ -49,32 +49,14 @@ double SimExecutor::Noise(const TaskLaunch& l) const {
 }
 
 double SimExecutor::Speed(SlotId slot, Time t) const {
-  double s = slots_[slot].speed;
-  if (const SpeedProfile* p = profile_of_slot_[slot]) {
-    auto it = std::upper_bound(p->at.begin(), p->at.end(), t);
-    if (it != p->at.begin()) s *= p->factor[static_cast<size_t>(it - p->at.begin()) - 1];
-  }
-  return s;
+  const SpeedProfile* p = profile_of_slot_[slot];
+  return p ? slots_[slot].speed * p->At(t) : slots_[slot].speed;
 }
 
 Time SimExecutor::EndOf(SlotId slot, Time from, double work_s) const {
   const SpeedProfile* p = profile_of_slot_[slot];
   const double base = slots_[slot].speed;
-  if (!p) return from + FromSeconds(work_s / base);
-  // Walk the profile's steps from `from`, spending work at each step's speed.
-  size_t i =
-      static_cast<size_t>(std::upper_bound(p->at.begin(), p->at.end(), from) - p->at.begin());
-  Time t = from;
-  double factor = i == 0 ? 1.0 : p->factor[i - 1];
-  for (;; ++i) {
-    const double speed = base * factor;
-    if (i == p->at.size()) return t + FromSeconds(work_s / speed);
-    const double span = Seconds(p->at[i] - t);
-    if (span * speed >= work_s) return t + FromSeconds(work_s / speed);
-    work_s -= span * speed;
-    t = p->at[i];
-    factor = p->factor[i];
-  }
+  return p ? p->EndOf(from, work_s, base) : from + FromSeconds(work_s / base);
 }
 
 void SimExecutor::Launch(const TaskLaunch& l) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sched/core/executor.h"
+#include "sched/core/speed_profile.h"
 #include "sched/sim/sim_loop.h"
 
 namespace mrlocal {
@@ -39,16 +40,10 @@ struct SimJob {
   CountMinSketch shuffle;
 };
 
-// A node's speed factor over time: `factor[i]` from `at[i]` on (1.0 before at[0]).
-struct SpeedProfile {
-  std::vector<Time> at;
-  std::vector<double> factor;  // each in (0, 1]
-};
-
 struct SimExecutorOptions {
   double noise = 0;  // sigma of the log-normal factor; 0: none
   uint64_t seed = 1;
-  std::map<NodeId, SpeedProfile> availability;
+  std::map<NodeId, SpeedProfile> availability;  // factors in (0, 1]
 };
 
 class SimExecutor final : public Executor {

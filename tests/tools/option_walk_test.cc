@@ -80,6 +80,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --lof-threshold", {}},
       {"WORKLOAD --lof-min-pts", {}},
       {"WORKLOAD --reduce-slowstart", {}},
+      {"WORKLOAD --forecast", {}},
       {"workload --policy", {}},
       {"compare --policies", {{}, "fifo"}},
       {"compare --seeds", {}},

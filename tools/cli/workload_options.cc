@@ -89,6 +89,12 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: "
                          "the spec's, rtmr-* presets 0.05, else 1)"),
          NumberIn(0, 1, LowEnd::kOpen));
+  Within(cmd->add_option("--forecast", o.forecast,
+                         "What the policies are told of the capacity ahead: known (the spec's "
+                         "availability, or its forecast profiles), learned (from what the "
+                         "cluster shows), constant (today's held); default: the spec's, else "
+                         "known"),
+         OneOf({"known", "learned", "constant"}));
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
   cmd->add_flag("--progress", o.progress,
                 "--sim: progress lines on stderr even when it is not a terminal");
@@ -299,6 +305,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
   if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;
+  if (o.forecast) w.spec.forecast.kind = ForecastKindNamed(*o.forecast).value();
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;
   return w;

@@ -46,6 +46,7 @@ struct WorkloadOptions {
   std::optional<double> lof_threshold;     // llf; none: its default
   std::optional<int> lof_min_pts;          // llf; none: its default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
+  std::optional<std::string> forecast;     // known, learned, constant; none: the spec's
   bool quiet = false;
   bool progress = false;  // a simulation's progress even when stderr is not a terminal
 };

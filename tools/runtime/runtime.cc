@@ -5,6 +5,7 @@
 #include "sched/core/asio_loop.h"
 #include "sched/partition/partitioner.h"
 #include "sched/sim/sim_loop.h"
+#include "tools/runtime/run_forecast.h"
 
 namespace mrlocal {
 
@@ -17,6 +18,8 @@ Result<std::unique_ptr<Runtime>> Runtime::Simulated(RuntimeOptions options) {
 }
 
 Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated) {
+  if (!o.policy_args.forecast())
+    o.policy_args.SetForecast(DefaultForecast(o.cluster.Slots(), o.availability));
   auto policy = MakePolicy(o.policy, o.estimator, o.policy_args);
   if (!policy.ok()) return policy.status();
   auto partitioner = MakePartitioner(o.partitioner);
@@ -45,6 +48,8 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->executor_ = std::move(executor);
   }
   r->policy_ = std::move(policy).value();
+  r->forecast_ = o.policy_args.forecast();
+  r->forecast_->SetClock(r->loop_.get());
   ControllerOptions controller = o.controller;
   controller.node_task_limits = o.cluster.NodeTaskLimits();
   r->controller_ =
@@ -60,17 +65,25 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
   return r;
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+  if (forecast_) forecast_->SetClock(nullptr);  // the loop goes; the forecast may stay
+}
 
 // At each step the node's slots run at their base speed times the step's factor, in the
 // state the policy sees and on a real executor's throttles (a task running then slows down
-// or speeds up from its next chunk on).
+// or speeds up from its next chunk on). The forecast is told first, so that a policy that
+// re-plans on the change (OnSlotSpeedChanged) asks one that knows of it.
 void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability) {
   for (const auto& [node, profile] : availability) {
-    for (size_t i = 0; i < profile.at.size(); ++i) {
-      loop_->At(profile.at[i], [this, node, factor = profile.factor[i]] {
-        for (const SlotInfo& s : slots_)
-          if (s.node == node) (void)controller_->SetSlotSpeed(s.id, s.speed * factor);
+    for (size_t i = 0; i < profile.size(); ++i) {
+      loop_->At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+        for (const SlotInfo& s : slots_) {
+          if (s.node != node) continue;
+          SlotInfo now = s;
+          now.speed = s.speed * factor;
+          forecast_->Observe(now, loop_->Now());
+          (void)controller_->SetSlotSpeed(s.id, now.speed);
+        }
       });
     }
   }

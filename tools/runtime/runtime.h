@@ -37,6 +37,8 @@ struct RuntimeOptions {
   // Told of every finished attempt and job end (EstimatorFeed): a learning estimator,
   // usually `estimator` itself; null: none learns during the run. Must outlive the runtime.
   Estimator* learner = nullptr;
+  // Its forecast, if given, is told every availability step and reads the run's clock;
+  // none: the availability below known in advance, or a constant one without any.
   PolicyArgs policy_args;
   std::string partitioner = "dp-sketch";
   ControllerOptions controller;
@@ -108,6 +110,7 @@ class Runtime final : private ControllerObserver {
   RealExecutor* real_executor_ = nullptr;  // executor_, by kind
   SimExecutor* sim_executor_ = nullptr;
   std::unique_ptr<Policy> policy_;
+  CapacityForecast* forecast_ = nullptr;  // options_.policy_args'
   std::unique_ptr<Controller> controller_;
   std::unique_ptr<EstimatorFeed> feed_;  // with options_.learner
   bool shut_down_ = false;               // loop thread

@@ -13,6 +13,7 @@
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/job_set_preview.h"
 #include "tools/runtime/real_job.h"
+#include "tools/runtime/run_forecast.h"
 #include "tools/runtime/runtime.h"
 #include "tools/runtime/sim_jobs.h"
 
@@ -20,8 +21,8 @@ namespace mrlocal {
 
 namespace {
 
-// What both kinds of run share: the policy with its estimates, the partitioner, the
-// controller's options and the spec's availability profiles.
+// What both kinds of run share: the policy with its estimates and its capacity forecast,
+// the partitioner, the controller's options and the spec's availability profiles.
 RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o,
                            RunEstimator& estimator, bool sim) {
   RuntimeOptions ro;
@@ -37,13 +38,11 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   ro.controller.reduce_slowstart = spec.reduce_slowstart;
   ro.controller.observer_tick = o.observer_tick;
   for (const AvailabilityProfile& a : spec.availability) {
-    SpeedProfile p;
-    for (auto& step : a.steps) {
-      p.at.push_back(FromSeconds(step.at_s));
-      p.factor.push_back(step.factor);
-    }
+    const SpeedProfile p = ToSpeedProfile(a.steps);
     for (int node : a.nodes) ro.availability[node] = p;
   }
+  // A fresh one for each run (it learns from the run), unless the caller gave one.
+  if (!ro.policy_args.forecast()) ro.policy_args.SetForecast(SpecForecast(spec, o.cluster.Slots()));
   ro.noise = spec.model.noise;
   ro.seed = o.seed;
   return ro;
@@ -52,6 +51,7 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
 Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOptions ro, bool sim,
                                              const WorkloadRunOptions& o, WorkloadRun& run) {
   MRLOCAL_RETURN_IF_ERROR(CheckAvailability(spec, o.cluster));
+  run.forecast = ro.policy_args.shared_forecast();
   auto made = sim ? Runtime::Simulated(std::move(ro)) : Runtime::Real(std::move(ro));
   if (!made.ok()) return made.status();
   Runtime& runtime = **made;
@@ -161,8 +161,13 @@ WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
     j.arrival_s *= scale;
     if (j.deadline_s) *j.deadline_s *= scale;
   }
-  for (AvailabilityProfile& a : spec.availability)
+  for (AvailabilityProfile& a : spec.availability) {
     for (auto& step : a.steps) step.at_s *= scale;
+    if (a.forecast)
+      for (auto& step : *a.forecast) step.at_s *= scale;
+  }
+  spec.forecast.period_s *= scale;
+  spec.forecast.window_s *= scale;
   return spec;
 }
 

@@ -73,6 +73,9 @@ struct WorkloadRun {
   std::optional<double> reduce_slowstart;
   std::optional<LofEvaluation> overload;  // Policy::OverloadSnapshot after the run
   std::string policy_note;                // Policy::note(): a plan's fallback, or empty
+  // The capacity forecast the policy was given (the spec's, run_forecast.h), as the run
+  // left it: a learned one has seen the whole run.
+  std::shared_ptr<const CapacityForecast> forecast;
 };
 
 // Events between two sim_progress calls: a few a second at the simulator's millions of
@@ -96,7 +99,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunO
 // InvalidArgument naming the job when its app has no model.
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& options);
 
-// The spec with arrival times, deadlines and availability steps multiplied by `scale`.
+// The spec with arrival times, deadlines, availability and forecast steps, and the learned
+// forecast's period and window multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);
 
 }  // namespace mrlocal
