@@ -334,8 +334,9 @@ Result<std::vector<double>> ParseTaskTimes(const Reader& r, const json& v, const
 
 // The keys of a spec job: its own, then those of every app, in the order of `apps`.
 std::vector<std::string_view> JobKeys(const AppSchemas& apps) {
-  std::vector<std::string_view> keys = {"name",    "arrival_s",  "app",      "input",  "maps",
-                                        "reduces", "deadline_s", "deadline", "weight", "queue"};
+  std::vector<std::string_view> keys = {"name",   "arrival_s", "app",        "input",
+                                        "maps",   "reduces",   "deadline_s", "deadline",
+                                        "goal_s", "goal",      "weight",     "queue"};
   for (const AppSchema& a : apps)
     for (const AppSchema::Field& f : a.fields)
       if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
@@ -430,22 +431,23 @@ Status ParseTaskWeights(const Reader& r, const json& v, const std::string& path,
   return Status::OK();
 }
 
-// The deadline, as deadline_s or as a duration.
-Status ParseDeadline(const Reader& r, const json& v, const std::string& path, WorkloadJob* job) {
-  auto at = [&](std::string_view key) { return Join(path, key); };
-  const json* deadline_s = Find(v, "deadline_s");
-  const json* deadline = Find(v, "deadline");
-  if (deadline_s && deadline)
-    return r.Fail(at("deadline"), "give deadline_s or deadline, not both");
-  if (deadline_s)
-    MRLOCAL_READ_INTO(job->deadline_s, r.Number(*deadline_s, at("deadline_s"), false));
-  if (deadline) {
-    if (!deadline->is_string())
-      return r.Fail(at("deadline"), "must be a duration such as \"30s\" " + Got(*deadline) +
-                                        " (or use deadline_s for seconds)");
-    Result<Duration> d = ParseDuration(deadline->get<std::string>());
-    if (!d.ok()) return r.Fail(at("deadline"), d.status().message());
-    job->deadline_s = Seconds(*d);
+// A time relative to the job's arrival (the deadline, the goal), > 0: as `key`_s in
+// seconds or as `key`, a duration.
+Status ParseRelativeTime(const Reader& r, const json& v, const std::string& path,
+                         const std::string& key, std::optional<double>* seconds) {
+  const std::string key_s = key + "_s";
+  const json* in_seconds = Find(v, key_s);
+  const json* duration = Find(v, key);
+  if (in_seconds && duration)
+    return r.Fail(Join(path, key), "give " + key_s + " or " + key + ", not both");
+  if (in_seconds) MRLOCAL_READ_INTO(*seconds, r.Number(*in_seconds, Join(path, key_s), false));
+  if (duration) {
+    if (!duration->is_string())
+      return r.Fail(Join(path, key), "must be a duration such as \"30s\" " + Got(*duration) +
+                                         " (or use " + key_s + " for seconds)");
+    Result<Duration> d = ParseDuration(duration->get<std::string>());
+    if (!d.ok()) return r.Fail(Join(path, key), d.status().message());
+    *seconds = Seconds(*d);
   }
   return Status::OK();
 }
@@ -468,7 +470,8 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
   const json* arrival = Find(v, "arrival_s");
   if (!arrival) return r.Fail(at("arrival_s"), "missing: seconds since the workload's start");
   MRLOCAL_READ_INTO(job.arrival_s, r.Number(*arrival, at("arrival_s"), true));
-  MRLOCAL_RETURN_IF_ERROR(ParseDeadline(r, v, path, &job));
+  MRLOCAL_RETURN_IF_ERROR(ParseRelativeTime(r, v, path, "deadline", &job.deadline_s));
+  MRLOCAL_RETURN_IF_ERROR(ParseRelativeTime(r, v, path, "goal", &job.goal_s));
   if (const json* w = Find(v, "weight"))
     MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
   if (const json* q = Find(v, "queue")) MRLOCAL_READ_INTO(job.queue, r.String(*q, at("queue")));

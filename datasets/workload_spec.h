@@ -54,6 +54,7 @@ struct WorkloadJob {
   uint32_t maps = 0;                 // 0: one per input block (file and generated inputs)
   uint32_t reduces = 1;              // R; 0 = a map-only job
   std::optional<double> deadline_s;  // relative to arrival; none = best effort
+  std::optional<double> goal_s;      // soft completion-time goal, relative to arrival; none: none
   double weight = 1.0;               // MarS, TWJCT
   std::string queue = "default";     // fair share by queue, dynamic proportional share
   // W_u of each task, its maps then its reduces (MarS section 4.4: T-MarS, HTWF, TWTCT),

@@ -50,10 +50,15 @@ struct JobSpec {
   std::string name;
   std::string app;
   std::optional<Duration> deadline;  // D, relative to arrival; none = best effort
-  uint64_t input_bytes = 0;          // sigma
-  uint32_t reduces = 1;              // R
-  double weight = 1.0;               // MarS
-  std::string queue = "default";     // dynamic proportional share
+  // A soft completion-time goal, relative to arrival; none = no goal. Unlike a deadline it
+  // is never a reason to reject a job: missing it costs utility (goal_utility.h). A job
+  // command's goal runs from the command's start, so what is left of it at submission may
+  // be <= 0: the job is past its goal on arrival.
+  std::optional<Duration> goal;
+  uint64_t input_bytes = 0;       // sigma
+  uint32_t reduces = 1;           // R
+  double weight = 1.0;            // MarS
+  std::string queue = "default";  // dynamic proportional share
   // W_u of each task, its maps then its reduces (MarS section 4.4's TWTCT); empty: every
   // task weighs `weight`.
   std::vector<double> task_weights;
@@ -106,6 +111,10 @@ struct JobState {
   std::optional<Time> absolute_deadline() const {
     if (!spec.deadline) return std::nullopt;
     return arrival + *spec.deadline;
+  }
+  std::optional<Time> absolute_goal() const {
+    if (!spec.goal) return std::nullopt;
+    return arrival + *spec.goal;
   }
   bool finished() const {
     return phase == JobPhase::kDone || phase == JobPhase::kFailed || phase == JobPhase::kRejected;

@@ -37,6 +37,7 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
   r.task_weights = job.spec.task_weights;
   r.arrival = job.arrival;
   r.deadline = job.absolute_deadline();
+  r.goal = job.absolute_goal();
   r.admitted = a.admitted;
   r.admission_reason = a.reason;
   r.estimated_finish = a.estimated_finish();

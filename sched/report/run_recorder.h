@@ -35,6 +35,7 @@ struct JobRecord {
   double weight = 1.0;
   Time arrival{0};
   std::optional<Time> deadline;  // absolute: arrival + relative deadline
+  std::optional<Time> goal;      // absolute: arrival + relative goal (goal_utility.h)
   bool admitted = false;
   std::string admission_reason;
   std::optional<Time> estimated_finish;  // the admission's worst case, absolute
@@ -70,6 +71,8 @@ struct JobRecord {
   bool completed() const { return finished && phase == JobPhase::kDone; }
   // RTMR's successful job: completed, by its deadline if it has one.
   bool met_deadline() const { return completed() && (!deadline || finish <= *deadline); }
+  // Completed by its goal; false without one.
+  bool met_goal() const { return goal && completed() && finish <= *goal; }
   // finish - arrival, for completed jobs.
   std::optional<Duration> response() const {
     if (!completed()) return std::nullopt;

@@ -4,10 +4,20 @@
 #include <cmath>
 #include <optional>
 
+#include "sched/core/goal_utility.h"
+
 namespace mrlocal {
 namespace {
 
 double Ratio(double num, double den) { return den > 0 ? num / den : 0; }
+
+// The job's goal utility, with response and goal counted from its arrival plus `setup`
+// (a single job's goal runs from the command's start); none without a goal.
+std::optional<double> Utility(const JobRecord& j, Duration setup) {
+  if (!j.goal) return std::nullopt;
+  if (!j.completed()) return kFailedGoalUtility;
+  return GoalUtility(j.finish - j.arrival + setup, *j.goal - j.arrival + setup);
+}
 
 LatencySummary Summarize(std::vector<double> v) {
   LatencySummary s;
@@ -67,9 +77,15 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   std::optional<Time> first_arrival, last_finish, last_accepted_finish;
   Duration slot_all{0}, slot_successful{0};
   std::vector<double> responses;
+  double utility_sum = 0;
   for (const JobRecord& j : recorder.jobs()) {
     ++m.jobs;
     if (!j.admitted) ++m.rejected;
+    if (const std::optional<double> u = Utility(j, context.setup)) {
+      ++m.goal_jobs;
+      if (!j.met_goal()) ++m.goal_missed;
+      utility_sum += *u;
+    }
     first_arrival = first_arrival ? std::min(*first_arrival, j.arrival) : j.arrival;
     if (j.finished) last_finish = last_finish ? std::max(*last_finish, j.finish) : j.finish;
     slot_all += j.slot_time;
@@ -104,6 +120,8 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   m.accept_ratio = Ratio(static_cast<double>(m.accepted), static_cast<double>(m.jobs));
   m.success_ratio = Ratio(static_cast<double>(m.successful), static_cast<double>(m.accepted));
   m.miss_ratio = Ratio(static_cast<double>(m.missed), static_cast<double>(m.deadline_jobs));
+  m.goal_miss_ratio = Ratio(static_cast<double>(m.goal_missed), static_cast<double>(m.goal_jobs));
+  m.mean_utility = Ratio(utility_sum, static_cast<double>(m.goal_jobs));
 
   if (first_arrival && last_accepted_finish && *last_accepted_finish > *first_arrival)
     m.turnaround_s = Seconds(*last_accepted_finish - *first_arrival);
@@ -172,6 +190,12 @@ JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
     if (j.deadline) m.slack_s = Seconds(*j.deadline - j.finish);
   }
   if (j.deadline && j.admitted) m.met_deadline = j.met_deadline();
+  if (j.goal) {
+    m.goal_s = Seconds(*j.goal - j.arrival + setup);
+    m.goal_at_s = Seconds(*j.goal);
+    m.met_goal = j.met_goal();
+    m.utility = Utility(j, setup);
+  }
   m.successful = j.met_deadline();
   m.input_bytes = j.input_bytes;
   m.maps = j.maps;

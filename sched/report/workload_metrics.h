@@ -30,13 +30,21 @@
 //   latency_s      response time (finish - arrival) of completed jobs; percentiles by
 //                  nearest rank: the ceil(q n)-th smallest of n values.
 //   makespan_s     last finish - first arrival (over every job that finished).
+//   goal_jobs      jobs with a soft completion-time goal, admitted or not; goal_missed:
+//                  those that did not complete by it (late, failed, rejected or
+//                  unfinished); goal_miss_ratio = goal_missed / goal_jobs.
+//   mean_utility   mean over goal_jobs of the job's utility (sched/core/goal_utility.h:
+//                  1 - c/g by the goal, g/c - 1 after it, -1 when it never completed).
 // Every ratio with an empty denominator is 0, never NaN.
 //
 // Per job (JobMetrics; times in seconds): arrival_s, start_s (first attempt), finish_s
 // and deadline_at_s are on the run's clock; deadline_s is the deadline as the user gave
 // it, counted from the arrival plus the run's set-up (a single job's inputs and probe
 // count against its deadline); elapsed_s = finish - arrival of a job that ran to an end,
-// failed or not; slack_s = deadline - finish (negative: missed by).
+// failed or not; slack_s = deadline - finish (negative: missed by). goal_s and goal_at_s
+// as deadline_s and deadline_at_s; met_goal and utility are set for every job with a goal
+// (a rejected one too: missed, utility -1), response and goal counted from the arrival
+// plus the set-up as the deadline is.
 #pragma once
 
 #include <cstdint>
@@ -81,6 +89,9 @@ struct WorkloadMetrics {
   uint64_t completed = 0, failed = 0, unfinished = 0;  // of the accepted jobs
   uint64_t successful = 0;                             // accepted and met the deadline
   uint64_t deadline_jobs = 0, missed = 0;              // accepted jobs with a deadline
+  uint64_t goal_jobs = 0, goal_missed = 0;             // every job with a goal
+  double goal_miss_ratio = 0;
+  double mean_utility = 0;
 
   double accept_ratio = 0, success_ratio = 0, miss_ratio = 0;
   double utilization = 0;  // = utilization_successful, or _all without admission control
@@ -129,7 +140,10 @@ struct JobMetrics {
   std::optional<double> start_s, finish_s;  // finish_s: jobs that ran to an end
   double elapsed_s = 0, map_phase_s = 0, reduce_phase_s = 0;
   std::optional<bool> met_deadline;  // jobs with a deadline that were admitted
-  bool successful = false;           // RTMR's: completed, by its deadline if it has one
+  std::optional<double> goal_s, goal_at_s;
+  std::optional<bool> met_goal;   // jobs with a goal
+  std::optional<double> utility;  // jobs with a goal
+  bool successful = false;        // RTMR's: completed, by its deadline if it has one
   std::optional<double> slack_s;
   uint64_t input_bytes = 0;
   double throughput_mb_s = 0;  // input MB (10^6 bytes) per second of elapsed time

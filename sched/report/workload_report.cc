@@ -94,6 +94,10 @@ Json JobJson(const JobMetrics& j) {
               {"map_phase_s", j.map_phase_s},
               {"reduce_phase_s", j.reduce_phase_s},
               {"met_deadline", OrNull(j.met_deadline)},
+              {"goal_s", OrNull(j.goal_s)},
+              {"goal_at_s", OrNull(j.goal_at_s)},
+              {"met_goal", OrNull(j.met_goal)},
+              {"utility", OrNull(j.utility)},
               {"successful", j.successful},
               {"slack_s", OrNull(j.slack_s)},
               {"input_bytes", j.input_bytes},
@@ -135,6 +139,7 @@ struct MetricDef {
 
 bool HasLpBound(const WorkloadMetrics& m) { return m.lp_bound.has_value() && *m.lp_bound > 0; }
 double TwjctOverLpBound(const WorkloadMetrics& m) { return m.twjct_abs / *m.lp_bound; }
+bool HasGoals(const WorkloadMetrics& m) { return m.goal_jobs > 0; }
 
 const std::vector<MetricDef>& Metrics() {
   static const std::vector<MetricDef> defs = {
@@ -158,6 +163,10 @@ const std::vector<MetricDef>& Metrics() {
        [](const WorkloadMetrics& m) {
          return m.task_lp_bound.has_value() && *m.task_lp_bound > 0;
        }},
+      {"goal_miss_ratio", "goal misses", true, 1, true,
+       [](const WorkloadMetrics& m) { return m.goal_miss_ratio; }, HasGoals},
+      {"mean_utility", "mean utility", false, 3, true,
+       [](const WorkloadMetrics& m) { return m.mean_utility; }, HasGoals},
       {"latency_p50", "p50 latency (s)", false, 3, false,
        [](const WorkloadMetrics& m) { return m.latency_s.p50; }},
       {"latency_p95", "p95 latency (s)", false, 3, true,
@@ -252,6 +261,10 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
                   {"utilization_successful", m.utilization_successful},
                   {"utilization_all", m.utilization_all},
                   {"miss_ratio", m.miss_ratio},
+                  {"goal_jobs", m.goal_jobs},
+                  {"goal_missed", m.goal_missed},
+                  {"goal_miss_ratio", m.goal_miss_ratio},
+                  {"mean_utility", m.mean_utility},
                   {"twjct", m.twjct},
                   {"twjct_abs", m.twjct_abs},
                   {"twtct", m.twtct},
@@ -278,7 +291,7 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
 std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
   std::string out =
       "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
-      "response_s,met_deadline,slack_s,maps,reduces,slot_time_s\n";
+      "response_s,met_deadline,slack_s,maps,reduces,slot_time_s,goal_s,met_goal,utility\n";
   for (const JobMetrics& j : jobs) {
     const bool completed = j.status == "succeeded";
     out += std::to_string(j.id) + ',' + CsvField(j.name) + ',' + CsvField(j.app) + ',' +
@@ -287,7 +300,8 @@ std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
            ',' + Sec(j.finish_s) + ',' + (completed ? Fixed(j.elapsed_s, 6) : "") + ',' +
            (j.met_deadline ? Bool(*j.met_deadline) : "") + ',' + Sec(j.slack_s) + ',' +
            std::to_string(j.maps) + ',' + std::to_string(j.reduces) + ',' +
-           Fixed(j.slot_time_s, 6) + '\n';
+           Fixed(j.slot_time_s, 6) + ',' + Sec(j.goal_at_s) + ',' +
+           (j.met_goal ? Bool(*j.met_goal) : "") + ',' + Sec(j.utility) + '\n';
   }
   return out;
 }
@@ -380,6 +394,12 @@ std::string ComparisonMarkdown(const std::vector<ComparisonRow>& rows) {
     return std::any_of(metrics.begin(), metrics.end(),
                        [&](const MetricDef& d) { return d.key == key; });
   };
+  if (shown("goal_miss_ratio"))
+    out +=
+        "goal misses = jobs with a goal that did not complete by it (late, failed or rejected) / "
+        "jobs with a goal; mean utility = mean over the jobs with a goal of 1 - c/g when the "
+        "response time c is within the goal g, g/c - 1 after it, -1 when the job never "
+        "completed.\n";
   if (shown("twjct_lp_ratio"))
     out +=
         "TWJCT / LP bound = sum of weight x completion time (from the workload's start) over "

@@ -9,12 +9,15 @@
 //                 same order. The same keys for one job and for a workload.
 //   jobs.csv      one row per job: id,name,app,queue,weight,arrival_s,deadline_s,admitted,
 //                 status,start_s,finish_s,response_s,met_deadline,slack_s,maps,reduces,
-//                 slot_time_s. deadline_s is absolute here (arrival + D, metrics.json's
-//                 deadline_at_s), like arrival_s and finish_s; start_s is the job's first
-//                 attempt start; slack_s = deadline_s - finish_s (negative: missed by);
-//                 met_deadline: whether an admitted job with a deadline completed by it
-//                 (metrics.json's "successful" is RTMR's: by its deadline if it has one).
-//                 Empty cells: not applicable (no deadline, rejected, unfinished).
+//                 slot_time_s,goal_s,met_goal,utility. deadline_s and goal_s are absolute
+//                 here (arrival + D, metrics.json's deadline_at_s and goal_at_s), like
+//                 arrival_s and finish_s; start_s is the job's first attempt start;
+//                 slack_s = deadline_s - finish_s (negative: missed by); met_deadline:
+//                 whether an admitted job with a deadline completed by it (metrics.json's
+//                 "successful" is RTMR's: by its deadline if it has one); met_goal and
+//                 utility (sched/core/goal_utility.h) for every job with a goal, rejected
+//                 ones too. Empty cells: not applicable (no deadline or goal, rejected,
+//                 unfinished).
 //   tasks.csv     one row per attempt: job,kind,index,attempt,slot,node,start_s,end_s,
 //                 duration_s,ok,preempted,input_bytes,output_bytes (header only when the
 //                 recorder did not keep attempts). A map's input_bytes are its split's

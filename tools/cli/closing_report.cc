@@ -43,6 +43,23 @@ void PrintOutcome(std::ostream& out, const WorkloadMetrics& run, const JobMetric
   out << "\n";
 }
 
+// "  goal      5.00 s MET with 3.63 s to spare, utility 0.727": the goal as given (from
+// the command's start, like the deadline), then how far off and the job's utility.
+void PrintGoal(std::ostream& out, const JobMetrics& job) {
+  if (!job.goal_s) return;
+  const Duration goal = FromSeconds(*job.goal_s);
+  const Duration spare = FromSeconds(job.finish_s ? *job.goal_at_s - *job.finish_s : 0);
+  const DurationScale in_line({goal, spare});
+  out << "  goal      " << in_line(goal);
+  if (*job.met_goal)
+    out << " MET with " << in_line(spare) << " to spare";
+  else if (job.status == "succeeded")
+    out << " MISSED by " << in_line(-spare);
+  else
+    out << " not met (the job did not " << (job.status == "rejected" ? "run)" : "finish)");
+  out << ", utility " << Fixed(*job.utility, 3) << "\n";
+}
+
 // How the admission went, beside what happened.
 void PrintAdmission(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& job) {
   if (run.best_effort) {
@@ -104,6 +121,7 @@ void PrintTop(std::ostream& out, const JobMetrics& job) {
 void PrintClosingReport(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& job,
                         const std::string& output_dir) {
   PrintOutcome(out, run, job);
+  PrintGoal(out, job);
   if (job.status == "rejected") {
     out << "  admission " << job.admission << "\n";
     return;

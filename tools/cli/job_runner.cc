@@ -64,6 +64,7 @@ Status ValidateShuffle(const JobOptions& o, int reduce_slots, JobRequest& r) {
 // The deadline, the policy and the cluster (each checked by its option).
 void PlanScheduling(const JobOptions& o, JobRequest& r) {
   if (o.deadline) r.deadline = ParseDuration(*o.deadline).value();
+  if (o.goal) r.goal = ParseDuration(*o.goal).value();
   r.policy = o.policy     ? *o.policy
              : r.deadline ? DeadlineDefaultPolicy().name
                           : BestEffortPolicy().name;
@@ -213,6 +214,10 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
       ->check(NotEmpty());
   Within(cmd->add_option("--deadline", o.deadline,
                          "Deadline from the command's start (admission by rtmr unless --policy)"),
+         PositiveDuration());
+  Within(cmd->add_option("--goal", o.goal,
+                         "Soft completion-time goal from the command's start: the report says "
+                         "whether it was met, and its utility; never a reason to reject"),
          PositiveDuration());
   Within(cmd->add_option("--policy", o.policy,
                          "Scheduling policy (default: rtmr with --deadline, fifo without)"),

@@ -17,6 +17,7 @@ struct JobOptions {
   std::vector<std::string> inputs;
   std::string output;                   // -o DIR; empty: the output is computed, then discarded
   std::optional<std::string> deadline;  // e.g. "30s"; none: best effort
+  std::optional<std::string> goal;      // a soft completion-time goal, e.g. "30s"; none: none
   // None: rtmr with a deadline, fifo without.
   std::optional<std::string> policy;
   // Task-time estimates per app, read by the deadline policies and updated after each

@@ -54,6 +54,9 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
   if (m.failed + m.unfinished > 0)
     out << ", failed " << m.failed << ", unfinished " << m.unfinished;
   out << "\n";
+  if (m.goal_jobs > 0)
+    out << "  goals      missed " << m.goal_missed << " of " << m.goal_jobs << " with a goal ("
+        << Percent(m.goal_miss_ratio) << "), mean utility " << Num(m.mean_utility, 3) << "\n";
   out << "  Util " << Percent(m.utilization) << " (successful jobs "
       << Percent(m.utilization_successful) << ", all jobs " << Percent(m.utilization_all)
       << ") over " << FormatDuration(FromSeconds(m.turnaround_s)) << "\n";

@@ -29,11 +29,15 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
          IntegerIn<uint64_t>(0, UINT64_MAX))
       ->capture_default_str();
   Within(cmd->add_option("--time-scale", o.time_scale,
-                         "Multiply arrival times, deadlines and availability steps by X "
+                         "Multiply arrival times, deadlines, goals and availability steps by X "
                          "(0.05: a 20-minute workload's arrivals in one minute)"),
          NumberIn(0, 1e6, LowEnd::kOpen))
       ->capture_default_str();
   cmd->add_option("--report", o.report_dir, "Write the report files to DIR")->check(NotEmpty());
+  Within(cmd->add_option("--goal", o.goal,
+                         "Soft completion-time goal, after arrival, of every job that has none "
+                         "(a spec's goal_s stays; scaled by --time-scale as they are)"),
+         PositiveDuration());
   Within(cmd->add_option("--block-size", o.block_size,
                          "Traces: input bytes per map task (default 64MiB, as SWIM's replayer)"),
          SizeAtLeast(1));
@@ -306,6 +310,11 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
   if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;
   if (o.forecast) w.spec.forecast.kind = ForecastKindNamed(*o.forecast).value();
+  if (o.goal) {
+    const double goal_s = Seconds(ParseDuration(*o.goal).value());
+    for (WorkloadJob& j : w.spec.jobs)
+      if (!j.goal_s) j.goal_s = goal_s;
+  }
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;
   return w;

@@ -25,6 +25,7 @@ struct WorkloadOptions {
   uint64_t seed = 1;
   double time_scale = 1.0;
   std::string report_dir;
+  std::optional<std::string> goal;  // --goal DUR: the goal of every job that has none
   // Traces only.
   std::optional<std::string> block_size;  // bytes per map (default 64 MiB, SWIM's replayer)
   std::optional<std::string> trace_app;   // default: wordcount

@@ -181,12 +181,14 @@ void JobRun::AddObserver(ControllerObserver* observer) {
   runtime_->AddObserver(observer);
 }
 
-// Submitted with what is left of the deadline after setup_.
+// Submitted with what is left of the deadline and the goal after setup_.
 void JobRun::SubmitTo(Runtime& runtime) {
   JobSpec spec = prepared_.spec;
   // A deadline that passed during set-up is submitted as the least there is, so that the
   // admission still rejects it with what would have been feasible.
   if (request_.deadline) spec.deadline = std::max(*request_.deadline - setup_, Duration(1));
+  // A goal is no reason to reject: one that passed during set-up stays <= 0 (past due).
+  if (request_.goal) spec.goal = *request_.goal - setup_;
   id_ = runtime.Submit({std::move(spec), prepared_.real});
 }
 

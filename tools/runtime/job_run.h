@@ -42,9 +42,10 @@ struct JobRequest {
   std::string output;  // empty: the output is computed, then discarded
   bool overwrite = false;
   ClusterSpec cluster;
-  // The deadline runs from `start`: reading inputs and probing count against it.
+  // The deadline and the goal run from `start`: reading inputs and probing count against them.
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::optional<Duration> deadline;
+  std::optional<Duration> goal;
   std::string policy = BestEffortPolicy().name;
   PolicyArgs policy_args;  // the policy's settings; estimate-margin is the run's own
   std::string partitioner = "dp-sketch";

@@ -12,6 +12,7 @@ Result<RealJobParts> PrepareRealJob(const RealJobRequest& q) {
   spec.name = q.name.empty() ? app.name : q.name;
   spec.app = app.name;
   spec.deadline = q.deadline;
+  spec.goal = q.goal;
   spec.reduces = q.reduces;
   spec.weight = q.weight;
   spec.queue = q.queue;

@@ -21,6 +21,7 @@ struct RealJobRequest {
   std::vector<std::string> paths;  // in the store; ignored when app->index_maps > 0
   std::string name;                // default: the app's name
   std::optional<Duration> deadline;
+  std::optional<Duration> goal;
   uint32_t reduces = 1;
   uint32_t partitions = 1;  // >= reduces
   int sketch_rows = 4;

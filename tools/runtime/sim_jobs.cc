@@ -129,6 +129,7 @@ Result<SimJobParts> BuildSimJob(const AppRegistry& apps, const WorkloadJob& job,
   spec.name = job.name;
   spec.app = job.app;
   if (job.deadline_s) spec.deadline = FromSeconds(*job.deadline_s);
+  if (job.goal_s) spec.goal = FromSeconds(*job.goal_s);
   spec.reduces = job.reduces;
   spec.weight = job.weight;
   spec.queue = job.queue;

@@ -160,6 +160,7 @@ WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
   for (WorkloadJob& j : spec.jobs) {
     j.arrival_s *= scale;
     if (j.deadline_s) *j.deadline_s *= scale;
+    if (j.goal_s) *j.goal_s *= scale;
   }
   for (AvailabilityProfile& a : spec.availability) {
     for (auto& step : a.steps) step.at_s *= scale;
@@ -348,6 +349,7 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
     q.paths = *paths;
     q.name = j.name;
     if (j.deadline_s) q.deadline = FromSeconds(*j.deadline_s);
+    if (j.goal_s) q.goal = FromSeconds(*j.goal_s);
     q.reduces = j.reduces;
     q.partitions = partitioner == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
     q.top = 0;

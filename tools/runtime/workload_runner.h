@@ -38,7 +38,7 @@ struct WorkloadRunOptions {
   ClusterSpec cluster;      // REQUIRES: set (the spec's, --cluster's, or a default)
   std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
   uint64_t seed = 1;        // the simulation's noise draws
-  double time_scale = 1.0;  // arrival times, deadlines and availability steps are scaled
+  double time_scale = 1.0;  // arrival times, deadlines, goals and availability steps are scaled
   Calibration calibration = Calibration::BuiltIn();
   bool keep_attempts = true;  // tasks.csv, trace.json, gantt.svg need them
   // The policy's settings (feedback-threshold...). estimate-margin not set: 1 in
@@ -99,8 +99,8 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunO
 // InvalidArgument naming the job when its app has no model.
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& options);
 
-// The spec with arrival times, deadlines, availability and forecast steps, and the learned
-// forecast's period and window multiplied by `scale`.
+// The spec with arrival times, deadlines, goals, availability and forecast steps, and the
+// learned forecast's period and window multiplied by `scale`.
 WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);
 
 }  // namespace mrlocal

@@ -123,20 +123,20 @@ TEST(ReportCsv, JobsCsvHasOneRowPerJob) {
   const std::string csv = JobsCsv(ComputeJobMetrics(rec));
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
-            "response_s,met_deadline,slack_s,maps,reduces,slot_time_s");
+            "response_s,met_deadline,slack_s,maps,reduces,slot_time_s,goal_s,met_goal,utility");
   EXPECT_EQ(Count(csv, "\n"), 4u);
   EXPECT_NE(csv.find("1,\"say \"\"hi\"\", world\",synthetic,\"q,1\",1.000000,0.000000,5.000000,"
-                     "true,succeeded,0.000000,3.000000,3.000000,true,2.000000,1,1,3.000000\n"),
+                     "true,succeeded,0.000000,3.000000,3.000000,true,2.000000,1,1,3.000000,,,\n"),
             std::string::npos)
       << csv;
   // Job 2: deadline 1 + 2 = 3, finished at 6: missed by 3 s; slot time 1 + 2 + 2.
   EXPECT_NE(csv.find("2,<b>&co</b>,synthetic,\"q,1\",1.000000,1.000000,3.000000,true,succeeded,"
-                     "1.000000,6.000000,5.000000,false,-3.000000,1,1,5.000000\n"),
+                     "1.000000,6.000000,5.000000,false,-3.000000,1,1,5.000000,,,\n"),
             std::string::npos)
       << csv;
   // The rejected job: no start, finish, response or verdict.
   EXPECT_NE(csv.find("3,plain,synthetic,\"q,1\",1.000000,2.000000,3.000000,false,rejected,,,,,,"
-                     "1,1,0.000000\n"),
+                     "1,1,0.000000,,,\n"),
             std::string::npos)
       << csv;
 }
