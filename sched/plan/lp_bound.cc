@@ -57,7 +57,7 @@ Result<LpBound> SolveLpBound(const PlanInstance& instance, const LpBoundOptions&
                             : std::max(1, 2 * static_cast<int>(std::lround(std::sqrt(tasks))));
   CndLpp lp(instance, options.objective);
   const double base =
-      options.epsilon_from_releases ? ReleaseObjective(instance, options.objective) : 0;
+      options.epsilon_on_absolute_objective ? 0 : ReleaseObjective(instance, options.objective);
   if (Status s = lp.Solve(); !s.ok()) return s;
   bool have_epsilon = false;
   auto keep_for_planning = [&](double no_violation) {

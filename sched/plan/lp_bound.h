@@ -2,8 +2,10 @@
 // Solve; order the tasks by LP middle time; add PGCs that order violates (at most
 // max_batch of them, see there); re-solve warm (dual simplex); stop when
 // none is violated, or at the epsilon stop: when
-// sum w C^LP >= (1 - epsilon) sum w C^NV, (S^NV, C^NV) the point of lp_pgc.h that meets
-// every PGC of the order (so the LP is within 1 - epsilon of the optimum over all of them).
+// sum w C^LP - sum w r >= (1 - epsilon) (sum w C^NV - sum w r), (S^NV, C^NV) the point of
+// lp_pgc.h that meets every PGC of the order (so the LP's part above the releases is within
+// 1 - epsilon of that of the optimum over all of them). The paper compares the objectives
+// themselves: LpBoundOptions::epsilon_on_absolute_objective.
 //
 // Which number bounds what: every LP COGE solves holds only constraints each feasible
 // schedule meets (eqs. 1-3 and instances of eq. 4), so EVERY objective it reports is a
@@ -30,13 +32,12 @@ struct LpBoundOptions {
   // After the epsilon stop, go on until no PGC is violated (or a limit below): `bound`
   // then is the converged CND-LPP optimum, while start/completion stay the epsilon stop's.
   bool converge = false;
-  // The paper's epsilon stop compares the absolute objectives, which carry sum w r (every
-  // job's release) on both sides: the later the releases, the earlier it stops (jobs
-  // released from 100 s stop at the first LP where the same jobs from 0 add PGCs). True:
-  // compare both less sum w r, a stop that stays put when every release moves by the same
-  // time. More rounds, a tighter LP and better plans (sched/plan/README.md, "The epsilon
-  // stop and the releases"); false: the paper's, the default.
-  bool epsilon_from_releases = false;
+  // The epsilon stop compares both objectives less sum w r (every job's release, or
+  // sum W_u r_u): where t = 0 is then does not move where COGE stops. True: the paper's
+  // literal stop on the absolute objectives, which carry sum w r on both sides, so the later
+  // the releases the earlier it stops (jobs released from 100 s stop at the first LP where
+  // the same jobs from 0 add PGCs). sched/plan/README.md, "The epsilon stop and the releases".
+  bool epsilon_on_absolute_objective = false;
   // The most PGCs a round adds: the worst of each run of consecutive violated prefixes
   // (WorstViolatedPerRun); 0: 2 round(sqrt(|T|)); INT_MAX: every violated one, as
   // Algorithm 1. Every violated PGC is ~|T| rows a round on mars-random, and CLP's

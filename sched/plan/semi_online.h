@@ -61,8 +61,9 @@ struct Replanned {
 
 // Plans `remainder` with `planner` within `lp_budget_s` of wall clock for the LP (when it
 // runs out, the better of its last LP's plan and HUWF's, planner.h). The planner sees the remainder
-// with its clock starting at `at`: COGE's epsilon stop compares completion times, and measured from
-// 0 a late boundary would add the same constant to every job and stop COGE at its first LP.
+// with its clock starting at `at`: the paper's epsilon stop (epsilon_on_absolute_objective,
+// lp_bound.h) compares completion times, and measured from 0 a late boundary would add the same
+// constant to every job and stop COGE at its first LP; the default stop does not need this.
 Result<Replanned> Replan(Planner planner, const Remainder& remainder, double lp_budget_s);
 
 // The LP budget of a re-plan every `batch_interval_s`: kPlanningLpBudgetS, and at most half

@@ -36,7 +36,8 @@
 //
 //   bench_mars_fig7 [--fig 7] [--seeds 20] [--jobs 10,20,...,100] [--converge-up-to 50]
 //                   [--errors 0,20,...,100] [--tasks 100,200,...,1000] [--release-scale 1]
-//                   [--epsilon-from-releases]   (the epsilon stop less sum w r: lp_bound.h)
+//                   [--epsilon-absolute]   (the paper's epsilon stop, on the absolute
+//                                           objectives; default: less sum w r, lp_bound.h)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -89,8 +90,8 @@ void SortUnitWeights(PlanInstance& in, bool rising) {
   for (size_t j = 0; j < in.jobs.size(); ++j) in.jobs[j].weight = unit[j] * Work(in.jobs[j]);
 }
 
-double release_scale = 1;            // --release-scale: one setting for the whole run
-bool epsilon_from_releases = false;  // --epsilon-from-releases (lp_bound.h)
+double release_scale = 1;       // --release-scale: one setting for the whole run
+bool epsilon_absolute = false;  // --epsilon-absolute (lp_bound.h)
 
 PlanInstance Scenario(int fig, uint64_t seed, size_t jobs) {
   auto spec = MakePreset("mars-random", seed, {.jobs = jobs});
@@ -175,7 +176,7 @@ Row Measure(int fig, int jobs, int seeds, bool converge) {
     const PlanInstance in = Scenario(fig, seed, jobs);
     row.tasks += static_cast<double>(FlattenTasks(in).size()) / seeds;
     auto lp =
-        SolveLpBound(in, {.converge = converge, .epsilon_from_releases = epsilon_from_releases});
+        SolveLpBound(in, {.converge = converge, .epsilon_on_absolute_objective = epsilon_absolute});
     if (!lp.ok()) Fail(lp.status().message());
     row.lp_seconds += lp->seconds / seeds;
     row.converged += lp->converged;
@@ -229,11 +230,11 @@ std::vector<Row> MeasureErrors(int jobs, const std::vector<int>& errors, int see
   std::vector<Row> rows(errors.size(), Row{std::vector<Spread>(n), {}});
   for (int seed = 1; seed <= seeds; ++seed) {
     const PlanInstance truth = Scenario(7, seed, jobs);
-    auto bound = SolveLpBound(truth, {.epsilon_from_releases = epsilon_from_releases});
+    auto bound = SolveLpBound(truth, {.epsilon_on_absolute_objective = epsilon_absolute});
     if (!bound.ok()) Fail(bound.status().message());
     for (size_t e = 0; e < errors.size(); ++e) {
       const PlanInstance predicted = Mispredicted(truth, errors[e] / 100.0, seed * 1000 + e);
-      auto lp = SolveLpBound(predicted, {.epsilon_from_releases = epsilon_from_releases});
+      auto lp = SolveLpBound(predicted, {.epsilon_on_absolute_objective = epsilon_absolute});
       if (!lp.ok()) Fail(lp.status().message());
       rows[e].tasks += static_cast<double>(FlattenTasks(truth).size()) / seeds;
       rows[e].lp_seconds += lp->seconds / seeds;
@@ -310,7 +311,7 @@ const std::vector<Algorithm>& TaskAlgorithms() {
 LpBound TaskLp(const PlanInstance& in, bool converge) {
   auto lp = SolveLpBound(in, {.objective = LpObjective::kTaskCompletion,
                               .converge = converge,
-                              .epsilon_from_releases = epsilon_from_releases});
+                              .epsilon_on_absolute_objective = epsilon_absolute});
   if (!lp.ok()) Fail(lp.status().message());
   return *lp;
 }
@@ -405,13 +406,13 @@ struct Args {
   bool jobs_given = false, tasks_given = false;
 };
 
-// The command line; --release-scale and --epsilon-from-releases set the run-wide settings.
+// The command line; --release-scale and --epsilon-absolute set the run-wide settings.
 Args ParseArgs(int argc, char** argv) {
   Args a;
   const char* usage =
       " (usage: bench_mars_fig7 [--fig 7|8|9|10|11|12|14|15|16] [--seeds N] [--jobs 10,20]"
       " [--converge-up-to JOBS|TASKS] [--errors 0,50] [--tasks 100,1000] [--release-scale X]"
-      " [--epsilon-from-releases])";
+      " [--epsilon-absolute])";
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--fig") && has_value) {
@@ -428,8 +429,8 @@ Args ParseArgs(int argc, char** argv) {
       a.converge_up_to = ParseList("--converge-up-to", argv[++i]).front();
     } else if (!std::strcmp(argv[i], "--errors") && has_value) {
       a.errors = ParseList("--errors", argv[++i]);
-    } else if (!std::strcmp(argv[i], "--epsilon-from-releases")) {
-      epsilon_from_releases = true;
+    } else if (!std::strcmp(argv[i], "--epsilon-absolute")) {
+      epsilon_absolute = true;
     } else if (!std::strcmp(argv[i], "--release-scale") && has_value) {
       char* end = nullptr;
       release_scale = std::strtod(argv[++i], &end);

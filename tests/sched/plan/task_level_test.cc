@@ -103,13 +103,14 @@ TEST(TaskLevel, TheLpBoundIsBelowEveryPlansTwtctOnRandomInstances) {
 // OneMachine's two jobs at 0 and a third, a map of 1, released at 100 where nothing else
 // runs. The first LP: 6 + 101 = 107; its no-violation point 114 (the shift that mends
 // OneMachine's PGCs by 3 moves every task after them, the late map too: 10 + 104). The
-// paper's stop (0.3) compares 107 with 0.7 x 114 and stops there; less sum w r = 100 it
-// compares 7 with 0.7 x 14 and goes on, to OneMachine's 9 (+ 101), as without the third job.
+// paper's stop (0.3, on the absolute objectives) compares 107 with 0.7 x 114 and stops
+// there; the default, less sum w r = 100, compares 7 with 0.7 x 14 and goes on, to
+// OneMachine's 9 (+ 101), as without the third job.
 TEST(EpsilonStop, FromTheReleasesALateJobDoesNotStopItEarly) {
   PlanInstance in = OneMachine();
   in.jobs.push_back({.release = 100, .weight = 1, .delay = 0, .maps = {1}, .reduces = {}});
-  auto paper = SolveLpBound(in);
-  auto shifted = SolveLpBound(in, {.epsilon_from_releases = true});
+  auto paper = SolveLpBound(in, {.epsilon_on_absolute_objective = true});
+  auto shifted = SolveLpBound(in);
   ASSERT_TRUE(paper.ok() && shifted.ok());
   EXPECT_EQ(paper->epsilon_iterations, 1);
   EXPECT_NEAR(paper->epsilon_objective, 107, 1e-9);
