@@ -172,10 +172,18 @@ TEST_F(HistoryCli, AnEmptyHistoryPathIsAnErrorNotTheDefaultFile) {
 // The set-up time a job command reports on stderr ("set-up took 9.9 ms", "passed during
 // set-up (17.6 ms)"), in milliseconds; none when it says none.
 std::optional<double> SetUpMs(const std::string& err) {
-  static const std::regex kSetUp(R"(set-up(?: took| \()([0-9.]+) (ms|s)\b)");
+  static const std::regex kSetUp(R"(set-up(?: took | \()([0-9.]+) (ms|s)\b)");
   std::smatch m;
   if (!std::regex_search(err, m, kSetUp)) return std::nullopt;
   return std::stod(m[1].str()) * (m[2].str() == "s" ? 1e3 : 1.0);
+}
+
+// The helper above reads both ways a job command reports its set-up.
+TEST(SetUpMs, ReadsBothForms) {
+  EXPECT_EQ(SetUpMs("mrlocal: set-up took 9.9 ms of the 40.0 ms deadline"), 9.9);
+  EXPECT_EQ(SetUpMs("rejected: the 5.0 ms deadline passed during set-up (17.6 ms)"), 17.6);
+  EXPECT_EQ(SetUpMs("mrlocal: set-up took 1.2 s of the 3.0 s deadline"), 1200.0);
+  EXPECT_EQ(SetUpMs("no such line"), std::nullopt);
 }
 
 // B6: the --deadline a rejection suggests leaves room for the next run's set-up, so that
