@@ -147,11 +147,17 @@ std::optional<Time> GoalAdaptivePolicy::KindGoal(const JobState& job, const JobL
   const int reduce_slots = slots_of_kind_[r];
   if (!goal || kind == SlotKind::kReduce || *goal <= now || load.work[r] <= 0 || reduce_slots == 0)
     return goal;
-  // The reduces' phase at the forecast's mean rate per reduce slot until the goal.
-  const double rate = Capacity(SlotKind::kReduce, now, *goal) / Seconds(*goal - now) / reduce_slots;
+  // The reduces' phase d at the forecast's mean rate per reduce slot: first over [now,
+  // goal), then over [goal - d, goal), where they will run (a trough before the goal
+  // lengthens it). One step of the fixed point: two integrals a job.
   const int lanes = std::min(load.pending[r] + load.running[r], reduce_slots);
-  if (rate <= 0 || lanes <= 0) return goal;
-  return *goal - FromSeconds(load.work[r] / (lanes * rate));
+  auto phase = [&](Time from) {
+    const double rate = Capacity(SlotKind::kReduce, from, *goal) / Seconds(*goal - from);
+    return rate > 0 ? FromSeconds(load.work[r] * reduce_slots / (lanes * rate)) : *goal - now;
+  };
+  if (lanes <= 0) return goal;
+  const Duration d = phase(now);
+  return *goal - phase(std::max(now, *goal - std::max(d, Duration(1))));
 }
 
 std::vector<GoalAdaptivePolicy::Candidate> GoalAdaptivePolicy::Replan(

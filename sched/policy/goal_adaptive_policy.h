@@ -16,10 +16,12 @@
 //                max(mean - work done so far, kMinRemainder x mean), in seconds at speed
 //                1.0; max_parallel = pending + running.
 //   goals        reduce slots: the job's absolute goal. Map slots: the goal less the
-//                expected reduce phase, the job's reduce work over min(reduces left,
+//                expected reduce phase d, the job's reduce work over min(reduces left,
 //                reduce slots) slots at the forecast's mean rate per reduce slot over
-//                [now, goal): the maps must leave the reduces that long. A job whose maps
-//                run has its reduce work in the reduce walk too (what it will need there).
+//                [goal - d, goal) (d first at the mean rate over [now, goal): one step of
+//                the fixed point): the maps must leave the reduces that long. A job whose
+//                maps run has its reduce work in the reduce walk too (what it will need
+//                there).
 //   s_fit        WalkBack (sched/policy/goal_walk.h) over the jobs with work of the kind,
 //                the capacity forecast->Work(kind, t0, t1) (Algorithm of the seed's
 //                "Intuition", Fig. 3).
