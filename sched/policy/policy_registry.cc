@@ -11,6 +11,7 @@
 #include "sched/policy/edf_policy.h"
 #include "sched/policy/fair_policy.h"
 #include "sched/policy/fifo_policy.h"
+#include "sched/policy/goal_adaptive_policy.h"
 #include "sched/policy/llf_policy.h"
 #include "sched/policy/plan_policy.h"
 #include "sched/policy/rtmr_policy.h"
@@ -133,6 +134,23 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  {.needs_estimator = true},
                  {kLofThresholdSetting, kLofMinPtsSetting},
                  Llf});
+  all.push_back({"adaptive",
+                 "Adaptive (Polo et al. 2010): soft goals met by equal-utility slot shares, "
+                 "assuming today's capacity holds; every job admitted",
+                 {.needs_estimator = true},
+                 {},
+                 [](const Estimator* e, const PolicyArgs& a) {
+                   return std::make_unique<GoalAdaptivePolicy>("adaptive", nullptr, e, a.preview());
+                 }});
+  all.push_back({"reverse-adaptive",
+                 "Reverse-Adaptive (Polo et al. 2014): adaptive over the capacity forecast, "
+                 "planned backwards from the last goal; every job admitted",
+                 {.needs_estimator = true, .needs_forecast = true},
+                 {},
+                 [](const Estimator* e, const PolicyArgs& a) {
+                   return std::make_unique<GoalAdaptivePolicy>("reverse-adaptive",
+                                                               a.shared_forecast(), e, a.preview());
+                 }});
   PolicyTraits rtmr = deadline;
   rtmr.deadline_default = true;
   all.push_back({"rtmr",

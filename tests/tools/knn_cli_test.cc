@@ -72,11 +72,14 @@ TEST_F(KnnCli, ADeadlineJobLearnsItsTasksAndResetForgetsThem) {
 }
 
 TEST_F(KnnCli, TheOptionAppliesToEstimatingPoliciesOnly) {
-  ExpectUsageError(Wordcount({"--estimator", "knn"}),
-                   "--estimator applies to --policy llf | rtmr | rtmr-nofb | dc only");
+  ExpectUsageError(
+      Wordcount({"--estimator", "knn"}),
+      "--estimator applies to --policy llf | adaptive | reverse-adaptive | rtmr | rtmr-nofb | dc "
+      "only");
   ExpectUsageError(
       RunMrlocal({"workload", "--preset", "mars-random", "--sim", "--estimator", "knn"}),
-      "--estimator applies to --policy llf | rtmr | rtmr-nofb | dc only");
+      "--estimator applies to --policy llf | adaptive | reverse-adaptive | rtmr | rtmr-nofb | dc "
+      "only");
   EXPECT_FALSE(fs::exists(History()));
 }
 

@@ -90,10 +90,16 @@ const JobHistory& History() {
   return history;
 }
 
+// A capacity forecast for the policies that plan with one (reverse-adaptive): the slots'
+// speeds, held.
+PolicyArgs Args(const Scenario& sc) {
+  return PolicyArgs().SetForecast(std::make_shared<ConstantForecast>(sc.slots));
+}
+
 std::vector<Launched> RunSimulated(const Scenario& sc, const std::string& policy_name) {
   SimLoop loop;
   SimExecutor executor(loop, sc.slots);
-  auto policy = MakePolicy(policy_name, &History());
+  auto policy = MakePolicy(policy_name, &History(), Args(sc));
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;
   c.AddObserver(&log);
@@ -114,7 +120,7 @@ std::vector<Launched> RunReal(const Scenario& sc, const std::string& policy_name
   testing::FakeExecutor executor(
       loop, sc.slots, [](const TaskRef& t) { return FromSeconds(Work(t.job, t.kind, t.index)); },
       replay);
-  auto policy = MakePolicy(policy_name, &History());
+  auto policy = MakePolicy(policy_name, &History(), Args(sc));
   Controller c(loop, executor, **policy, sc.slots, 2, std::move(MakePartitioner("hash")).value());
   LaunchLog log;
   c.AddObserver(&log);

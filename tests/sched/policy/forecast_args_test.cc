@@ -48,9 +48,10 @@ TEST(ForecastArgs, WithoutOneItIsRefused) {
   const PolicyRegistry r = WithProbe();
   EXPECT_THAT(r.Check("probe", {}).message(), HasSubstr("it needs a forecast"));
   EXPECT_FALSE(r.Make("probe", nullptr, {}).ok());
-  // The built-in policies need none.
+  // Of the built-in policies, only reverse-adaptive needs one.
   for (const std::string& name : PolicyNames())
-    EXPECT_FALSE((*FindPolicy(name))->traits.needs_forecast) << name;
+    EXPECT_EQ((*FindPolicy(name))->traits.needs_forecast, name == "reverse-adaptive") << name;
+  EXPECT_THAT(CheckPolicy("reverse-adaptive").message(), HasSubstr("it needs a forecast"));
 }
 
 }  // namespace

@@ -24,19 +24,22 @@ const PolicyDescriptor& Descriptor(std::string_view name) {
   return **d;
 }
 
-// Settings with a preview of one job of one map on one machine, for the planning policies.
+// Settings with a preview of one job of one map on one machine, for the planning policies,
+// and a forecast, for those that plan with the capacity ahead.
 PolicyArgs OneJobPreview() {
   PlanPreview preview;
   preview.instance.machine_speeds = {1.0};
   preview.instance.jobs.push_back({.maps = {1}, .reduces = {}, .name = "job"});
-  return PolicyArgs().SetPreview(std::make_shared<const PlanPreview>(std::move(preview)));
+  return PolicyArgs()
+      .SetPreview(std::make_shared<const PlanPreview>(std::move(preview)))
+      .SetForecast(std::make_shared<ConstantForecast>(testing::OneNode(1, 1)));
 }
 
 TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
   EXPECT_EQ(PolicyNames(),
-            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "rtmr", "rtmr-nofb", "dc",
-                                      "mars", "t-mars", "mares", "h-mares", "huwf", "hjwf", "htwf",
-                                      "stf", "so-mars"}));
+            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "adaptive", "reverse-adaptive",
+                                      "rtmr", "rtmr-nofb", "dc", "mars", "t-mars", "mares",
+                                      "h-mares", "huwf", "hjwf", "htwf", "stf", "so-mars"}));
   for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
 }
 
@@ -46,15 +49,17 @@ TEST(PolicyRegistry, TraitsSayWhatCallersMustDoWithoutNamingThePolicy) {
     SCOPED_TRACE(name);
     const PolicyTraits& t = Descriptor(name).traits;
     const bool deadline = name == "rtmr" || name == "rtmr-nofb" || name == "dc";
-    EXPECT_EQ(t.needs_estimator, deadline || name == "llf");
+    const bool goals = name == "adaptive" || name == "reverse-adaptive";
+    EXPECT_EQ(t.needs_estimator, deadline || name == "llf" || goals);
+    EXPECT_EQ(t.needs_forecast, name == "reverse-adaptive");
     EXPECT_EQ(t.all_reduces_at_once, name == "dc");
     EXPECT_EQ(t.best_effort_fallback, name == "fifo");
     EXPECT_EQ(t.deadline_default, name == "rtmr");
     // --no-feedback: rtmr and rtmr-nofb become rtmr-nofb; no other policy has feedback.
     EXPECT_EQ(Descriptor(name).without_feedback,
               name == "rtmr" || name == "rtmr-nofb" ? "rtmr-nofb" : "");
-    EXPECT_EQ(t.needs_preview,
-              !deadline && name != "llf" && name != "fifo" && name != "fair" && name != "edf");
+    EXPECT_EQ(t.needs_preview, !deadline && !goals && name != "llf" && name != "fifo" &&
+                                   name != "fair" && name != "edf");
     auto made = MakePolicy(name, &h, OneJobPreview());
     ASSERT_TRUE(made.ok()) << made.status().message();
     EXPECT_EQ((*made)->name(), name);
@@ -88,10 +93,9 @@ TEST(PolicyRegistry, ANameIsRegisteredOnce) {
 TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   auto bad = MakePolicy("nope");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(
-      bad.status().message(),
-      "unknown policy 'nope' (known: fifo, fair, edf, llf, rtmr, rtmr-nofb, dc, mars, t-mars, "
-      "mares, h-mares, huwf, hjwf, htwf, stf, so-mars)");
+  EXPECT_EQ(bad.status().message(),
+            "unknown policy 'nope' (known: fifo, fair, edf, llf, adaptive, reverse-adaptive, rtmr, "
+            "rtmr-nofb, dc, mars, t-mars, mares, h-mares, huwf, hjwf, htwf, stf, so-mars)");
   EXPECT_FALSE(FindPolicy("nope").ok());
 }
 
