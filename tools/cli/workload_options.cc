@@ -15,7 +15,10 @@
 
 namespace mrlocal {
 
-void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
+namespace {
+
+// What to run and where: the workload, the cluster, the clock, the report.
+void AddRunOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_option("WORKLOAD", o.source, "A workload spec (.json) or a SWIM trace (.tsv)")
       ->check(NotEmpty());
   Within(cmd->add_option("--preset", o.preset, "A generated workload"), OneOf(PresetNames()));
@@ -38,6 +41,11 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "Soft completion-time goal, after arrival, of every job that has none "
                          "(a spec's goal_s stays; scaled by --time-scale as they are)"),
          PositiveDuration());
+}
+
+// Options of one kind of workload only (traces, presets); CheckWorkloadKind refuses them
+// for the others.
+void AddSourceOptions(CLI::App* cmd, WorkloadOptions& o) {
   Within(cmd->add_option("--block-size", o.block_size,
                          "Traces: input bytes per map task (default 64MiB, as SWIM's replayer)"),
          SizeAtLeast(1));
@@ -58,6 +66,10 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_flag("--task-weights", o.task_weights,
                 "mars-random, mars-uniform: each task its own weight W_u ~ N(30, 10) (MarS "
                 "section 4.4: t-mars, htwf and TWTCT read them), the jobs otherwise the same");
+}
+
+// The task-time model and the policies' settings.
+void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_option("--calibration", o.calibration,
                   "Task-time model (default: " + DefaultCalibrationPath().string() +
                       " if it exists, else the built-in one)")
@@ -99,6 +111,14 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "cluster shows), constant (today's held); default: the spec's, else "
                          "known"),
          OneOf({"known", "learned", "constant"}));
+}
+
+}  // namespace
+
+void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o) {
+  AddRunOptions(cmd, o);
+  AddSourceOptions(cmd, o);
+  AddModelAndPolicyOptions(cmd, o);
   cmd->add_flag("-q,--quiet", o.quiet, "No progress lines on stderr");
   cmd->add_flag("--progress", o.progress,
                 "--sim: progress lines on stderr even when it is not a terminal");
