@@ -116,6 +116,19 @@ Result<std::vector<ProfileStep>> ExpandBursts(const BurstProfile& p) {
   }
 }
 
+std::vector<ProfileStep> MultiplyProfiles(const std::vector<ProfileStep>& a,
+                                          const std::vector<ProfileStep>& b) {
+  std::vector<ProfileStep> product;
+  double fa = 1.0, fb = 1.0;
+  for (size_t i = 0, j = 0; i < a.size() || j < b.size();) {
+    const double at = std::min(i < a.size() ? a[i].at_s : HUGE_VAL, j < b.size() ? b[j].at_s : HUGE_VAL);
+    for (; i < a.size() && a[i].at_s == at; ++i) fa = a[i].factor;
+    for (; j < b.size() && b[j].at_s == at; ++j) fb = b[j].factor;
+    if (product.empty() || product.back().factor != fa * fb) product.push_back({at, fa * fb});
+  }
+  return product;
+}
+
 Result<std::vector<ProfileStep>> ParseAvailabilityCsv(std::string_view text) {
   std::vector<ProfileStep> steps;
   std::vector<size_t> lines;  // each step's line, for messages

@@ -59,6 +59,11 @@ struct BurstProfile {
 Result<std::vector<ProfileStep>> ExpandSinusoid(const SinusoidProfile& p);
 Result<std::vector<ProfileStep>> ExpandBursts(const BurstProfile& p);
 
+// The product a(t) x b(t) of two step functions (each 1.0 before its first step): a daily
+// load with bursts on top. Steps at every time either changes, merged where equal.
+std::vector<ProfileStep> MultiplyProfiles(const std::vector<ProfileStep>& a,
+                                          const std::vector<ProfileStep>& b);
+
 // Measured availability, one row per sample: a header line that names a `time_s` column
 // and either an `availability` column (the factor, in (0, 1]) or a `cpu_busy` column (the
 // CPU's busy fraction in [0, 1), as a monitor measures it: availability = 1 - cpu_busy);

@@ -10,63 +10,11 @@
 #include <span>
 #include <utility>
 
+#include "datasets/goal_presets.h"
+#include "datasets/preset_rng.h"
+
 namespace mrlocal {
 namespace {
-
-// Draws that are the same on every platform: mt19937_64's output is fixed by the standard,
-// the transforms below are ours.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : g_(seed) {}
-
-  // [0, 1), 53 random bits.
-  double Uniform() { return static_cast<double>(g_() >> 11) * 0x1p-53; }
-
-  // [0, n), n >= 1: Lemire's multiply-shift with rejection (no modulo bias).
-  uint64_t Below(uint64_t n) {
-    using u128 = unsigned __int128;
-    u128 m = u128{g_()} * n;
-    if (static_cast<uint64_t>(m) < n) {
-      const uint64_t threshold = (0 - n) % n;
-      while (static_cast<uint64_t>(m) < threshold) m = u128{g_()} * n;
-    }
-    return static_cast<uint64_t>(m >> 64);
-  }
-
-  // [lo, hi], lo <= hi.
-  uint64_t Between(uint64_t lo, uint64_t hi) { return lo + Below(hi - lo + 1); }
-
-  // Inverse CDF; 1 - u is in (0, 1], so the log is finite.
-  double Exponential(double mean) { return -mean * std::log(1 - Uniform()); }
-
-  // Box-Muller, cosine branch only (one normal per two uniforms: simple to reproduce).
-  double Normal(double mean, double sigma) {
-    const double u1 = 1 - Uniform(), u2 = Uniform();
-    return mean + sigma * std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
-  }
-
-  // Normal conditioned on >= min (drawn again below it: a truncated normal).
-  double NormalAtLeast(double mean, double sigma, double min) {
-    double x;
-    do x = Normal(mean, sigma);
-    while (x < min);
-    return x;
-  }
-
-  // Knuth's product of uniforms: exact arithmetic but for exp(-mean); fine for mean ~30.
-  uint64_t Poisson(double mean) {
-    const double limit = std::exp(-mean);
-    uint64_t k = 0;
-    for (double p = Uniform(); p > limit; p *= Uniform()) ++k;
-    return k;
-  }
-
- private:
-  std::mt19937_64 g_;
-};
-
-// Milliseconds: hides a last-bit difference of log/cos between C libraries.
-double Ms(double s) { return std::round(s * 1000) / 1000; }
 
 // One bin of RTMR's Tables III and IV: jobs, then closed intervals (integers).
 struct Bin {
@@ -207,22 +155,17 @@ constexpr std::array<PresetParameter, 2> kDynShareParameters = {{
 std::span<const PresetParameter> ParametersOf(std::string_view preset) {
   if (preset == "mars-random" || preset == "mars-uniform") return kMarsParameters;
   if (preset == "dynshare") return kDynShareParameters;
+  if (IsGoalPreset(preset)) return GoalPresetParameters();
   return {};
 }
 
-double ParameterOr(const PresetOptions& o, std::string_view preset, std::string_view name) {
-  if (auto it = o.parameters.find(std::string(name)); it != o.parameters.end()) return it->second;
-  for (const PresetParameter& p : ParametersOf(preset))
-    if (p.name == name) return p.default_value;
-  return 0;
-}
 
 // MarS section 5.1.1. `random`: Poisson(30) maps, U[1, maps] reduces, N(10,5) and N(15,5)
 // task times; otherwise 30 maps, 10 reduces, 10 s and 15 s. With the task-weights
 // parameter, W_u from a stream of their own, so that the jobs stay those drawn without.
 WorkloadSpec Mars(std::string_view name, uint64_t seed, const PresetOptions& o) {
   const bool random = name == "mars-random";
-  const bool task_weights = ParameterOr(o, name, "task-weights") != 0;
+  const bool task_weights = PresetParameterValue(o, name, "task-weights") != 0;
   Rng rng(seed), task_weight_rng(seed ^ 0x7461736b77656967ull);
   WorkloadSpec spec;
   spec.cluster = *ClusterSpec::Parse(kMarsCluster);
@@ -501,8 +444,8 @@ void AddDynShareJobs(WorkloadSpec& spec, const std::array<DynShareJobKind, 2>& k
 
 Result<WorkloadSpec> DynShare(uint64_t seed, const PresetOptions& o) {
   if (!o.solo_time) return Status::InvalidArgument("preset dynshare needs its jobs' solo times");
-  const double concurrency = ParameterOr(o, "dynshare", "concurrency");
-  const double strict_factor = ParameterOr(o, "dynshare", "strict-factor");
+  const double concurrency = PresetParameterValue(o, "dynshare", "concurrency");
+  const double strict_factor = PresetParameterValue(o, "dynshare", "strict-factor");
   const size_t n = o.jobs ? o.jobs : kDynShareDefaultJobs;
   WorkloadSpec spec;
   spec.cluster = *ClusterSpec::Parse(kDynShareCluster);
@@ -553,7 +496,7 @@ struct Preset {
   std::string_view name;
   std::string_view summary;
 };
-constexpr std::array<Preset, 6> kPresets = {{
+constexpr std::array<Preset, 9> kPresets = {{
     {"rtmr-wl1",
      "RTMR workload I (Tables II, III): 88 jobs of 1-200 maps, deadlines, on rtmr-table1"},
     {"rtmr-wl2", "RTMR workload II (Table IV): 89 jobs of 1-300 maps, deadlines, on rtmr-table1"},
@@ -566,6 +509,14 @@ constexpr std::array<Preset, 6> kPresets = {{
     {"dynshare",
      "DynamicShare Fig. 5: friend-count on Slashdot/Facebook graphs, C concurrent jobs, 70 % "
      "strict deadlines, one node overloaded, on dynshare-het"},
+    {"ra-alone",
+     "Reverse-Adaptive experiment 1: small/medium/large jobs with soft goals, Poisson "
+     "arrivals at a load, MapReduce alone, on 10x(4m,1r,1.0) or --cluster"},
+    {"ra-web",
+     "Reverse-Adaptive experiment 2: ra-alone's jobs beside a daily web load (availability a "
+     "sinusoid between the trough and 1)"},
+    {"ra-bursty",
+     "Reverse-Adaptive experiment 3: ra-web with unforeseen bursts of load (0.3x) on top"},
 }};
 
 }  // namespace
@@ -586,6 +537,8 @@ Result<WorkloadSpec> MakePreset(std::string_view name, uint64_t seed, const Pres
     spec = MarsWordCount(seed, o);
   else if (name == "dynshare")
     spec = DynShare(seed, o);
+  else if (IsGoalPreset(name))
+    spec = MakeGoalPreset(name, seed, o);
   else {
     std::string known;
     for (const Preset& p : kPresets) known += (known.empty() ? "" : ", ") + std::string(p.name);
@@ -625,7 +578,7 @@ Status CheckPresetParameter(std::string_view preset, std::string_view parameter,
       return Status::OK();
     return Status::InvalidArgument(
         std::string(parameter) + " must be " + (p.integer ? "an integer" : "a number") + " in [" +
-        Fixed(p.min, 0) + ", " + Fixed(p.max, 0) + "] (got " + Shortest(value) + ")");
+        Shortest(p.min) + ", " + Shortest(p.max) + "] (got " + Shortest(value) + ")");
   }
   std::string names;
   for (const PresetParameter& p : known) names += (names.empty() ? "" : ", ") + std::string(p.name);
@@ -645,6 +598,13 @@ Result<ClusterSpec> ClusterPreset(std::string_view name) {
 
 std::vector<std::string> ClusterPresetNames() {
   return {"rtmr-table1", "mars-50", "mars-16", "dynshare-het"};
+}
+
+double PresetParameterValue(const PresetOptions& o, std::string_view preset, std::string_view name) {
+  if (auto it = o.parameters.find(std::string(name)); it != o.parameters.end()) return it->second;
+  for (const PresetParameter& p : ParametersOf(preset))
+    if (p.name == name) return p.default_value;
+  return 0;
 }
 
 }  // namespace mrlocal

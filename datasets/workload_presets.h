@@ -13,6 +13,8 @@
 //                generated ones, one map per 64 KiB, reduces half the maps
 //   dynshare     DynamicShare (Kolomvatsos et al.) Fig. 5: friend-count jobs on two social
 //                graphs, Poisson arrivals for C concurrent jobs, 70 % strict deadlines
+//   ra-alone, ra-web, ra-bursty  Reverse-Adaptive's experiments 1-3: jobs with soft goals
+//                alone, beside a daily web load, and with bursts (datasets/goal_presets.h)
 // The rtmr-*, mars-random and mars-uniform jobs are app "synthetic" (task seconds at speed
 // 1.0). README
 // "Workload presets" has the rules and every reading of the papers' text.
@@ -22,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +65,9 @@ struct PresetOptions {
   double reduce_task_s = 12.0;
   // Every preset: sigma of the model's log-normal factor on task times (spec.model.noise).
   double noise = 0;
+  // The cluster the workload will run on (--cluster): the ra-* presets size their jobs,
+  // arrivals, goals and day to it. None: the preset's own.
+  std::optional<ClusterSpec> cluster = {};
   // By PresetParameters' names; a parameter not given takes its default.
   std::map<std::string, double> parameters = {};
   // dynshare: the directory holding graphs/soc-Slashdot0902.txt.gz and
@@ -82,6 +88,9 @@ std::vector<std::string> PresetNames();
 std::string PresetSummary(std::string_view name);
 // The parameters `name` takes (none for an unknown name).
 std::vector<PresetParameter> PresetParameters(std::string_view name);
+// The value of `preset`'s parameter `name` in `options`, else its default (0: no such).
+double PresetParameterValue(const PresetOptions& options, std::string_view preset,
+                            std::string_view name);
 // InvalidArgument, one line, unless `preset` has a parameter `parameter` and `value` is in
 // its range: "preset rtmr-wl1 has no parameter 'x' (it has none)", "concurrency must be an
 // integer in [1, 100] (got 0)".

@@ -140,24 +140,37 @@ std::map<JobId, GoalAdaptivePolicy::JobLoad> GoalAdaptivePolicy::Loads(const Clu
   return loads;
 }
 
+// How long before `end` a phase of `work` per lane on `lanes` of the `kind` slots must
+// start, at the forecast's mean rate per slot over the phase: first over [now, end), then
+// over [end - d, end), where it will run (a trough before the end lengthens it). One step
+// of the fixed point: two integrals.
+Duration GoalAdaptivePolicy::PhaseBefore(SlotKind kind, double work_per_lane, Time end,
+                                         Time now) const {
+  const int slots = slots_of_kind_[Index(kind)];
+  if (end <= now || work_per_lane <= 0 || slots == 0) return Duration(0);
+  auto phase = [&](Time from) {
+    const double rate = Capacity(kind, from, end) / (slots * Seconds(end - from));
+    return rate > 0 ? FromSeconds(work_per_lane / rate) : end - now;
+  };
+  const Duration d = phase(now);
+  return phase(std::max(now, end - std::max(d, Duration(1))));
+}
+
 std::optional<Time> GoalAdaptivePolicy::KindGoal(const JobState& job, const JobLoad& load,
                                                  SlotKind kind, Time now) const {
   const std::optional<Time> goal = job.absolute_goal();
+  if (!goal || *goal <= now) return goal;
+  // The last wave: a list schedule ends at most one task after the fluid one the walk
+  // plans, so the walk plans each kind's tasks to end a mean task earlier.
+  Time end = *goal - PhaseBefore(kind, MeanWork(job.id, kind), *goal, now);
   const size_t r = Index(SlotKind::kReduce);
-  const int reduce_slots = slots_of_kind_[r];
-  if (!goal || kind == SlotKind::kReduce || *goal <= now || load.work[r] <= 0 || reduce_slots == 0)
-    return goal;
-  // The reduces' phase d at the forecast's mean rate per reduce slot: first over [now,
-  // goal), then over [goal - d, goal), where they will run (a trough before the goal
-  // lengthens it). One step of the fixed point: two integrals a job.
-  const int lanes = std::min(load.pending[r] + load.running[r], reduce_slots);
-  auto phase = [&](Time from) {
-    const double rate = Capacity(SlotKind::kReduce, from, *goal) / Seconds(*goal - from);
-    return rate > 0 ? FromSeconds(load.work[r] * reduce_slots / (lanes * rate)) : *goal - now;
-  };
-  if (lanes <= 0) return goal;
-  const Duration d = phase(now);
-  return *goal - phase(std::max(now, *goal - std::max(d, Duration(1))));
+  if (kind == SlotKind::kMap && load.work[r] > 0) {
+    // The maps must leave the reduces their phase: their work over min(reduces left,
+    // reduce slots) lanes.
+    const int lanes = std::min(load.pending[r] + load.running[r], slots_of_kind_[r]);
+    if (lanes > 0) end -= PhaseBefore(SlotKind::kReduce, load.work[r] / lanes, *goal, now);
+  }
+  return end;
 }
 
 std::vector<GoalAdaptivePolicy::Candidate> GoalAdaptivePolicy::Replan(

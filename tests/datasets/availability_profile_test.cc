@@ -149,3 +149,24 @@ TEST(AvailabilityCsv, EveryMistakeNamesTheLine) {
 
 }  // namespace
 }  // namespace mrlocal
+
+namespace mrlocal {
+namespace {
+
+// A day of two steps times a burst: a step wherever either changes, 1.0 before each one's
+// first, equal neighbours merged.
+TEST(MultiplyProfiles, StepsWhereEitherChanges) {
+  const std::vector<ProfileStep> day = {{0, 1.0}, {10, 0.5}};
+  const std::vector<ProfileStep> burst = {{5, 0.5}, {7, 1.0}, {10, 1.0}, {12, 0.2}};
+  const std::vector<ProfileStep> p = MultiplyProfiles(day, burst);
+  const std::vector<std::pair<double, double>> want = {{0, 1.0}, {5, 0.5}, {7, 1.0}, {10, 0.5},
+                                                       {12, 0.1}};
+  ASSERT_EQ(p.size(), want.size());
+  for (size_t i = 0; i < p.size(); ++i) {
+    EXPECT_DOUBLE_EQ(p[i].at_s, want[i].first) << i;
+    EXPECT_DOUBLE_EQ(p[i].factor, want[i].second) << i;
+  }
+}
+
+}  // namespace
+}  // namespace mrlocal

@@ -244,7 +244,8 @@ TEST(Presets, MarsUniformAndJobCount) {
 TEST(Presets, NamesSourcesAndErrors) {
   EXPECT_EQ(PresetNames(),
             (std::vector<std::string>{"rtmr-wl1", "rtmr-wl2", "mars-random", "mars-uniform",
-                                      "mars-wordcount", "dynshare"}));
+                                      "mars-wordcount", "dynshare", "ra-alone", "ra-web",
+                                      "ra-bursty"}));
   for (const std::string& name : PresetNames()) {
     const WorkloadSpec spec = Make(name, 42);
     EXPECT_EQ(spec.name, name);
@@ -262,7 +263,7 @@ TEST(Presets, NamesSourcesAndErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "unknown preset 'rtmr-wl3' (known: rtmr-wl1, rtmr-wl2, mars-random, mars-uniform, "
-            "mars-wordcount, dynshare)");
+            "mars-wordcount, dynshare, ra-alone, ra-web, ra-bursty)");
   EXPECT_TRUE(PresetSummary("rtmr-wl3").empty());
   for (auto bad : {PresetOptions{.map_task_s = 0}, PresetOptions{.reduce_task_s = -1},
                    PresetOptions{.noise = NAN}})

@@ -162,7 +162,7 @@ class CompareCommand final : public Command {
   }
 
   // --sweep: the deadline-miss percentage of every policy at every value of the preset
-  // parameter, over the seeds.
+  // parameter, over the seeds; of goals when the jobs have goals and no deadlines (ra-*).
   int RunSweep() {
     if (options_.preset.empty())
       return ReportError(
@@ -182,8 +182,12 @@ class CompareCommand final : public Command {
       for (int k = 0; k < seeds_; ++k) {
         auto seed = RunSeed(o, k);
         if (!seed.ok()) return ReportError(seed.status());
+        const WorkloadMetrics& first = seed->metrics.front();
+        const bool goals = first.goal_jobs > 0 && first.deadline_jobs == 0;
+        if (goals) result.measure = "goal misses (% of the jobs with a goal)";
         for (size_t i = 0; i < policies_.size(); ++i)
-          result.series[i].at.back().push_back(100 * seed->metrics[i].miss_ratio);
+          result.series[i].at.back().push_back(
+              100 * (goals ? seed->metrics[i].goal_miss_ratio : seed->metrics[i].miss_ratio));
       }
     }
     std::cout << SweepMarkdown(result);

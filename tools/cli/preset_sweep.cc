@@ -9,14 +9,18 @@
 namespace mrlocal {
 namespace {
 
-Status Bad(const std::string& why) { return Status::InvalidArgument("--sweep: " + why); }
+// Errors name the option they came from: --sweep or --param.
+Status Bad(std::string_view option, const std::string& why) {
+  return Status::InvalidArgument(std::string(option) + ": " + why);
+}
 
 // A finite number, the whole of `text`.
-Result<double> Number(std::string_view text) {
+Result<double> Number(std::string_view option, std::string_view text) {
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
-    return Bad(std::string("'").append(text).append("' is not a number"));  // GCC 12: no -Wrestrict
+    return Bad(option,
+               std::string("'").append(text).append("' is not a number"));  // GCC 12: no -Wrestrict
   return v;
 }
 
@@ -32,50 +36,63 @@ std::vector<std::string_view> Split(std::string_view text, char sep) {
 
 // LO:HI[:STEP], STEP > 0 (default 1). HI is included when a step lands on it (within a
 // millionth of a step, so that 0.1 steps reach 1.0).
-Result<std::vector<double>> Range(std::string_view text) {
+Result<std::vector<double>> Range(std::string_view option, std::string_view text) {
   const std::vector<std::string_view> parts = Split(text, ':');
   if (parts.size() > 3)
-    return Bad("a range is LO:HI or LO:HI:STEP (got '" + std::string(text) + "')");
+    return Bad(option, "a range is LO:HI or LO:HI:STEP (got '" + std::string(text) + "')");
   std::vector<double> n;
   for (std::string_view p : parts) {
-    auto v = Number(p);
+    auto v = Number(option, p);
     if (!v.ok()) return v.status();
     n.push_back(*v);
   }
   const double step = n.size() == 3 ? n[2] : 1;
-  if (!(step > 0)) return Bad("the step of " + std::string(text) + " must be positive");
-  if (n[0] > n[1]) return Bad("empty range " + std::string(text) + " (LO must be <= HI)");
+  if (!(step > 0)) return Bad(option, "the step of " + std::string(text) + " must be positive");
+  if (n[0] > n[1]) return Bad(option, "empty range " + std::string(text) + " (LO must be <= HI)");
   if ((n[1] - n[0]) / step >= kMaxSweepPoints)
-    return Bad(std::string(text) + " has more than " + std::to_string(kMaxSweepPoints) + " points");
+    return Bad(option,
+               std::string(text) + " has more than " + std::to_string(kMaxSweepPoints) + " points");
   std::vector<double> values;
   for (size_t i = 0; n[0] + static_cast<double>(i) * step <= n[1] + step * 1e-6; ++i)
     values.push_back(n[0] + static_cast<double>(i) * step);
   return values;
 }
 
+// NAME=..., NAME one of `preset`'s parameters: the name and the text after '='.
+Result<std::pair<std::string, std::string_view>> NameAndValues(std::string_view option,
+                                                               std::string_view text,
+                                                               std::string_view preset,
+                                                               std::string_view form) {
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size())
+    return Bad(option, "expected " + std::string(form) + " (got '" + std::string(text) + "')");
+  std::string name(text.substr(0, eq));
+  const std::vector<PresetParameter> known = PresetParameters(preset);
+  if (std::none_of(known.begin(), known.end(),
+                   [&](const PresetParameter& p) { return p.name == name; }))
+    return CheckPresetParameter(preset, name, 0).WithContext(std::string(option) + ": ");
+  return std::pair{std::move(name), text.substr(eq + 1)};
+}
+
 }  // namespace
 
 Result<PresetSweep> ParsePresetSweep(std::string_view text, std::string_view preset) {
-  const size_t eq = text.find('=');
-  if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size())
-    return Bad("expected NAME=LO:HI[:STEP] or NAME=V1,V2,... (got '" + std::string(text) + "')");
+  constexpr std::string_view kOption = "--sweep";
+  auto named = NameAndValues(kOption, text, preset, "NAME=LO:HI[:STEP] or NAME=V1,V2,...");
+  if (!named.ok()) return named.status();
   PresetSweep sweep;
-  sweep.parameter = std::string(text.substr(0, eq));
-  const std::vector<PresetParameter> known = PresetParameters(preset);
-  if (std::none_of(known.begin(), known.end(),
-                   [&](const PresetParameter& p) { return p.name == sweep.parameter; }))
-    return CheckPresetParameter(preset, sweep.parameter, 0).WithContext("--sweep: ");
-  const std::string_view values = text.substr(eq + 1);
+  sweep.parameter = named->first;
+  const std::string_view values = named->second;
   if (values.find(':') != std::string_view::npos) {
-    auto range = Range(values);
+    auto range = Range(kOption, values);
     if (!range.ok()) return range.status();
     sweep.values = std::move(range).value();
   } else {
     const std::vector<std::string_view> list = Split(values, ',');
     if (list.size() > kMaxSweepPoints)
-      return Bad("more than " + std::to_string(kMaxSweepPoints) + " values");
+      return Bad(kOption, "more than " + std::to_string(kMaxSweepPoints) + " values");
     for (std::string_view v : list) {
-      auto x = Number(v);
+      auto x = Number(kOption, v);
       if (!x.ok()) return x.status();
       sweep.values.push_back(*x);
     }
@@ -84,6 +101,18 @@ Result<PresetSweep> ParsePresetSweep(std::string_view text, std::string_view pre
     MRLOCAL_RETURN_IF_ERROR(
         CheckPresetParameter(preset, sweep.parameter, v).WithContext("--sweep: "));
   return sweep;
+}
+
+Result<std::pair<std::string, double>> ParsePresetParam(std::string_view text,
+                                                        std::string_view preset) {
+  constexpr std::string_view kOption = "--param";
+  auto named = NameAndValues(kOption, text, preset, "NAME=VALUE");
+  if (!named.ok()) return named.status();
+  auto value = Number(kOption, named->second);
+  if (!value.ok()) return value.status();
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckPresetParameter(preset, named->first, *value).WithContext("--param: "));
+  return std::pair{named->first, *value};
 }
 
 }  // namespace mrlocal

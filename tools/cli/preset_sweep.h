@@ -1,9 +1,11 @@
-// `mrlocal compare --sweep NAME=LO:HI[:STEP]` (or NAME=V1,V2,...): the values of one preset
-// parameter (PresetParameters, datasets/workload_presets.h) to run the comparison at.
+// Preset parameters on the command line (PresetParameters, datasets/workload_presets.h):
+// `--param NAME=VALUE`, and `mrlocal compare --sweep NAME=LO:HI[:STEP]` (or NAME=V1,V2,...),
+// the values of one parameter to run the comparison at.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/status.h"
@@ -22,5 +24,10 @@ inline constexpr size_t kMaxSweepPoints = 1000;
 // none)", "--sweep: empty range 5:1 (LO must be <= HI)", "--sweep: concurrency must be an
 // integer in [1, 100] (got 0)".
 Result<PresetSweep> ParsePresetSweep(std::string_view text, std::string_view preset);
+
+// `--param NAME=VALUE`: one parameter of `preset`, checked against its range. Errors like
+// --sweep's, naming --param.
+Result<std::pair<std::string, double>> ParsePresetParam(std::string_view text,
+                                                        std::string_view preset);
 
 }  // namespace mrlocal

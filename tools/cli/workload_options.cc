@@ -9,6 +9,7 @@
 #include "sched/core/units.h"
 #include "sched/policy/policy_registry.h"
 #include "tools/cli/option_checks.h"
+#include "tools/cli/preset_sweep.h"
 #include "tools/runtime/calibration_file.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/solo_time.h"
@@ -63,6 +64,11 @@ void AddSourceOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "dynshare: about C jobs in the system (offered load C / (C + 1) of the "
                          "cluster's throughput; default 4)"),
          IntegerIn(1, 100));
+  cmd->add_option("--param", o.params,
+                  "Presets: one of the preset's parameters, NAME=VALUE, repeatable (e.g. "
+                  "--param load=1.2 --param goal-factor=4; README \"Workload presets\" lists "
+                  "each preset's parameters and ranges; an unknown name lists the preset's)")
+      ->check(NotEmpty());
   cmd->add_flag("--task-weights", o.task_weights,
                 "mars-random, mars-uniform: each task its own weight W_u ~ N(30, 10) (MarS "
                 "section 4.4: t-mars, htwf and TWTCT read them), the jobs otherwise the same");
@@ -145,6 +151,7 @@ Status CheckWorkloadKind(const WorkloadOptions& o) {
   if (o.preset.empty()) {
     MRLOCAL_RETURN_IF_ERROR(only(o.preset_jobs.has_value(), "--jobs", "presets"));
     MRLOCAL_RETURN_IF_ERROR(only(o.concurrency.has_value(), "--concurrency", "--preset dynshare"));
+    MRLOCAL_RETURN_IF_ERROR(only(!o.params.empty(), "--param", "presets"));
     MRLOCAL_RETURN_IF_ERROR(only(o.task_weights, "--task-weights",
                                  "--preset mars-random and mars-uniform (a spec "
                                  "gives a job's task_weights)"));
@@ -236,7 +243,12 @@ Result<WorkloadSpec> PresetFromOptions(const WorkloadOptions& o) {
   PresetOptions po;
   if (o.preset_jobs) po.jobs = *o.preset_jobs;
   if (o.noise) po.noise = *o.noise;
-  po.parameters = o.preset_parameters;
+  for (const std::string& text : o.params) {
+    auto param = ParsePresetParam(text, o.preset);
+    if (!param.ok()) return param.status();
+    po.parameters[param->first] = param->second;
+  }
+  for (const auto& [name, value] : o.preset_parameters) po.parameters[name] = value;
   if (o.concurrency) {
     MRLOCAL_RETURN_IF_ERROR(CheckPresetParameter(o.preset, "concurrency", *o.concurrency)
                                 .WithContext("--concurrency: "));
@@ -246,6 +258,11 @@ Result<WorkloadSpec> PresetFromOptions(const WorkloadOptions& o) {
     MRLOCAL_RETURN_IF_ERROR(
         CheckPresetParameter(o.preset, "task-weights", 1).WithContext("--task-weights: "));
     po.parameters["task-weights"] = 1;
+  }
+  if (!o.cluster.empty()) {
+    auto cluster = ResolveCluster(o.cluster);
+    if (!cluster.ok()) return cluster.status();
+    po.cluster = *cluster;
   }
   po.datasets_dir = SharedDatasetsDir();
   po.solo_time = [&o](const WorkloadSpec& one_job) -> Result<double> {

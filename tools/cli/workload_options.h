@@ -36,6 +36,7 @@ struct WorkloadOptions {
   std::optional<double> noise;        // sigma of the task-time noise
   std::optional<int> concurrency;     // dynshare's concurrency parameter
   bool task_weights = false;          // mars-random, mars-uniform: W_u per task
+  std::vector<std::string> params;    // --param NAME=VALUE, each
   // Other parameters by name (PresetParameters), e.g. the point of `compare --sweep`.
   std::map<std::string, double> preset_parameters;
   // Policies that read them only.

@@ -69,10 +69,11 @@ TEST(GoalAdaptivePolicy, KnowingTheDropReverseAdaptiveRunsTheLaterJobNowAndMeets
 }
 
 // A job without a goal (N) beside one with (G), 1 s tasks, both at 0.
-//   G has 30 tasks and goal 10. G arrives first and takes the 4 idle slots; at 1 s,
-//     s_fit = ceil(26.15 / 9) = 3 of the 4 slots (26 pending, 3 running nearly done), and
-//     the spare one is N's (equal utility above s_fit: G at (s - 3)/26, N at s/40). G
-//     still meets its goal (4 + 3 x 9 = 31 tasks by 10).
+//   G has 25 tasks and goal 10, planned to end a task earlier, by 9 (the last wave). G
+//     arrives first and takes the 4 idle slots; at 1 s, s_fit = ceil(21.2 / 8) = 3 of the
+//     4 slots (21 pending, 4 running nearly done), and the spare one is N's (equal utility
+//     above s_fit: G at (s - 3)/22, N at s/40). G still meets its goal (4 + 3 x 8 = 28
+//     tasks by 9).
 //   G has 40 tasks: s_fit = 4 at every re-plan (40 - 4t left, 10 - t a slot). N waits, and
 //     takes every slot the moment G has no task left for it: the last of the 60 s of work
 //     on 4 slots ends at 15 s, no slot idle.
@@ -83,7 +84,7 @@ TEST(GoalAdaptivePolicy, AJobWithoutAGoalWaitsForTheGoalsNeedsAndNeverStarves) {
     {
       Made made = Make(name, history);
       GoalSim sim(*made.policy, FourSlots());
-      sim.Submit(Time{0}, 30, 1.0, seconds(10));
+      sim.Submit(Time{0}, 25, 1.0, seconds(10));
       sim.Submit(Time{0}, 40, 1.0, std::nullopt);
       sim.Run();
       std::map<JobId, int> at_one;
