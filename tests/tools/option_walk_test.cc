@@ -71,6 +71,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --limit", {}},
       {"WORKLOAD --jobs", {}},
       {"WORKLOAD --concurrency", {}},
+      {"WORKLOAD --param", {kAnyName}},  // checked against the preset when it runs
       {"WORKLOAD --calibration", {kAnyName}},
       {"WORKLOAD --noise", {{"0"}}},
       {"WORKLOAD --history", {kAnyName}},
