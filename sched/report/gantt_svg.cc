@@ -17,12 +17,6 @@ std::string SlotLabel(const SlotInfo& s) {
          std::to_string(s.id);
 }
 
-std::string JobLabel(const JobRecord* j, JobId id) {
-  std::string label = "job " + std::to_string(id);
-  if (j && !j->name.empty()) label = j->name + " (" + label + ")";
-  return label;
-}
-
 bool MissedDeadline(const JobRecord* j) {
   return j && j->admitted && j->deadline && j->finished && !j->met_deadline();
 }
@@ -34,6 +28,12 @@ struct TimeAxis {
 };
 
 }  // namespace
+
+std::string JobLabel(const JobRecord* j, JobId id) {
+  std::string label = "job " + std::to_string(id);
+  if (j && !j->name.empty()) label = j->name + " (" + label + ")";
+  return label;
+}
 
 std::string JobColor(JobId id) {
   // HSL with the golden angle between consecutive ids; lightness cycles over three levels

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "sched/report/run_recorder.h"
 #include "sched/core/slot_info.h"
+#include "sched/report/run_recorder.h"
 
 namespace mrlocal {
 
@@ -34,5 +34,8 @@ std::string GanttSvg(const RunRecorder& recorder, const std::vector<SlotInfo>& s
 // The job's colour, "#rrggbb": golden-angle hues from the id, so neighbouring ids differ
 // and a job keeps its colour across reports.
 std::string JobColor(JobId id);
+
+// "name (job N)", or "job N" for a job without a name or record (null `j`).
+std::string JobLabel(const JobRecord* j, JobId id);
 
 }  // namespace mrlocal
