@@ -162,7 +162,7 @@ class GoalsChart {
     legend_cols_ = std::max<size_t>(1, static_cast<size_t>(options_.plot_width / 320));
     const double job_rows = std::ceil(static_cast<double>(legend_jobs_) / legend_cols_);
     legend_top_ = kBandsTop + kBandsH + 48;
-    height_ = legend_top_ + 16 * (4 + job_rows + 1) + 12;
+    height_ = legend_top_ + 16 * (5 + job_rows + 1) + 12;
   }
 
   std::string Summary() const {
@@ -197,13 +197,16 @@ class GoalsChart {
        << ") rotate(-90)\" text-anchor=\"middle\">" << XmlEscape(label) << "</text>\n";
   }
 
+  bool HasSlots(size_t kind) const {
+    return std::any_of(capacity_.begin(), capacity_.end(),
+                       [kind](const CapacityStep& s) { return s.capacity[kind] > 0; });
+  }
+
   // f(t) per slot kind as a step line; a kind without slots is left out.
   void WriteCapacity() {
     WritePanel(kCapacityTop, kCapacityH, capacity_max_, "capacity f(t)");
     for (size_t k : {0, 1}) {
-      if (std::none_of(capacity_.begin(), capacity_.end(),
-                       [k](const CapacityStep& s) { return s.capacity[k] > 0; }))
-        continue;
+      if (!HasSlots(k)) continue;
       o_ << "<path class=\"capacity " << (k == 0 ? "map" : "reduce") << "\" d=\"";
       for (size_t i = 0; i < capacity_.size() && capacity_[i].at <= hi_; ++i) {
         const std::string y =
@@ -326,12 +329,14 @@ class GoalsChart {
              SvgNumber(ly + 6) + "\" y2=\"" + SvgNumber(ly + 6) + "\" stroke=\"" + color +
              "\" stroke-width=\"2\"/>";
     };
-    entry(line(kCapacityColor[0]) + line(kCapacityColor[1]),
-          "f(t): capacity left to MapReduce, map slots (blue) and reduce slots (orange), in "
-          "slots at speed 1.0");
+    entry(line(kCapacityColor[0]),
+          "f(t) of the map slots: the capacity left to MapReduce, in "
+          "slots at speed 1.0 (base speed x availability, summed)");
+    if (HasSlots(1)) entry(line(kCapacityColor[1]), "f(t) of the reduce slots");
     entry("<rect x=\"" + SvgNumber(kLeft) + "\" y=\"" + SvgNumber(ly) +
               "\" width=\"22\" height=\"12\" fill=\"#999\"/>",
-          "a job's slots over time, stacked in arrival order (hover for its times)");
+          "a job's slots over time, a slot counting 1 at any speed, stacked in arrival order "
+          "(hover for the job's times)");
     entry(GoalMarker(kLeft + 11, ly + 12, ly + 12, "#666", true) + "</g>",
           "a goal that was met (solid line, dot)");
     entry(GoalMarker(kLeft + 11, ly + 12, ly + 12, "#666", false) + "</g>",
