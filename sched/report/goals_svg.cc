@@ -171,8 +171,9 @@ class GoalsChart {
       goals += j.goal.has_value();
       met += j.met_goal();
     }
-    std::string s = std::to_string(recorder_.jobs().size()) + " jobs, " + std::to_string(goals) +
-                    " with a goal: " + std::to_string(met) + " met, " +
+    const size_t jobs = recorder_.jobs().size();
+    std::string s = std::to_string(jobs) + (jobs == 1 ? " job, " : " jobs, ") +
+                    std::to_string(goals) + " with a goal: " + std::to_string(met) + " met, " +
                     std::to_string(goals - met) + " missed; 0-" + SvgNumber(hi_, 3) + " s";
     if (!recorder_.keeps_attempts()) s += " (attempts not recorded: no allocation drawn)";
     return s;
@@ -217,7 +218,8 @@ class GoalsChart {
           o_ << " H" << SvgNumber(X(capacity_[i].at), 1) << " V" << y;
       }
       o_ << " H" << SvgNumber(X(hi_), 1) << "\" fill=\"none\" stroke=\"" << kCapacityColor[k]
-         << "\" stroke-width=\"2\"><title>f(t) of the " << (k == 0 ? "map" : "reduce")
+         << "\" stroke-width=\"2\"" << (k == 1 ? " stroke-dasharray=\"6 4\"" : "")
+         << "><title>f(t) of the " << (k == 0 ? "map" : "reduce")
          << " slots: base speed x availability, summed</title></path>\n";
     }
   }
@@ -324,15 +326,16 @@ class GoalsChart {
          << "\">" << XmlEscape(text) << "</text>\n";
       ly += 16;
     };
-    auto line = [&](const char* color) {
+    auto line = [&](size_t kind) {
       return "<line x1=\"" + SvgNumber(kLeft) + "\" x2=\"" + SvgNumber(kLeft + 22) + "\" y1=\"" +
-             SvgNumber(ly + 6) + "\" y2=\"" + SvgNumber(ly + 6) + "\" stroke=\"" + color +
-             "\" stroke-width=\"2\"/>";
+             SvgNumber(ly + 6) + "\" y2=\"" + SvgNumber(ly + 6) + "\" stroke=\"" +
+             kCapacityColor[kind] + "\" stroke-width=\"2\"" +
+             (kind == 1 ? " stroke-dasharray=\"6 4\"" : "") + "/>";
     };
-    entry(line(kCapacityColor[0]),
+    entry(line(0),
           "f(t) of the map slots: the capacity left to MapReduce, in "
           "slots at speed 1.0 (base speed x availability, summed)");
-    if (HasSlots(1)) entry(line(kCapacityColor[1]), "f(t) of the reduce slots");
+    if (HasSlots(1)) entry(line(1), "f(t) of the reduce slots");
     entry("<rect x=\"" + SvgNumber(kLeft) + "\" y=\"" + SvgNumber(ly) +
               "\" width=\"22\" height=\"12\" fill=\"#999\"/>",
           "a job's slots over time, a slot counting 1 at any speed, stacked in arrival order "
@@ -346,7 +349,7 @@ class GoalsChart {
       const double x = kLeft + 320.0 * static_cast<double>(k % legend_cols_);
       const double y = ly + 16 * static_cast<double>(k / legend_cols_);
       std::string text = JobLabel(&j, j.id);
-      if (j.goal) text += std::string(": goal ") + GoalVerdict(j);
+      if (j.goal) text += ": goal " + SvgNumber(Seconds(*j.goal), 3) + " s " + GoalVerdict(j);
       o_ << "<rect x=\"" << SvgNumber(x) << "\" y=\"" << SvgNumber(y)
          << "\" width=\"12\" height=\"12\" fill=\"" << JobColor(j.id) << "\"/><text x=\""
          << SvgNumber(x + 16) << "\" y=\"" << SvgNumber(y + 10) << "\">" << XmlEscape(text)
