@@ -155,8 +155,9 @@ class GoalsChart {
   void Lay() {
     for (const CapacityStep& s : capacity_)
       capacity_max_ = std::max({capacity_max_, s.capacity[0], s.capacity[1]});
-    if (!(capacity_max_ > 0)) capacity_max_ = 1;
-    slots_max_ = std::max(1.0, static_cast<double>(slots_.size()));
+    // Each panel's top at a round tick, so that it is labelled.
+    capacity_max_ = NiceTicks(0, capacity_max_ > 0 ? capacity_max_ : 1, 4).back();
+    slots_max_ = NiceTicks(0, std::max(1.0, static_cast<double>(slots_.size())), 4).back();
     width_ = kLeft + options_.plot_width + kRight;
     legend_jobs_ = std::min(recorder_.jobs().size(), options_.legend_jobs);
     legend_cols_ = std::max<size_t>(1, static_cast<size_t>(options_.plot_width / 320));
