@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,12 @@ std::string JobColor(JobId id);
 
 // "name (job N)", or "job N" for a job without a name or record (null `j`).
 std::string JobLabel(const JobRecord* j, JobId id);
+
+// The key to the jobs' colours under a chart: a swatch and `label(job)` for each of the
+// first `shown` jobs, `columns` of them a row (300 px apart, 16 px a row) from (left,
+// top), then "and N more jobs" under them when some are left out.
+std::string JobColorKey(const std::vector<JobRecord>& jobs, size_t shown, size_t columns,
+                        double left, double top,
+                        const std::function<std::string(const JobRecord&)>& label);
 
 }  // namespace mrlocal

@@ -160,7 +160,7 @@ class GoalsChart {
     slots_max_ = NiceTicks(0, std::max(1.0, static_cast<double>(slots_.size())), 4).back();
     width_ = kLeft + options_.plot_width + kRight;
     legend_jobs_ = std::min(recorder_.jobs().size(), options_.legend_jobs);
-    legend_cols_ = std::max<size_t>(1, static_cast<size_t>(options_.plot_width / 320));
+    legend_cols_ = std::max<size_t>(1, static_cast<size_t>(options_.plot_width / 300));
     const double job_rows = std::ceil(static_cast<double>(legend_jobs_) / legend_cols_);
     legend_top_ = kBandsTop + kBandsH + 48;
     height_ = legend_top_ + 16 * (5 + job_rows + 1) + 12;
@@ -345,22 +345,12 @@ class GoalsChart {
           "a goal that was met (solid line, dot)");
     entry(GoalMarker(kLeft + 11, ly + 12, ly + 12, "#666", false) + "</g>",
           "a goal that was missed: late, failed, rejected or unfinished (dashed line, cross)");
-    for (size_t k = 0; k < legend_jobs_; ++k) {
-      const JobRecord& j = recorder_.jobs()[k];
-      const double x = kLeft + 320.0 * static_cast<double>(k % legend_cols_);
-      const double y = ly + 16 * static_cast<double>(k / legend_cols_);
-      std::string text = JobLabel(&j, j.id);
-      if (j.goal) text += ": goal " + SvgNumber(Seconds(*j.goal), 3) + " s " + GoalVerdict(j);
-      o_ << "<rect x=\"" << SvgNumber(x) << "\" y=\"" << SvgNumber(y)
-         << "\" width=\"12\" height=\"12\" fill=\"" << JobColor(j.id) << "\"/><text x=\""
-         << SvgNumber(x + 16) << "\" y=\"" << SvgNumber(y + 10) << "\">" << XmlEscape(text)
-         << "</text>\n";
-    }
-    if (recorder_.jobs().size() > legend_jobs_) {
-      const double rows = std::ceil(static_cast<double>(legend_jobs_) / legend_cols_);
-      o_ << "<text x=\"" << SvgNumber(kLeft) << "\" y=\"" << SvgNumber(ly + 16 * rows + 10)
-         << "\">and " << recorder_.jobs().size() - legend_jobs_ << " more jobs</text>\n";
-    }
+    o_ << JobColorKey(
+        recorder_.jobs(), legend_jobs_, legend_cols_, kLeft, ly, [](const JobRecord& j) {
+          std::string text = JobLabel(&j, j.id);
+          if (j.goal) text += ": goal " + SvgNumber(Seconds(*j.goal), 3) + " s " + GoalVerdict(j);
+          return text;
+        });
   }
 
   // Fixed geometry, in pixels.
