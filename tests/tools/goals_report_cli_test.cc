@@ -33,14 +33,19 @@ TEST(GoalsReportCli, AWorkloadsChartFollowsItsAvailability) {
               "reduce_s": 1}]})json");
   auto r = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--time-scale", "0.5",
                        "--report", (dir / "r").string()});
-ASSERT_EQ(r.exit_code, 0) << r.err;
-EXPECT_NE(r.out.find("gantt.svg, goals.svg)"), std::string::npos) << r.out;
-const std::string svg = ReadFile(dir / "r" / "goals.svg");
-// Time 0 at x = 70; the run ends after the dip, so the dip lies inside the axis.
-const std::string path = MapCapacityPath(svg);
-EXPECT_EQ(path.substr(0, 6), "M70 62") << path;
-EXPECT_NE(path.find(" V94.5 H"), std::string::npos) << "a step down to 3 of 4: " << path;
-EXPECT_NE(path.find(" V62 H"), std::string::npos) << "and back up to 4: " << path;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("gantt.svg, goals.svg)"), std::string::npos) << r.out;
+  const std::string svg = ReadFile(dir / "r" / "goals.svg");
+  // Time 0 at x = 70; the run ends after the dip, so the dip lies inside the axis.
+  const std::string path = MapCapacityPath(svg);
+  EXPECT_EQ(path.substr(0, 6), "M70 62") << path;
+  EXPECT_NE(path.find(" V94.5 H"), std::string::npos) << "a step down to 3 of 4: " << path;
+  EXPECT_NE(path.find(" V62 H"), std::string::npos) << "and back up to 4: " << path;
+  // The same run draws the same bytes.
+  auto again = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--time-scale", "0.5",
+                           "--report", (dir / "again").string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(ReadFile(dir / "again" / "goals.svg"), svg);
 }
 
 TEST(GoalsReportCli, AJobCommandDrawsItWithAGoalOnly) {
