@@ -17,12 +17,6 @@ std::string SlotLabel(const SlotInfo& s) {
          std::to_string(s.id);
 }
 
-std::string JobLabel(const JobRecord* j, JobId id) {
-  std::string label = "job " + std::to_string(id);
-  if (j && !j->name.empty()) label = j->name + " (" + label + ")";
-  return label;
-}
-
 bool MissedDeadline(const JobRecord* j) {
   return j && j->admitted && j->deadline && j->finished && !j->met_deadline();
 }
@@ -34,6 +28,33 @@ struct TimeAxis {
 };
 
 }  // namespace
+
+std::string JobLabel(const JobRecord* j, JobId id) {
+  std::string label = "job " + std::to_string(id);
+  if (j && !j->name.empty()) label = j->name + " (" + label + ")";
+  return label;
+}
+
+std::string JobColorKey(const std::vector<JobRecord>& jobs, size_t shown, size_t columns,
+                        double left, double top,
+                        const std::function<std::string(const JobRecord&)>& label) {
+  std::ostringstream o;
+  for (size_t k = 0; k < shown; ++k) {
+    const JobRecord& j = jobs[k];
+    const double x = left + 300.0 * static_cast<double>(k % columns);
+    const double y = top + 16 * static_cast<double>(k / columns);
+    o << "<rect x=\"" << SvgNumber(x) << "\" y=\"" << SvgNumber(y)
+      << "\" width=\"12\" height=\"12\" fill=\"" << JobColor(j.id) << "\"/><text x=\""
+      << SvgNumber(x + 16) << "\" y=\"" << SvgNumber(y + 10) << "\">" << XmlEscape(label(j))
+      << "</text>\n";
+  }
+  if (jobs.size() > shown) {
+    const double rows = std::ceil(static_cast<double>(shown) / static_cast<double>(columns));
+    o << "<text x=\"" << SvgNumber(left) << "\" y=\"" << SvgNumber(top + 16 * rows + 10)
+      << "\">and " << jobs.size() - shown << " more jobs</text>\n";
+  }
+  return o.str();
+}
 
 std::string JobColor(JobId id) {
   // HSL with the golden angle between consecutive ids; lightness cycles over three levels
@@ -326,19 +347,8 @@ class GanttChart {
     entry("<rect x=\"" + SvgNumber(kLeft + 9) + "\" y=\"" + SvgNumber(ly) +
               "\" width=\"2\" height=\"12\" fill=\"#888\"/>",
           "deadlines lane: a job's absolute deadline, in its colour (red outline: missed)");
-    for (size_t k = 0; k < legend_jobs_; ++k) {
-      const JobRecord& j = recorder_.jobs()[k];
-      const double x = kLeft + 300.0 * static_cast<double>(k % legend_cols_);
-      const double y = ly + 16 * static_cast<double>(k / legend_cols_);
-      o_ << "<rect x=\"" << SvgNumber(x) << "\" y=\"" << SvgNumber(y)
-         << "\" width=\"12\" height=\"12\" fill=\"" << JobColor(j.id) << "\"/><text x=\""
-         << SvgNumber(x + 16) << "\" y=\"" << SvgNumber(y + 10) << "\">"
-         << XmlEscape(JobLabel(&j, j.id)) << "</text>\n";
-    }
-    if (recorder_.jobs().size() > legend_jobs_) {
-      o_ << "<text x=\"" << SvgNumber(kLeft) << "\" y=\"" << SvgNumber(ly + legend_job_h_ + 10)
-         << "\">and " << recorder_.jobs().size() - legend_jobs_ << " more jobs</text>\n";
-    }
+    o_ << JobColorKey(recorder_.jobs(), legend_jobs_, legend_cols_, kLeft, ly,
+                      [](const JobRecord& j) { return JobLabel(&j, j.id); });
   }
 
   // Fixed geometry, in pixels.

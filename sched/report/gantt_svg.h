@@ -12,11 +12,12 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "sched/report/run_recorder.h"
 #include "sched/core/slot_info.h"
+#include "sched/report/run_recorder.h"
 
 namespace mrlocal {
 
@@ -34,5 +35,15 @@ std::string GanttSvg(const RunRecorder& recorder, const std::vector<SlotInfo>& s
 // The job's colour, "#rrggbb": golden-angle hues from the id, so neighbouring ids differ
 // and a job keeps its colour across reports.
 std::string JobColor(JobId id);
+
+// "name (job N)", or "job N" for a job without a name or record (null `j`).
+std::string JobLabel(const JobRecord* j, JobId id);
+
+// The key to the jobs' colours under a chart: a swatch and `label(job)` for each of the
+// first `shown` jobs, `columns` of them a row (300 px apart, 16 px a row) from (left,
+// top), then "and N more jobs" under them when some are left out.
+std::string JobColorKey(const std::vector<JobRecord>& jobs, size_t shown, size_t columns,
+                        double left, double top,
+                        const std::function<std::string(const JobRecord&)>& label);
 
 }  // namespace mrlocal

@@ -9,6 +9,7 @@
 #include "sched/report/bar_chart_svg.h"
 #include "sched/report/chunked_file.h"
 #include "sched/report/fixed.h"
+#include "sched/report/goals_svg.h"
 #include "sched/report/lof_snapshot_svg.h"
 #include "sched/report/trace_json.h"
 
@@ -20,6 +21,11 @@ using Json = nlohmann::ordered_json;
 std::string Sec(Time t) { return Fixed(Seconds(t), 6); }
 std::string Sec(const std::optional<double>& s) { return s ? Fixed(*s, 6) : ""; }
 const char* Bool(bool b) { return b ? "true" : "false"; }
+
+// The charts' heading: the run's title, its policy, and whether it was simulated.
+std::string RunTitle(const ReportOptions& options, const WorkloadMetrics& metrics) {
+  return options.title + " (policy " + metrics.policy + (metrics.sim ? ", simulated)" : ")");
+}
 
 std::string TasksHeader() {
   return "job,kind,index,attempt,slot,node,start_s,end_s,duration_s,ok,preempted,input_bytes,"
@@ -333,10 +339,15 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
   }
   if (options.write_gantt) {
     GanttOptions gantt = options.gantt;
-    gantt.title =
-        options.title + " (policy " + metrics.policy + (metrics.sim ? ", simulated)" : ")");
+    gantt.title = RunTitle(options, metrics);
     MRLOCAL_RETURN_IF_ERROR(
         WriteFileAtomically((dir / "gantt.svg").string(), GanttSvg(recorder, slots, gantt)));
+  }
+  if (WantsGoalsChart(recorder, options.availability)) {
+    GoalsOptions goals;
+    goals.title = RunTitle(options, metrics) + ": capacity, slots and goals";
+    MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically(
+        (dir / "goals.svg").string(), GoalsSvg(recorder, slots, options.availability, goals)));
   }
   if (options.overload) {
     const std::vector<TaskOutlier>& tasks = options.overload->tasks;

@@ -28,12 +28,15 @@
 //                 job (a trace's input, shuffle and output bytes).
 //   trace.json    trace_json.h.
 //   gantt.svg     gantt_svg.h.
+//   goals.svg     goals_svg.h: f(t), each job's slots over time and its goal; only when a
+//                 job has a goal or a node's availability varies (WantsGoalsChart).
 //   overload.svg  lof_snapshot_svg.h: only when the policy marked a node overloaded (llf).
 // CSV: RFC 4180, a header line, CRLF-free ("\n" line ends), text fields quoted when they
 // hold a comma, quote, CR or LF (quotes doubled). Times in seconds with 6 decimals.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +45,7 @@
 #include "engine/status.h"
 #include "sched/core/lof_snapshot.h"
 #include "sched/core/slot_info.h"
+#include "sched/core/speed_profile.h"
 #include "sched/report/gantt_svg.h"
 #include "sched/report/run_recorder.h"
 #include "sched/report/workload_metrics.h"
@@ -55,6 +59,9 @@ struct ReportOptions {
   bool write_trace = true;
   bool write_gantt = true;
   size_t max_trace_attempts = 1000000;  // TraceOptions::max_events
+  // Per node, its availability as the run applied it (RuntimeOptions::availability), for
+  // goals.svg's f(t); a node without one is at 1.0.
+  std::map<NodeId, SpeedProfile> availability;
   // The policy's overload snapshot (Policy::OverloadSnapshot), drawn as overload.svg;
   // none: no such file.
   std::optional<LofEvaluation> overload;

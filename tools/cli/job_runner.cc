@@ -259,7 +259,8 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
         ->check(NotEmpty());
   }
   cmd->add_option("--report", o.report_dir,
-                  "Write metrics.json, jobs.csv, tasks.csv, trace.json and gantt.svg to DIR")
+                  "Write metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg and, with "
+                  "--goal, goals.svg to DIR")
       ->check(NotEmpty());
   if (files) {
     Within(cmd->add_option("--top", o.top,

@@ -11,6 +11,7 @@
 
 #include "sched/core/units.h"
 #include "sched/policy/policy_registry.h"
+#include "sched/report/goals_svg.h"
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
@@ -174,12 +175,14 @@ class WorkloadCommand final : public Command {
     if (!options_.report_dir.empty()) {
       ReportOptions report;
       report.overload = run->overload;
+      report.availability = run->availability;
       Status st =
           WriteWorkloadReport(options_.report_dir, run->metrics, ComputeJobMetrics(*run->recorder),
                               *run->recorder, run->slots, report);
       if (!st.ok()) return ReportError(st);
       std::cout << "  report in " << options_.report_dir
                 << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
+                << (WantsGoalsChart(*run->recorder, run->availability) ? ", goals.svg" : "")
                 << (run->overload ? ", overload.svg" : "") << ")\n";
     }
     return kExitOk;

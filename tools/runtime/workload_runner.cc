@@ -52,6 +52,7 @@ Result<std::unique_ptr<Runtime>> MakeRuntime(const WorkloadSpec& spec, RuntimeOp
                                              const WorkloadRunOptions& o, WorkloadRun& run) {
   MRLOCAL_RETURN_IF_ERROR(CheckAvailability(spec, o.cluster));
   run.forecast = ro.policy_args.shared_forecast();
+  run.availability = ro.availability;
   auto made = sim ? Runtime::Simulated(std::move(ro)) : Runtime::Real(std::move(ro));
   if (!made.ok()) return made.status();
   Runtime& runtime = **made;

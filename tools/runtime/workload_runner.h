@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
 #include "sched/core/scheduler_stats.h"
+#include "sched/core/speed_profile.h"
 #include "sched/estimate/job_history.h"
 #include "sched/estimate/task_model.h"
 #include "sched/policy/policy_args.h"
@@ -76,6 +78,9 @@ struct WorkloadRun {
   // The capacity forecast the policy was given (the spec's, run_forecast.h), as the run
   // left it: a learned one has seen the whole run.
   std::shared_ptr<const CapacityForecast> forecast;
+  // Per node, its availability as the run applied it (at the run's time scale): what the
+  // report draws as f(t) (ReportOptions::availability).
+  std::map<NodeId, SpeedProfile> availability;
 };
 
 // Events between two sim_progress calls: a few a second at the simulator's millions of
