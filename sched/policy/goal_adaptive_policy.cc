@@ -217,9 +217,11 @@ std::vector<GoalAdaptivePolicy::Candidate> GoalAdaptivePolicy::Replan(
 void GoalAdaptivePolicy::Fill(SlotKind kind, std::vector<Candidate> candidates,
                               DispatchRound& round, const ClusterState& state, Time now) {
   auto before = [](const Candidate& a, const Candidate& b) { return a.Before(b); };
+  // Sorted once: a launch only lowers one job's deficit, which moves it later (a rotate),
+  // so a round that fills many slots costs O(slots x jobs) moves, not a sort a slot.
+  std::sort(candidates.begin(), candidates.end(), before);
   for (SlotId s = round.NextFree(kind, 0); s >= 0 && !candidates.empty();
        s = round.NextFree(kind, s + 1)) {
-    std::sort(candidates.begin(), candidates.end(), before);
     // The first job with a task this slot can take (a reduce may be planned for another).
     for (auto c = candidates.begin(); c != candidates.end(); ++c) {
       std::optional<TaskRef> task = TaskFor(state.job(c->job), state.slots[s].info, state);
@@ -230,7 +232,11 @@ void GoalAdaptivePolicy::Fill(SlotKind kind, std::vector<Candidate> candidates,
       }
       clocks_[s].task_start = clocks_[s].At(now);
       --c->deficit;
-      if (--c->pending == 0) candidates.erase(c);
+      if (--c->pending == 0) {
+        candidates.erase(c);
+      } else {
+        std::rotate(c, c + 1, std::upper_bound(c + 1, candidates.end(), *c, before));
+      }
       break;
     }
   }
