@@ -27,14 +27,17 @@ sweep() {  # sweep NAME PRESET POLICIES ARGS...: one sweep, its table and chart
     --sweep "$loads" "$@" -q --report "$work/goals-$name" | grep -v '^report in'
   "$build/plot_csv" "$work/goals-$name/sweep.csv" -o "$work/goals-$name/sweep.svg" \
     --title "$preset: goals missed against the load ($seeds seeds)" \
-    --subtitle "mean over seeds, whiskers min-max; $*" \
+    --subtitle "mean over seeds, whiskers min-max${*:+; $*}${edf_note:-}" \
     --x-label "offered load (map work / mean map capacity)" --y-label "goals missed (%)"
   echo
 }
 
+# edf and llf read deadlines, which these jobs lack: they decide as fifo, under its line.
+edf_note="; edf and llf (no deadlines here) under fifo"
 for preset in ra-alone ra-web ra-bursty; do
   sweep "$preset" "$preset" "$policies"
 done
+edf_note=
 
 # The forecast: one sweep per kind, then one table, columns the forecasts.
 for f in known learned constant; do
