@@ -67,6 +67,10 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
   out << "  scheduler " << Plural(m.scheduler.decisions, "decision") << ", p50 "
       << Num(m.scheduler.decision_latency_us.p50, 2) << " us, p99 "
       << Num(m.scheduler.decision_latency_us.p99, 2) << " us\n";
+  if (run.load_cpus > 0 && run.wall_s > 0)
+    out << "  load       beside the slots on " << Plural(run.load_cpus, "CPU") << ": "
+        << Num(run.load_cpu_s, 1) << " CPU-s over " << Num(run.wall_s, 1) << " s ("
+        << Percent(run.load_cpu_s / (double(run.load_cpus) * run.wall_s)) << " of those CPUs)\n";
   if (m.sim && run.wall_s > 0) {
     out << "  simulated " << Plural(run.task_events, "task event") << " in " << Num(run.wall_s, 2)
         << " s: " << Num(double(run.task_events) / run.wall_s / 1e6, 2) << " M events/s, "
