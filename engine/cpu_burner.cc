@@ -59,8 +59,11 @@ void CpuBurner::Loop() {
       window_start = Throttle::NowNs();
       continue;
     }
-    const int64_t busy_until = window_start + static_cast<int64_t>(d * window);
-    while (Throttle::NowNs() < busy_until && !stop_.load(std::memory_order_relaxed)) {
+    // d x window of this thread's CPU, not of wall time: a burst that another thread
+    // preempts runs on, up to the window's end, as a request of a web load would.
+    const int64_t busy_cpu = Throttle::ThreadCpuNs() + static_cast<int64_t>(d * window);
+    while (Throttle::ThreadCpuNs() < busy_cpu && Throttle::NowNs() < window_start + window &&
+           !stop_.load(std::memory_order_relaxed)) {
     }
     window_start += window;
     // A window lost to preemption is not made up with a longer burst later.

@@ -1,5 +1,6 @@
 // A CPU load beside the slots: one thread, pinned to one CPU, busy for a duty fraction d of
-// every window of kWindow (it spins d x 10 ms, then sleeps the rest), the way a web or
+// every window of kWindow (it spins for d x 10 ms of its CPU time, or until the window
+// ends when other threads keep it off the CPU, then sleeps the rest), the way a web or
 // transactional load takes a share of a node's CPU. It stands for what the paper's
 // experiments run beside MapReduce (the Reverse-Adaptive paper's transactional workload).
 //
