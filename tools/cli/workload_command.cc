@@ -164,6 +164,9 @@ class WorkloadCommand final : public Command {
         ro.sim_progress = SimProgressLines(std::cerr);
       run = RunWorkloadSim(loaded->spec, ro);
     } else {
+      if (ro.availability_as == AvailabilityAs::kLoad && loaded->spec.availability.empty())
+        std::cerr << "mrlocal: --availability-as load: the workload has no availability "
+                     "profile, so no load runs\n";
       if (!options_.quiet) ro.observer = &progress;
       Interrupt interrupt;
       run = RunWorkloadReal(loaded->spec, ro, &interrupt);

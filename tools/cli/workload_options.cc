@@ -25,9 +25,9 @@ void AddRunOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_flag("--sim", o.sim, "Simulate instead of running the jobs on the local slots");
   Within(cmd->add_option("--availability-as", o.availability_as,
                          "Real runs: the spec's availability slows the slots' throttles "
-                         "(throttle, the default), or a CPU load runs beside them, taking what "
-                         "they do not get (load; nodes whose slots share a CPU need the same "
-                         "profile)"),
+                         "(throttle, the default), or a CPU load beside the slots takes what "
+                         "they would not use at that speed while they keep their base speeds "
+                         "(load; nodes whose slots share a CPU must have the same profile)"),
          OneOf({"throttle", "load"}));
   Within(cmd->add_option(
              "--cluster", o.cluster,
