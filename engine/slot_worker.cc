@@ -24,7 +24,8 @@ class SlotWorker::Context final : public TaskContext {
   Throttle throttle_;
 };
 
-SlotWorker::SlotWorker(int id, int cpu, double speed) : id_(id), cpu_(cpu), speed_(speed) {
+SlotWorker::SlotWorker(int id, int cpu, double speed, SlotPriority priority)
+    : id_(id), cpu_(cpu), priority_(priority), speed_(speed) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -54,11 +55,10 @@ void SlotWorker::Cancel(uint64_t token) {
 }
 
 void SlotWorker::Loop() {
-  if (cpu_ >= 0) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu_, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);  // best effort
+  PinCurrentThread(cpu_);
+  if (priority_ == SlotPriority::kIdle) {
+    sched_param none{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);  // lowering needs no privilege
   }
   uint32_t seen = 0;
   for (;;) {
@@ -98,6 +98,14 @@ std::vector<int> AllowedCpus() {
   }
   if (cpus.empty()) cpus.push_back(0);
   return cpus;
+}
+
+void PinCurrentThread(int cpu) {
+  if (cpu < 0) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 }  // namespace mrlocal

@@ -7,11 +7,16 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "engine/task_context.h"
 #include "engine/throttle.h"
 
 namespace mrlocal {
+
+// kIdle: the thread runs at SCHED_IDLE, so that any other runnable thread on its CPU goes
+// first: beside a CpuBurner (engine/cpu_burner.h) the slot gets what the load leaves.
+enum class SlotPriority { kNormal, kIdle };
 
 class SlotWorker {
  public:
@@ -20,7 +25,7 @@ class SlotWorker {
   using Work = std::function<void(TaskContext&)>;
 
   // cpu < 0: not pinned. speed in (0, 1].
-  SlotWorker(int id, int cpu, double speed);
+  SlotWorker(int id, int cpu, double speed, SlotPriority priority = SlotPriority::kNormal);
   ~SlotWorker();  // finishes the running task, then joins the thread
   SlotWorker(const SlotWorker&) = delete;
   SlotWorker& operator=(const SlotWorker&) = delete;
@@ -49,6 +54,7 @@ class SlotWorker {
 
   const int id_;
   const int cpu_;
+  const SlotPriority priority_;
   std::atomic<double> speed_;
   std::atomic<double> progress_{0};
   std::atomic<uint64_t> running_token_{0};
@@ -65,5 +71,8 @@ class SlotWorker {
 
 // The CPUs this process may run on (sched_getaffinity), in ascending order.
 std::vector<int> AllowedCpus();
+
+// Pins the calling thread to `cpu`, best effort; cpu < 0: leaves it free.
+void PinCurrentThread(int cpu);
 
 }  // namespace mrlocal

@@ -2,8 +2,9 @@
 
 namespace mrlocal {
 
-RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin)
-    : clock_(clock), slots_(slots) {
+RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
+                           SlowDown slow_down)
+    : clock_(clock), slow_down_(slow_down), slots_(slots) {
   // Map slots and reduce slots each go round-robin over the allowed CPUs, so that a job's
   // map phase and its reduce phase both spread over every core; reduce slots continue the
   // rotation where the map slots ended, so that with fewer slots than CPUs (1 map + 1
@@ -14,7 +15,9 @@ RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slot
   for (const SlotInfo& s : slots_) {
     size_t& next = s.kind == SlotKind::kMap ? next_map : next_reduce;
     int cpu = pin ? cpus[next++ % cpus.size()] : -1;
-    workers_.push_back(std::make_unique<SlotWorker>(s.id, cpu, s.speed));
+    workers_.push_back(std::make_unique<SlotWorker>(
+        s.id, cpu, s.speed,
+        slow_down == SlowDown::kCpuLoad ? SlotPriority::kIdle : SlotPriority::kNormal));
   }
 }
 

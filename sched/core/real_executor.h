@@ -44,10 +44,20 @@ struct RealJob {
   uint32_t reduces = 0;
 };
 
+// How a slot slows down when its speed changes (SetSpeed).
+enum class SlowDown {
+  kThrottle,  // its throttle runs at the new speed (engine/throttle.h)
+  // A CPU load beside the slots takes the CPU (engine/cpu_burner.h): the throttles stay at
+  // the slots' base speeds, SetSpeed changes nothing, and the slot threads run at
+  // SCHED_IDLE, so that they get what the load leaves.
+  kCpuLoad,
+};
+
 class RealExecutor final : public Executor {
  public:
   // `clock` must be safe to read from any thread (AsioLoop's is). pin: pin slot threads.
-  RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin);
+  RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
+               SlowDown slow_down = SlowDown::kThrottle);
   ~RealExecutor() override;
 
   // Registers a job's code, input and output before the Controller submits it under `id`.
@@ -60,7 +70,12 @@ class RealExecutor final : public Executor {
   Status FinishJob(JobId job, bool success) override;
   double Progress(SlotId slot) const override;
 
-  void SetSpeed(SlotId slot, double s) override { workers_[slot]->SetSpeed(s); }
+  void SetSpeed(SlotId slot, double s) override {
+    if (slow_down_ == SlowDown::kThrottle) workers_[slot]->SetSpeed(s);
+  }
+
+  // The CPU slot `slot`'s thread is pinned to; -1: not pinned.
+  int cpu(SlotId slot) const { return workers_[slot]->cpu(); }
 
  private:
   struct JobData {
@@ -75,6 +90,7 @@ class RealExecutor final : public Executor {
   void RunReduce(JobData& data, const TaskLaunch& launch, TaskContext& ctx, TaskReport& report);
 
   const Clock& clock_;
+  const SlowDown slow_down_;
   std::vector<SlotInfo> slots_;
   std::vector<std::unique_ptr<SlotWorker>> workers_;
   ReportFn report_;

@@ -62,6 +62,7 @@ const std::map<std::string, Row>& Table() {
       // workload and compare: the workload options.
       {"WORKLOAD WORKLOAD", {kAnyName}},
       {"WORKLOAD --preset", {}},
+      {"WORKLOAD --availability-as", {}},
       {"WORKLOAD --cluster", {}},
       {"WORKLOAD --seed", {{"0"}}},
       {"WORKLOAD --time-scale", {}},

@@ -68,6 +68,10 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
   out << "  scheduler " << Plural(m.scheduler.decisions, "decision") << ", p50 "
       << Num(m.scheduler.decision_latency_us.p50, 2) << " us, p99 "
       << Num(m.scheduler.decision_latency_us.p99, 2) << " us\n";
+  if (run.load_cpus > 0 && run.wall_s > 0)
+    out << "  load       beside the slots on " << Plural(run.load_cpus, "CPU") << ": "
+        << Num(run.load_cpu_s, 1) << " CPU-s over " << Num(run.wall_s, 1) << " s ("
+        << Percent(run.load_cpu_s / (double(run.load_cpus) * run.wall_s)) << " of those CPUs)\n";
   if (m.sim && run.wall_s > 0) {
     out << "  simulated " << Plural(run.task_events, "task event") << " in " << Num(run.wall_s, 2)
         << " s: " << Num(double(run.task_events) / run.wall_s / 1e6, 2) << " M events/s, "
@@ -161,6 +165,9 @@ class WorkloadCommand final : public Command {
         ro.sim_progress = SimProgressLines(std::cerr);
       run = RunWorkloadSim(loaded->spec, ro);
     } else {
+      if (ro.availability_as == AvailabilityAs::kLoad && loaded->spec.availability.empty())
+        std::cerr << "mrlocal: --availability-as load: the workload has no availability "
+                     "profile, so no load runs\n";
       if (!options_.quiet) ro.observer = &progress;
       Interrupt interrupt;
       run = RunWorkloadReal(loaded->spec, ro, &interrupt);

@@ -24,6 +24,12 @@ void AddRunOptions(CLI::App* cmd, WorkloadOptions& o) {
       ->check(NotEmpty());
   Within(cmd->add_option("--preset", o.preset, "A generated workload"), OneOf(PresetNames()));
   cmd->add_flag("--sim", o.sim, "Simulate instead of running the jobs on the local slots");
+  Within(cmd->add_option("--availability-as", o.availability_as,
+                         "Real runs: the spec's availability slows the slots' throttles "
+                         "(throttle, the default), or a CPU load beside the slots takes what "
+                         "they would not use at that speed while they keep their base speeds "
+                         "(load; nodes whose slots share a CPU must have the same profile)"),
+         OneOf({"throttle", "load"}));
   Within(cmd->add_option(
              "--cluster", o.cluster,
              "Cluster (default: the workload's; --sim on a SWIM trace: the trace's own; else one "
@@ -314,6 +320,10 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   if (!o.source.empty() && !o.preset.empty())
     return Status::InvalidArgument("give either a WORKLOAD file or --preset NAME, not both");
   MRLOCAL_RETURN_IF_ERROR(CheckWorkloadKind(o));
+  if (o.availability_as && o.sim)
+    return Status::InvalidArgument(
+        "--availability-as applies to real runs: in simulation the availability profiles are "
+        "the load already");
   if (!o.preset.empty()) {
     auto spec = PresetFromOptions(o);
     if (!spec.ok()) return spec.status();
@@ -354,6 +364,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   }
   w.run.seed = o.seed;
   w.run.time_scale = o.time_scale;
+  if (o.availability_as == "load") w.run.availability_as = AvailabilityAs::kLoad;
   return w;
 }
 

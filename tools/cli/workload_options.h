@@ -21,7 +21,8 @@ struct WorkloadOptions {
   std::string source;  // SPEC.json or TRACE.tsv
   std::string preset;  // --preset NAME
   bool sim = false;
-  std::string cluster;  // a spec string or a cluster preset name
+  std::optional<std::string> availability_as;  // throttle (the default) or load; real runs
+  std::string cluster;                         // a spec string or a cluster preset name
   uint64_t seed = 1;
   double time_scale = 1.0;
   std::string report_dir;

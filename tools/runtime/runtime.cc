@@ -29,6 +29,11 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
       return Status::InvalidArgument("availability names node " + std::to_string(node) +
                                      " but the cluster has " + std::to_string(o.cluster.nodes()) +
                                      " nodes");
+  if (simulated && o.availability_as == AvailabilityAs::kLoad)
+    return Status::InvalidArgument(
+        "--availability-as load runs on the real engine: in simulation the profiles are the "
+        "load already");
+  const bool load = o.availability_as == AvailabilityAs::kLoad && !o.availability.empty();
   std::unique_ptr<Runtime> r(new Runtime);
   r->slots_ = o.cluster.Slots();
   if (simulated) {
@@ -43,7 +48,15 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->executor_ = std::move(executor);
   } else {
     r->loop_ = std::make_unique<AsioLoop>();
-    auto executor = std::make_unique<RealExecutor>(*r->loop_, r->slots_, o.pin);
+    auto executor = std::make_unique<RealExecutor>(*r->loop_, r->slots_, o.pin,
+                                                   load ? SlowDown::kCpuLoad : SlowDown::kThrottle);
+    if (load) {
+      std::vector<int> cpus;
+      for (const SlotInfo& s : r->slots_) cpus.push_back(executor->cpu(s.id));
+      auto made = AvailabilityLoad::Make(r->slots_, cpus, o.availability);
+      if (!made.ok()) return made.status();
+      r->load_ = std::move(made).value();
+    }
     r->real_executor_ = executor.get();
     r->executor_ = std::move(executor);
   }
@@ -70,13 +83,15 @@ Runtime::~Runtime() {
 }
 
 // At each step the node's slots run at their base speed times the step's factor, in the
-// state the policy sees and on a real executor's throttles (a task running then slows down
-// or speeds up from its next chunk on). The forecast is told first, so that a policy that
-// re-plans on the change (OnSlotSpeedChanged) asks one that knows of it.
+// state the policy sees and on a real executor's throttles, or through the load beside
+// them (a task running then slows down or speeds up from its next chunk, or window, on).
+// The forecast is told first, so that a policy that re-plans on the change
+// (OnSlotSpeedChanged) asks one that knows of it.
 void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability) {
   for (const auto& [node, profile] : availability) {
     for (size_t i = 0; i < profile.size(); ++i) {
       loop_->At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+        if (load_) load_->SetAvailability(node, factor);
         for (const SlotInfo& s : slots_) {
           if (s.node != node) continue;
           SlotInfo now = s;

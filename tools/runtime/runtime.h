@@ -25,6 +25,7 @@
 #include "sched/core/real_executor.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_executor.h"
+#include "tools/runtime/availability_load.h"
 #include "tools/runtime/estimator_feed.h"
 
 namespace mrlocal {
@@ -46,6 +47,9 @@ struct RuntimeOptions {
   // step). At each step the controller's view and a real executor's throttles change; a
   // simulated executor integrates the profile itself.
   std::map<NodeId, SpeedProfile> availability;
+  // Real: how the availability slows the slots: their throttles, or a CPU load beside them
+  // (AvailabilityLoad). The controller and the policy hear the same steps either way.
+  AvailabilityAs availability_as = AvailabilityAs::kThrottle;
   bool pin = true;  // real: pin the slot threads to CPUs
   // Simulated: the log-normal noise on task times, and the seed of its draws.
   double noise = 0;
@@ -61,8 +65,9 @@ struct RuntimeJob {
 
 class Runtime final : private ControllerObserver {
  public:
-  // InvalidArgument for an unknown policy or partitioner, or availability of a node the
-  // cluster does not have.
+  // InvalidArgument for an unknown policy or partitioner, availability of a node the
+  // cluster does not have, or availability as a load that cannot be (simulated, or CPUs
+  // shared by nodes of different profiles: AvailabilityLoad::Make).
   static Result<std::unique_ptr<Runtime>> Real(RuntimeOptions options);
   static Result<std::unique_ptr<Runtime>> Simulated(RuntimeOptions options);
   ~Runtime();
@@ -91,6 +96,8 @@ class Runtime final : private ControllerObserver {
   const std::vector<SlotInfo>& slots() const { return slots_; }
   const RuntimeOptions& options() const { return options_; }
   bool simulated() const { return sim_executor_ != nullptr; }
+  // The CPU load that follows the availability (AvailabilityAs::kLoad); null: none.
+  const AvailabilityLoad* load() const { return load_.get(); }
   // Simulated: task attempts started and ended so far.
   uint64_t task_events() const;
 
@@ -113,7 +120,8 @@ class Runtime final : private ControllerObserver {
   CapacityForecast* forecast_ = nullptr;  // options_.policy_args'
   std::unique_ptr<Controller> controller_;
   std::unique_ptr<EstimatorFeed> feed_;  // with options_.learner
-  bool shut_down_ = false;               // loop thread
+  std::unique_ptr<AvailabilityLoad> load_;
+  bool shut_down_ = false;  // loop thread
 };
 
 }  // namespace mrlocal

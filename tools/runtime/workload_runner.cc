@@ -41,6 +41,7 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
     const SpeedProfile p = ToSpeedProfile(a.steps);
     for (int node : a.nodes) ro.availability[node] = p;
   }
+  ro.availability_as = o.availability_as;
   // A fresh one for each run (it learns from the run), unless the caller gave one.
   if (!ro.policy_args.forecast()) ro.policy_args.SetForecast(SpecForecast(spec, o.cluster.Slots()));
   ro.noise = spec.model.noise;
@@ -105,6 +106,10 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.stats = runtime.controller().stats();
   run.task_events = runtime.task_events();
+  if (const AvailabilityLoad* load = runtime.load()) {
+    run.load_cpus = load->burners();
+    run.load_cpu_s = load->cpu_s();
+  }
   run.overload = runtime.policy().OverloadSnapshot();
   run.policy_note = runtime.policy().note();
   const ClusterSpec& cluster = runtime.options().cluster;

@@ -22,6 +22,7 @@
 #include "sched/report/run_recorder.h"
 #include "sched/report/workload_metrics.h"
 #include "tools/runtime/app_registry.h"
+#include "tools/runtime/availability_load.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/run_estimator.h"
 
@@ -41,6 +42,8 @@ struct WorkloadRunOptions {
   std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
   uint64_t seed = 1;        // the simulation's noise draws
   double time_scale = 1.0;  // arrival times, deadlines, goals and availability steps are scaled
+  // Real runs: how the spec's availability slows the slots (RuntimeOptions').
+  AvailabilityAs availability_as = AvailabilityAs::kThrottle;
   Calibration calibration = Calibration::BuiltIn();
   bool keep_attempts = true;  // tasks.csv, trace.json, gantt.svg need them
   // The policy's settings (feedback-threshold...). estimate-margin not set: 1 in
@@ -68,6 +71,9 @@ struct WorkloadRun {
   std::vector<SlotInfo> slots;
   uint64_t task_events = 0;  // attempt starts + ends (simulation)
   double wall_s = 0;         // what the run took on this machine
+  // AvailabilityAs::kLoad: the CPUs the load ran on, and the CPU time it took there.
+  size_t load_cpus = 0;
+  double load_cpu_s = 0;
   // Under a policy that runs all of a job's reduces at once (dc): jobs left out because
   // they have more reduces than the cluster has reduce slots (PolicyTraits).
   size_t left_out = 0;
@@ -93,8 +99,9 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // Runs the jobs for real on the cluster's slots (threads pinned, throttled to the slots'
 // speeds). Inputs are read into an in-process block store, or generated, before the clock
 // starts; synthetic jobs spin for their declared work.
-// Availability profiles change the slots' throttles at their steps. Output is computed and
-// discarded. A signal `interrupt` catches during the run aborts every unfinished job.
+// Availability profiles change the slots' throttles at their steps, or the load beside
+// them (options.availability_as). Output is computed and discarded. A signal `interrupt`
+// catches during the run aborts every unfinished job.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     Interrupt* interrupt = nullptr);
 
