@@ -24,6 +24,10 @@
 namespace mrlocal {
 namespace {
 
+// A real run whose arrivals span this long is announced (a minute: longer than a user waits
+// without knowing why).
+constexpr double kLongArrivalSpanS = 60;
+
 std::string Percent(double r) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100 * r);
@@ -168,7 +172,15 @@ class WorkloadCommand final : public Command {
       if (ro.availability_as == AvailabilityAs::kLoad && loaded->spec.availability.empty())
         std::cerr << "mrlocal: --availability-as load: the workload has no availability "
                      "profile, so no load runs\n";
-      if (!options_.quiet) ro.observer = &progress;
+      if (!options_.quiet) {
+        ro.observer = &progress;
+        // A real run lasts at least as long as its arrivals: say so before it starts.
+        const double last_s = loaded->spec.jobs.empty() ? 0 : loaded->spec.jobs.back().arrival_s;
+        if (last_s * ro.time_scale >= kLongArrivalSpanS)
+          std::cerr << "mrlocal: a real run: the jobs arrive over "
+                    << FormatDuration(FromSeconds(last_s * ro.time_scale))
+                    << " (--sim simulates it in seconds; --time-scale shortens it; Ctrl-C stops)\n";
+      }
       Interrupt interrupt;
       run = RunWorkloadReal(loaded->spec, ro, &interrupt);
       if (interrupt.interrupted()) {
