@@ -61,11 +61,12 @@ void AddSourceOptions(CLI::App* cmd, WorkloadOptions& o) {
       ->check(NotEmpty());
   Within(cmd->add_option("--limit", o.limit, "Traces: only the first N jobs"),
          IntegerIn<size_t>(1, SIZE_MAX));
-  Within(cmd->add_option("--jobs", o.preset_jobs,
-                         "Presets with a job count: how many (default: mars-random, mars-uniform "
-                         "50, dynshare 320; mars-wordcount the N smallest of 27; the rtmr-* "
-                         "presets fix theirs)"),
-         IntegerIn<size_t>(1, 1'000'000));
+  Within(
+      cmd->add_option("--jobs", o.preset_jobs,
+                      "Presets with a job count: how many (default: mars-random, mars-uniform "
+                      "50, dynshare 320, ra-* 60; mars-wordcount the N smallest of 27; the rtmr-* "
+                      "presets fix theirs)"),
+      IntegerIn<size_t>(1, 1'000'000));
   Within(cmd->add_option("--concurrency", o.concurrency,
                          "dynshare: about C jobs in the system (offered load C / (C + 1) of the "
                          "cluster's throughput; default 4)"),
