@@ -5,6 +5,14 @@
 #include <unordered_map>
 
 namespace mrlocal {
+namespace {
+
+// Keeps in `slowest` the smaller nonzero speed (0: none yet).
+void KeepSlowest(double& slowest, double speed) {
+  if (speed > 0 && (slowest == 0 || speed < slowest)) slowest = speed;
+}
+
+}  // namespace
 
 CapacityForecast::CapacityForecast(const std::vector<SlotInfo>& slots) {
   std::unordered_map<NodeId, size_t> index;
@@ -14,6 +22,7 @@ CapacityForecast::CapacityForecast(const std::vector<SlotInfo>& slots) {
     auto [it, fresh] = index.emplace(s.node, nodes_.size());
     if (fresh) nodes_.push_back({s.node, {}});
     nodes_[it->second].rate[Index(s.kind)] += s.speed;
+    KeepSlowest(nodes_[it->second].slowest[Index(s.kind)], s.speed);
     node_of_slot_.at(static_cast<size_t>(s.id)) = it->second;
     base_speed_.at(static_cast<size_t>(s.id)) = s.speed;
   }
@@ -35,24 +44,38 @@ KnownForecast::KnownForecast(const std::vector<SlotInfo>& slots,
     : CapacityForecast(slots) {
   for (const Node& n : nodes()) {
     auto p = profiles.find(n.id);
-    std::array<double, 2>* rate = &unprofiled_rate_;
+    Group* group = &unprofiled_;
     if (p != profiles.end()) {
       auto same = std::find_if(groups_.begin(), groups_.end(), [&](const Group& g) {
         return g.profile.times() == p->second.times() && g.profile.factors() == p->second.factors();
       });
-      if (same == groups_.end()) same = groups_.insert(groups_.end(), {p->second, {}});
-      rate = &same->rate;
+      if (same == groups_.end()) same = groups_.insert(groups_.end(), {p->second, {}, {}});
+      group = &*same;
     }
-    for (size_t k = 0; k < 2; ++k) (*rate)[k] += n.rate[k];
+    for (size_t k = 0; k < 2; ++k) {
+      group->rate[k] += n.rate[k];
+      KeepSlowest(group->slowest[k], n.slowest[k]);
+    }
   }
 }
 
 double KnownForecast::PredictWork(SlotKind kind, Time t0, Time t1) const {
   const size_t k = Index(kind);
-  double work = unprofiled_rate_[k] * Seconds(t1 - t0);
+  double work = unprofiled_.rate[k] * Seconds(t1 - t0);
   for (const Group& g : groups_)
     if (g.rate[k] > 0) work += g.rate[k] * g.profile.Integral(t0, t1);
   return work;
+}
+
+// In a group, the slowest slot ends last: its nodes share the availability.
+std::optional<Time> KnownForecast::LatestEndOf(SlotKind kind, Time from, double work) const {
+  const size_t k = Index(kind);
+  Time latest = from;
+  if (unprofiled_.slowest[k] > 0)
+    latest = std::max(latest, from + FromSeconds(work / unprofiled_.slowest[k]));
+  for (const Group& g : groups_)
+    if (g.slowest[k] > 0) latest = std::max(latest, g.profile.EndOf(from, work, g.slowest[k]));
+  return latest;
 }
 
 ConstantForecast::ConstantForecast(const std::vector<SlotInfo>& slots) : CapacityForecast(slots) {

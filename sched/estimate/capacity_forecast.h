@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "sched/core/clock.h"
@@ -39,6 +40,14 @@ class CapacityForecast {
   double Work(SlotKind kind, Time t0, Time t1) const {
     return t1 <= t0 ? 0 : PredictWork(kind, t0, t1);
   }
+  // When a task of `work` seconds at speed 1.0 that starts at `from` ends on the slot of
+  // `kind` where it would end last, each slot at its base speed times its node's
+  // availability as known in advance: a bound that holds whichever slot the task gets.
+  // None when the forecast knows no availability in advance (constant, learned): the
+  // caller keeps its estimate at the speeds the cluster shows. REQUIRES: work >= 0.
+  virtual std::optional<Time> LatestEndOf(SlotKind /*kind*/, Time /*from*/, double /*work*/) const {
+    return std::nullopt;
+  }
   // Slot `slot_now.id` runs at `slot_now.speed` from `at` on: its node's availability is
   // that over the slot's base speed. Telling the same twice changes nothing, so several
   // callers may tell it. REQUIRES: a slot of the constructor's list; `at` not before what
@@ -50,10 +59,11 @@ class CapacityForecast {
   void SetClock(const Clock* clock) { clock_ = clock; }
 
  protected:
-  // Per node: the sum of its slots' base speeds, by SlotKind.
+  // Per node, by SlotKind: the sum of its slots' base speeds, and the slowest (0: none).
   struct Node {
     NodeId id = 0;
     std::array<double, 2> rate{};
+    std::array<double, 2> slowest{};
   };
   const std::vector<Node>& nodes() const { return nodes_; }
   static size_t Index(SlotKind kind) { return kind == SlotKind::kMap ? 0 : 1; }
@@ -83,17 +93,22 @@ class KnownForecast final : public CapacityForecast {
  public:
   KnownForecast(const std::vector<SlotInfo>& slots, const std::map<NodeId, SpeedProfile>& profiles);
 
+  std::optional<Time> LatestEndOf(SlotKind kind, Time from, double work) const override;
+
  private:
   double PredictWork(SlotKind kind, Time t0, Time t1) const override;
   void NodeChanged(size_t, double, Time) override {}
 
-  // The nodes that share a profile (a spec gives one to a list of nodes), integrated once.
+  // The nodes that share a profile (a spec gives one to a list of nodes), integrated once;
+  // the nodes without one are a group at 1.0. By SlotKind: the sum of the group's slots'
+  // base speeds, and the slowest (0: none).
   struct Group {
     SpeedProfile profile;
     std::array<double, 2> rate{};
+    std::array<double, 2> slowest{};
   };
   std::vector<Group> groups_;
-  std::array<double, 2> unprofiled_rate_{};  // the nodes without a profile: 1.0
+  Group unprofiled_;
 };
 
 // Each node's last observed availability, held for ever (before and after).

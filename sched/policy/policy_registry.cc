@@ -38,7 +38,8 @@ std::unique_ptr<Policy> Plain(const Estimator*, const PolicyArgs&) {
 
 std::unique_ptr<Policy> Rtmr(bool feedback, const Estimator* estimator, const PolicyArgs& args) {
   return std::make_unique<RtmrPolicy>(
-      estimator, RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args)});
+      estimator, RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args)},
+      args.shared_forecast());
 }
 
 std::unique_ptr<Policy> Llf(const Estimator* estimator, const PolicyArgs& args) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <utility>
 
 #include "sched/core/units.h"
 #include "sched/policy/fifo_policy.h"
@@ -47,22 +48,38 @@ std::string Describe(const JobState& job) {
 
 }  // namespace
 
-RtmrPolicy::RtmrPolicy(const Estimator* estimator, RtmrOptions options)
-    : estimator_(estimator), options_(options) {}
+RtmrPolicy::RtmrPolicy(const Estimator* estimator, RtmrOptions options,
+                       std::shared_ptr<const CapacityForecast> forecast)
+    : estimator_(estimator), options_(options), forecast_(std::move(forecast)) {}
+
+// Algorithms II and III add φ to a slot's free time. Under a known availability profile
+// the task ends where its work is done instead: ∫ speed × availability = work from its
+// start. Which slot it gets is the dispatcher's (Algorithm IV: whichever frees first), and
+// a task that ends early on one node can send the next onto a node that is about to slow
+// down, so the bound is the slot where it would end last; the vectors then stay
+// anonymous, and actual free times stay below the estimated ones as in the paper.
+Time RtmrPolicy::TaskEnd(const Entry& job, SlotKind kind, Time start) const {
+  const bool map = kind == SlotKind::kMap;
+  if (forecast_) {
+    if (auto end = forecast_->LatestEndOf(kind, start, map ? job.map_work : job.reduce_work))
+      return *end;
+  }
+  return start + (map ? job.estimate.map_task : job.estimate.reduce_task);
+}
 
 // Algorithm II (map slots) then Algorithm III (reduce slots).
 RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
-                                           const SlotTimes& reduce_free, Time now) {
+                                           const SlotTimes& reduce_free, Time now) const {
   Estimate e{map_free, reduce_free, now};
   Time map_end = now;
   for (uint32_t k = 0; k < job.maps && !e.map_free.empty(); ++k) {
-    const Time t = std::max(PopSmallest(e.map_free), now) + job.estimate.map_task;
+    const Time t = TaskEnd(job, SlotKind::kMap, std::max(PopSmallest(e.map_free), now));
     map_end = std::max(map_end, t);
     Push(e.map_free, t);
   }
   e.finish = map_end;
   for (uint32_t k = 0; k < job.reduces && !e.reduce_free.empty(); ++k) {
-    const Time t = std::max(PopSmallest(e.reduce_free), map_end) + job.estimate.reduce_task;
+    const Time t = TaskEnd(job, SlotKind::kReduce, std::max(PopSmallest(e.reduce_free), map_end));
     e.finish = std::max(e.finish, t);
     Push(e.reduce_free, t);
   }
@@ -116,8 +133,8 @@ std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, 
     return Calculate(job, m, r, now).finish <= job.deadline;
   };
   // Even one slot per task cannot beat a map then a reduce run back to back.
-  if (now + job.estimate.map_task + (job.reduces ? job.estimate.reduce_task : Duration{0}) >
-      job.deadline)
+  const Time map_end = TaskEnd(job, SlotKind::kMap, now);
+  if ((job.reduces ? TaskEnd(job, SlotKind::kReduce, map_end) : map_end) > job.deadline)
     return std::nullopt;
   int hi = 1;
   while (!fits(hi)) {
@@ -146,6 +163,9 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   entry.maps = job.M();
   entry.reduces = job.R();
   entry.estimate = std::move(*estimate);
+  // φ was taken on the slowest slot as it runs now: times its speed, the work it stands for.
+  entry.map_work = Seconds(entry.estimate.map_task) * SlowestSpeed(state, SlotKind::kMap);
+  entry.reduce_work = Seconds(entry.estimate.reduce_task) * SlowestSpeed(state, SlotKind::kReduce);
   if (job.R() > 0 && zero_reduce_.empty())
     return Admission::No("the cluster has no reduce slot for its " + std::to_string(job.R()) +
                          " reduces");

@@ -5,7 +5,9 @@
 //   admission    Algorithm I: a job's finish is estimated from its predecessor's slot
 //                vectors (Algorithms II and III, worst-case task times from an Estimator,
 //                sched/estimate/job_estimate.h); it is admitted only if it and every job
-//                after it in the queue still meet their deadlines.
+//                after it in the queue still meet their deadlines. With a forecast that
+//                knows the nodes' availability in advance, a task's end is where its work
+//                is done at the known capacity, not start + time (see Calculate).
 //   dispatch     Algorithm IV: maps in queue order, data-local first (Hadoop's default);
 //                a reduce slot goes to the first job in queue order with a ready reduce,
 //                skipping it when the slots left are reserved for jobs ahead: all R of a
@@ -15,10 +17,12 @@
 //                and every job after it is re-estimated. Off in "rtmr-nofb".
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "sched/core/policy.h"
+#include "sched/estimate/capacity_forecast.h"
 #include "sched/estimate/estimator.h"
 #include "sched/estimate/job_estimate.h"
 
@@ -35,8 +39,11 @@ class RtmrPolicy final : public Policy {
  public:
   // `estimator` gives the worst-case task times; it must outlive the policy (null: none).
   // A job it cannot estimate is rejected (the CLI probes a first-run estimate before
-  // submitting).
-  RtmrPolicy(const Estimator* estimator, RtmrOptions options = {});
+  // submitting). `forecast`: the run's capacity ahead; one that knows each node's
+  // availability in advance (KnownForecast) is integrated into the estimates; null, or
+  // one that does not, leaves the slots at the speeds the cluster shows.
+  RtmrPolicy(const Estimator* estimator, RtmrOptions options = {},
+             std::shared_ptr<const CapacityForecast> forecast = nullptr);
 
   std::string_view name() const override { return options_.feedback ? "rtmr" : "rtmr-nofb"; }
   bool admission_control() const override { return true; }
@@ -68,13 +75,17 @@ class RtmrPolicy final : public Policy {
     Time deadline{0};  // absolute, A + D; Time::max() for a job without one
     uint32_t maps = 0, reduces = 0;
     JobEstimate estimate;
+    // φ_m and φ_r as work (seconds at speed 1.0), for the forecast's TaskEnd.
+    double map_work = 0, reduce_work = 0;
     Estimate plan;                              // J.T^m, J.T^r and e
     SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that plan came from
   };
 
   // Algorithms II and III from the predecessor's vectors.
-  static Estimate Calculate(const Entry& job, const SlotTimes& map_free,
-                            const SlotTimes& reduce_free, Time now);
+  Estimate Calculate(const Entry& job, const SlotTimes& map_free, const SlotTimes& reduce_free,
+                     Time now) const;
+  // When a task of the job's `kind` that starts at `start` ends at the latest.
+  Time TaskEnd(const Entry& job, SlotKind kind, Time start) const;
   // The vectors a job at queue position `pos` starts from: its predecessor's; at the head,
   // the latest started job's (it may have left the queue); else all zeros.
   Vectors PredecessorVectors(size_t pos) const;
@@ -95,6 +106,7 @@ class RtmrPolicy final : public Policy {
 
   const Estimator* estimator_;
   RtmrOptions options_;
+  std::shared_ptr<const CapacityForecast> forecast_;
   std::vector<Entry> queue_;  // started jobs in start order, then EDF
   size_t started_ = 0;        // queue_[0, started_) have started
   JobId latest_started_id_ = 0;
