@@ -115,13 +115,31 @@ void WriteAxes(std::ostringstream& o, const LineChart& chart, const Axis& x, con
     << (x.log ? " (log scale)" : "") << "</text>\n";
 }
 
-// A series: its line, then per point a whisker (min-max) and a marker with a tooltip.
-void WriteSeries(std::ostringstream& o, const LineSeries& s, const char* color, const Axis& x,
-                 const Axis& y) {
+// The band between the points' lows and highs: along the highs, back along the lows.
+void WriteBand(std::ostringstream& o, const std::vector<LinePoint>& sorted, const Axis& x,
+               const Axis& y) {
+  std::vector<const LinePoint*> spread;
+  for (const LinePoint& p : sorted)
+    if (p.low && p.high) spread.push_back(&p);
+  if (spread.size() < 2) return;
+  o << "<polygon class=\"band\" stroke=\"none\" fill-opacity=\"0.18\" points=\"";
+  for (size_t i = 0; i < spread.size(); ++i)
+    o << (i ? " " : "") << SvgNumber(x.At(spread[i]->x)) << ','
+      << SvgNumber(y.At(*spread[i]->high));
+  for (size_t i = spread.size(); i-- > 0;)
+    o << ' ' << SvgNumber(x.At(spread[i]->x)) << ',' << SvgNumber(y.At(*spread[i]->low));
+  o << "\"/>\n";
+}
+
+// A series: its band or per point a whisker (min-max), its line, a marker per point with a
+// tooltip.
+void WriteSeries(std::ostringstream& o, const LineSeries& s, const char* color, bool bands,
+                 const Axis& x, const Axis& y) {
   std::vector<LinePoint> points = s.points;
   std::stable_sort(points.begin(), points.end(),
                    [](const LinePoint& a, const LinePoint& b) { return a.x < b.x; });
   o << "<g class=\"series\" stroke=\"" << color << "\" fill=\"" << color << "\">\n";
+  if (bands) WriteBand(o, points, x, y);
   if (points.size() > 1) {
     o << "<polyline fill=\"none\" stroke-width=\"2\" points=\"";
     for (size_t i = 0; i < points.size(); ++i)
@@ -130,7 +148,7 @@ void WriteSeries(std::ostringstream& o, const LineSeries& s, const char* color, 
   }
   for (const LinePoint& p : points) {
     const double px = x.At(p.x);
-    if (p.low && p.high) {
+    if (p.low && p.high && !bands) {
       const double lo = y.At(*p.low), hi = y.At(*p.high);
       o << "<path class=\"whisker\" d=\"M" << SvgNumber(px) << ' ' << SvgNumber(lo) << " V"
         << SvgNumber(hi) << " M" << SvgNumber(px - 4) << ' ' << SvgNumber(lo) << " h8 M"
@@ -197,7 +215,7 @@ Result<std::string> LineChartSvg(const LineChart& chart) {
   o << SvgChartHeader(width, height, chart.title, chart.subtitle);
   WriteAxes(o, chart, x, y);
   for (size_t i = 0; i < chart.series.size(); ++i)
-    WriteSeries(o, chart.series[i], kPalette[i % 10], x, y);
+    WriteSeries(o, chart.series[i], kPalette[i % 10], chart.bands, x, y);
   WriteLegend(o, chart, left + plot_w + 16, top + 10);
   o << "</svg>\n";
   return o.str();

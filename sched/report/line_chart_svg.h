@@ -1,5 +1,5 @@
 // A line chart as a standalone SVG file: several named series of (x, y) points, each point
-// with an optional min-max whisker (spread across runs), axis titles, ticks at round
+// with an optional min-max whisker or band (spread across runs), axis titles, ticks at round
 // numbers, a legend, and an optional logarithmic x axis. Output is deterministic: same
 // chart, same bytes. The benchmarks' figures use it (tools/bench/plot_csv).
 #pragma once
@@ -28,7 +28,10 @@ struct LineChart {
   std::string x_label;
   std::string y_label;
   std::vector<LineSeries> series;
-  bool log_x = false;       // every x must then be > 0
+  bool log_x = false;  // every x must then be > 0
+  // Each series' low-high as a translucent band in its colour instead of whiskers (points
+  // without both stay out of the band).
+  bool bands = false;
   bool y_from_zero = true;  // the y axis starts at 0 (or below, for negative values)
 };
 

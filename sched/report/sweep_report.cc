@@ -5,6 +5,7 @@
 
 #include "engine/atomic_file.h"
 #include "sched/report/fixed.h"
+#include "sched/report/line_chart_svg.h"
 #include "sched/report/workload_report.h"
 
 namespace mrlocal {
@@ -64,6 +65,13 @@ std::string SweepMarkdown(const SweepResult& sweep) {
   return out;
 }
 
+std::string SweepMarkdown(const std::vector<SweepResult>& sweeps) {
+  std::string out;
+  for (const SweepResult& sweep : sweeps)
+    Append(out, out.empty() ? "" : "\n", SweepMarkdown(sweep));
+  return out;
+}
+
 std::string SweepCsv(const SweepResult& sweep) {
   std::string out = "series,x,y,ymin,ymax\n";
   for (const SweepSeries& s : sweep.series)
@@ -75,13 +83,46 @@ std::string SweepCsv(const SweepResult& sweep) {
   return out;
 }
 
-Status WriteSweepReport(const std::filesystem::path& dir, const SweepResult& sweep) {
+Result<std::string> SweepChartSvg(const SweepResult& sweep) {
+  LineChart chart;
+  chart.title = sweep.measure + " against " + sweep.parameter;
+  chart.x_label = sweep.parameter;
+  chart.y_label = sweep.measure;
+  chart.bands = true;
+  size_t seeds = 0;
+  for (const SweepSeries& s : sweep.series) {
+    LineSeries line{s.name, {}};
+    for (size_t i = 0; i < sweep.x.size(); ++i) {
+      const Spread v = Of(s.at[i]);
+      seeds = std::max(seeds, s.at[i].size());
+      line.points.push_back({sweep.x[i], v.mean, v.min, v.max});
+    }
+    chart.series.push_back(std::move(line));
+  }
+  chart.subtitle =
+      seeds > 1 ? "the mean over " + std::to_string(seeds) + " seeds; bands: min–max across seeds"
+                : "one seed";
+  if (!sweep.x.empty()) {
+    const auto [lo, hi] = std::minmax_element(sweep.x.begin(), sweep.x.end());
+    chart.log_x = *lo > 0 && *hi >= 8 * *lo;
+  }
+  return LineChartSvg(chart);
+}
+
+Status WriteSweepReport(const std::filesystem::path& dir, const std::vector<SweepResult>& sweeps) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
-  MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "sweep.md").string(), SweepMarkdown(sweep)));
-  return WriteFileAtomically((dir / "sweep.csv").string(), SweepCsv(sweep));
+  for (const SweepResult& sweep : sweeps) {
+    MRLOCAL_RETURN_IF_ERROR(
+        WriteFileAtomically((dir / (sweep.key + ".csv")).string(), SweepCsv(sweep)));
+    if (!sweep.chart) continue;
+    auto svg = SweepChartSvg(sweep);
+    if (!svg.ok()) return svg.status();
+    MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / (sweep.key + ".svg")).string(), *svg));
+  }
+  return WriteFileAtomically((dir / "sweep.md").string(), SweepMarkdown(sweeps));
 }
 
 }  // namespace mrlocal

@@ -81,6 +81,7 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   for (const JobRecord& j : recorder.jobs()) {
     ++m.jobs;
     if (!j.admitted) ++m.rejected;
+    if (j.met_deadline()) ++m.met_all;
     if (const std::optional<double> u = Utility(j, context.setup)) {
       ++m.goal_jobs;
       if (!j.met_goal()) ++m.goal_missed;
@@ -119,6 +120,7 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   }
   m.accept_ratio = Ratio(static_cast<double>(m.accepted), static_cast<double>(m.jobs));
   m.success_ratio = Ratio(static_cast<double>(m.successful), static_cast<double>(m.accepted));
+  m.met_all_ratio = Ratio(static_cast<double>(m.met_all), static_cast<double>(m.jobs));
   m.miss_ratio = Ratio(static_cast<double>(m.missed), static_cast<double>(m.deadline_jobs));
   m.goal_miss_ratio = Ratio(static_cast<double>(m.goal_missed), static_cast<double>(m.goal_jobs));
   m.mean_utility = Ratio(utility_sum, static_cast<double>(m.goal_jobs));

@@ -16,6 +16,12 @@
 //                  admission control (the paper's Hadoop FIFO) every job counts as accepted and
 //                  Util counts the slot time of ALL jobs instead. utilization_successful and
 //                  utilization_all give both numerators always.
+//   met_all_ratio  met_all / jobs: every job that met its deadline, admitted or not (a
+//                  rejected job that never ran has not), over all jobs, the figure a user
+//                  who submitted them cares about; a job without a deadline counts as met
+//                  when it completes, as in SuccessR. With admission alone it equals
+//                  AcceptR x SuccessR; a rejected job that still ran (--best-effort) and
+//                  finished in time counts too.
 //   miss_ratio     accepted jobs with a deadline that did not succeed (late, failed or
 //                  unfinished) / accepted jobs with a deadline; 0 when there are none.
 //   twjct          total weighted job completion time, sum of w_j C_j over completed jobs.
@@ -88,12 +94,13 @@ struct WorkloadMetrics {
   uint64_t jobs = 0, accepted = 0, rejected = 0;
   uint64_t completed = 0, failed = 0, unfinished = 0;  // of the accepted jobs
   uint64_t successful = 0;                             // accepted and met the deadline
+  uint64_t met_all = 0;                                // met the deadline, admitted or not
   uint64_t deadline_jobs = 0, missed = 0;              // accepted jobs with a deadline
   uint64_t goal_jobs = 0, goal_missed = 0;             // every job with a goal
   double goal_miss_ratio = 0;
   double mean_utility = 0;
 
-  double accept_ratio = 0, success_ratio = 0, miss_ratio = 0;
+  double accept_ratio = 0, success_ratio = 0, met_all_ratio = 0, miss_ratio = 0;
   double utilization = 0;  // = utilization_successful, or _all without admission control
   double utilization_successful = 0, utilization_all = 0;
   double twjct = 0, twjct_abs = 0;

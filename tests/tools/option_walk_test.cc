@@ -89,6 +89,7 @@ const std::map<std::string, Row>& Table() {
       {"compare --policies", {{}, "fifo"}},
       {"compare --seeds", {}},
       {"compare --sweep", {kAnyName}},  // checked against the preset when it runs
+      {"compare --load", {{"1e308", "18446744073709551616"}}},  // positive and finite
       {"calibrate --apps", {}},
       {"calibrate --size", {}},
       {"calibrate --cluster", {}},

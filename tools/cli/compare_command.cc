@@ -1,12 +1,15 @@
 // mrlocal compare SPEC.json|TRACE.tsv|--preset NAME --policies fifo,fair,edf [--sim]
-//                 [--seeds N] [--sweep NAME=LO:HI[:STEP]] [--report DIR]
+//                 [--seeds N] [--sweep NAME=LO:HI[:STEP] | --load A,B,C] [--report DIR]
 // The same workload under each policy: a Markdown table on stdout (mean, and min-max over
 // seeds), and with --report the table as comparison.md / .csv and one SVG bar chart per
 // metric. Seed k (k = seed .. seed+N-1) draws both the preset's jobs and the model's noise,
 // so every policy sees exactly the same jobs for a given seed. --sweep runs that at every
 // value of a preset parameter and prints the deadline-miss percentage, rows the values and
-// columns the policies (DynamicShare's Fig. 5 against concurrency).
+// columns the policies (DynamicShare's Fig. 5 against concurrency). --load runs it at
+// several arrival rates and prints per load what a user who must meet deadlines weighs:
+// accepted, met of accepted, met of all jobs, utilization and the scheduler's cost.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -49,6 +52,14 @@ class CompareCommand final : public Command {
                     "NAME=LO:HI[:STEP] or NAME=V1,V2,... (e.g. concurrency=1:10): one table, "
                     "rows the values, columns the policies")
         ->check(NotEmpty());
+    Within(app->add_option(
+               "--load", load_,
+               "Arrival-rate multipliers A,B,C (each > 0; 1: the workload as given): every "
+               "arrival time is divided by the load, so a load of 2 packs the same jobs into "
+               "half the time; each keeps its deadline (and goal) after its own arrival, and "
+               "availability profiles stay as they are. Prints per load and policy: "
+               "accepted, met of accepted, met of all jobs, utilization, scheduler cost"),
+           LoadList());
   }
 
   int Run() override {
@@ -56,6 +67,9 @@ class CompareCommand final : public Command {
       return ReportError(Status::InvalidArgument("--seed + --seeds - 1 must be at most " +
                                                  std::to_string(UINT64_MAX)));
     if (Status st = CheckPolicyOptions(options_, policies_); !st.ok()) return ReportError(st);
+    if (load_ && !sweep_.empty())
+      return ReportError(Status::InvalidArgument("--load and --sweep: give one of them"));
+    if (load_) return RunLoadSweep();
     if (!sweep_.empty()) return RunSweep();
     std::vector<ComparisonRow> rows;
     for (const std::string& p : policies_) rows.push_back({p, {}});
@@ -118,6 +132,7 @@ class CompareCommand final : public Command {
       runs.metrics.push_back(run->metrics);
       if (!options_.quiet) {
         std::cerr << "compare: ";
+        if (load_) std::cerr << "load " << o.load << ", ";
         for (const auto& [name, value] : o.preset_parameters)
           std::cerr << name << " " << value << ", ";
         std::cerr << policy << " seed " << o.seed << " done (" << Plural(run->metrics.jobs, "job")
@@ -161,6 +176,47 @@ class CompareCommand final : public Command {
                 << kPlanningLpBudgetS << " s); the bound is its last LP's, a looser one\n";
   }
 
+  // Every policy's figures at every point (a variant of the options), seed by seed:
+  // at[point][policy][seed].
+  using PointRuns = std::vector<std::vector<std::vector<WorkloadMetrics>>>;
+  Result<PointRuns> RunPoints(const std::vector<WorkloadOptions>& points) {
+    PointRuns runs;
+    for (const WorkloadOptions& o : points) {
+      runs.emplace_back(policies_.size());
+      for (int k = 0; k < seeds_; ++k) {
+        auto seed = RunSeed(o, k);
+        if (!seed.ok()) return seed.status();
+        for (size_t i = 0; i < policies_.size(); ++i) runs.back()[i].push_back(seed->metrics[i]);
+      }
+    }
+    return runs;
+  }
+
+  // One measure of every run, as a sweep over `x`.
+  SweepResult Measure(const std::string& parameter, const std::vector<double>& x,
+                      const PointRuns& runs, const std::string& measure,
+                      const std::function<double(const WorkloadMetrics&)>& of) const {
+    SweepResult result{parameter, measure, x, {}};
+    for (size_t i = 0; i < policies_.size(); ++i) {
+      result.series.push_back({policies_[i], {}});
+      for (const auto& point : runs) {
+        result.series.back().at.emplace_back();
+        for (const WorkloadMetrics& m : point[i]) result.series.back().at.back().push_back(of(m));
+      }
+    }
+    return result;
+  }
+
+  int PrintSweep(const std::vector<SweepResult>& sweeps, const std::string& files) {
+    std::cout << SweepMarkdown(sweeps);
+    if (!options_.report_dir.empty()) {
+      Status st = WriteSweepReport(options_.report_dir, sweeps);
+      if (!st.ok()) return ReportError(st);
+      std::cout << "\nreport in " << options_.report_dir << "/ (" << files << ")\n";
+    }
+    return kExitOk;
+  }
+
   // --sweep: the deadline-miss percentage of every policy at every value of the preset
   // parameter, over the seeds; of goals when the jobs have goals and no deadlines (ra-*).
   int RunSweep() {
@@ -172,31 +228,63 @@ class CompareCommand final : public Command {
     if (sweep->parameter == "concurrency" && options_.concurrency)
       return ReportError(
           Status::InvalidArgument("--concurrency and --sweep concurrency=...: give one of them"));
-    SweepResult result{
-        sweep->parameter, "deadline misses (% of the jobs with a deadline)", sweep->values, {}};
-    for (const std::string& p : policies_) result.series.push_back({p, {}});
+    std::vector<WorkloadOptions> points;
     for (double x : sweep->values) {
-      WorkloadOptions o = options_;
-      o.preset_parameters[sweep->parameter] = x;
-      for (SweepSeries& s : result.series) s.at.emplace_back();
-      for (int k = 0; k < seeds_; ++k) {
-        auto seed = RunSeed(o, k);
-        if (!seed.ok()) return ReportError(seed.status());
-        const WorkloadMetrics& first = seed->metrics.front();
-        const bool goals = first.goal_jobs > 0 && first.deadline_jobs == 0;
-        if (goals) result.measure = "goal misses (% of the jobs with a goal)";
-        for (size_t i = 0; i < policies_.size(); ++i)
-          result.series[i].at.back().push_back(
-              100 * (goals ? seed->metrics[i].goal_miss_ratio : seed->metrics[i].miss_ratio));
-      }
+      points.push_back(options_);
+      points.back().preset_parameters[sweep->parameter] = x;
     }
-    std::cout << SweepMarkdown(result);
-    if (!options_.report_dir.empty()) {
-      Status st = WriteSweepReport(options_.report_dir, result);
-      if (!st.ok()) return ReportError(st);
-      std::cout << "\nreport in " << options_.report_dir << "/ (sweep.md, sweep.csv)\n";
+    auto runs = RunPoints(points);
+    if (!runs.ok()) return ReportError(runs.status());
+    const WorkloadMetrics& first = runs->front().front().front();
+    const bool goals = first.goal_jobs > 0 && first.deadline_jobs == 0;
+    const SweepResult result =
+        goals ? Measure(sweep->parameter, sweep->values, *runs,
+                        "goal misses (% of the jobs with a goal)",
+                        [](const WorkloadMetrics& m) { return 100 * m.goal_miss_ratio; })
+              : Measure(sweep->parameter, sweep->values, *runs,
+                        "deadline misses (% of the jobs with a deadline)",
+                        [](const WorkloadMetrics& m) { return 100 * m.miss_ratio; });
+    return PrintSweep({result}, "sweep.md, sweep.csv");
+  }
+
+  // --load: the workload at every arrival rate, every policy over the seeds; one table per
+  // measure, the scheduler's cost (wall time) last.
+  int RunLoadSweep() {
+    auto loads = ParseLoads(*load_);  // checked while parsing (LoadList)
+    if (!loads.ok()) return ReportError(loads.status());
+    std::vector<WorkloadOptions> points;
+    for (double load : *loads) {
+      points.push_back(options_);
+      points.back().load = load;
     }
-    return kExitOk;
+    auto runs = RunPoints(points);
+    if (!runs.ok()) return ReportError(runs.status());
+    auto measure = [&](const std::string& key, const std::string& what, bool chart, auto of) {
+      SweepResult r = Measure("load", *loads, *runs, what, of);
+      r.key = key;
+      r.chart = chart;
+      return r;
+    };
+    const std::vector<SweepResult> sweeps = {
+        measure("accepted", "accepted (% of all jobs; without admission control all are)", true,
+                [](const WorkloadMetrics& m) { return 100 * m.accept_ratio; }),
+        measure("met-of-accepted",
+                "met of accepted (% of the accepted jobs that met their deadline: SuccessR)", false,
+                [](const WorkloadMetrics& m) { return 100 * m.success_ratio; }),
+        measure("met-of-all",
+                "met of all jobs (% of all jobs that met their deadline, admitted or not; a job "
+                "without a deadline meets it when it completes)",
+                true, [](const WorkloadMetrics& m) { return 100 * m.met_all_ratio; }),
+        measure("utilization", "utilization (%, Util as compare reports it)", false,
+                [](const WorkloadMetrics& m) { return 100 * m.utilization; }),
+        measure("decision-p50-us", "scheduler cost: median policy call (µs of wall time)", false,
+                [](const WorkloadMetrics& m) { return m.scheduler.decision_latency_us.p50; }),
+        measure("decision-p99-us", "scheduler cost: p99 policy call (µs of wall time)", false,
+                [](const WorkloadMetrics& m) { return m.scheduler.decision_latency_us.p99; }),
+    };
+    return PrintSweep(sweeps,
+                      "sweep.md; per measure a CSV, e.g. met-of-all.csv; accepted.svg and "
+                      "met-of-all.svg");
   }
 
  private:
@@ -204,7 +292,8 @@ class CompareCommand final : public Command {
   std::vector<std::string> policies_;
   int seeds_ = 1;
   std::string sweep_;
-  std::set<std::string> notes_;  // the workloads' notes already shown
+  std::optional<std::string> load_;  // --load's text
+  std::set<std::string> notes_;      // the workloads' notes already shown
 };
 
 }  // namespace

@@ -9,9 +9,10 @@
 namespace mrlocal {
 namespace {
 
-// Errors name the option they came from: --sweep or --param.
+// Errors name the option they came from: --sweep or --param (none: a validator's, which
+// CLI11 prefixes with the option).
 Status Bad(std::string_view option, const std::string& why) {
-  return Status::InvalidArgument(std::string(option) + ": " + why);
+  return Status::InvalidArgument(option.empty() ? why : std::string(option) + ": " + why);
 }
 
 // A finite number, the whole of `text`.
@@ -113,6 +114,32 @@ Result<std::pair<std::string, double>> ParsePresetParam(std::string_view text,
   MRLOCAL_RETURN_IF_ERROR(
       CheckPresetParameter(preset, named->first, *value).WithContext("--param: "));
   return std::pair{named->first, *value};
+}
+
+Result<std::vector<double>> ParseLoads(std::string_view text) {
+  constexpr std::string_view kOption = "";  // the validator names it
+  if (text.empty()) return Bad(kOption, "expected arrival-rate multipliers A,B,C (e.g. 0.5,1,2,4)");
+  const std::vector<std::string_view> list = Split(text, ',');
+  if (list.size() > kMaxSweepPoints)
+    return Bad(kOption, "more than " + std::to_string(kMaxSweepPoints) + " values");
+  std::vector<double> loads;
+  for (std::string_view v : list) {
+    if (v.empty()) return Bad(kOption, "an empty value in '" + std::string(text) + "'");
+    auto x = Number(kOption, v);
+    if (!x.ok()) return x.status();
+    if (!(*x > 0)) return Bad(kOption, std::string(v) + " is not a positive number");
+    loads.push_back(*x);
+  }
+  return loads;
+}
+
+CLI::Validator LoadList() {
+  return CLI::Validator(
+      [](std::string& text) {
+        auto loads = ParseLoads(text);
+        return loads.ok() ? std::string() : std::string(loads.status().message());
+      },
+      "each a number > 0, at most " + std::to_string(kMaxSweepPoints));
 }
 
 }  // namespace mrlocal

@@ -1,8 +1,10 @@
 // Preset parameters on the command line (PresetParameters, datasets/workload_presets.h):
 // `--param NAME=VALUE`, and `mrlocal compare --sweep NAME=LO:HI[:STEP]` (or NAME=V1,V2,...),
-// the values of one parameter to run the comparison at.
+// the values of one parameter to run the comparison at; and `compare --load A,B,C`, the
+// arrival-rate multipliers to run it at.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,5 +31,12 @@ Result<PresetSweep> ParsePresetSweep(std::string_view text, std::string_view pre
 // --sweep's, naming --param.
 Result<std::pair<std::string, double>> ParsePresetParam(std::string_view text,
                                                         std::string_view preset);
+
+// `--load A,B,C`: each value a finite number > 0, at most kMaxSweepPoints of them, in the
+// order given. Errors are one line, without the option's name (its validator, LoadList,
+// adds it): "0 is not a positive number", "an empty value in '1,,2'".
+Result<std::vector<double>> ParseLoads(std::string_view text);
+// The validator of --load: ParseLoads's errors, refused while parsing.
+CLI::Validator LoadList();
 
 }  // namespace mrlocal

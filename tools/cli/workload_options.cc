@@ -339,6 +339,8 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     w.spec = std::move(spec).value();
   }
 
+  if (o.load != 1.0)
+    for (WorkloadJob& j : w.spec.jobs) j.arrival_s /= o.load;  // stays sorted: load > 0
   MRLOCAL_RETURN_IF_ERROR(ChooseCluster(o, w));
   auto calibration = LoadCalibrationOption(o);
   if (!calibration.ok()) return calibration.status();

@@ -40,6 +40,10 @@ struct WorkloadOptions {
   std::vector<std::string> params;    // --param NAME=VALUE, each
   // Other parameters by name (PresetParameters), e.g. the point of `compare --sweep`.
   std::map<std::string, double> preset_parameters;
+  // The arrival-rate multiplier, > 0 (a point of `compare --load`): every arrival time is
+  // divided by it; the jobs, their relative deadlines and goals and the availability
+  // profiles (the machine's, not the workload's) stay as they are. 1: the workload as given.
+  double load = 1.0;
   // Policies that read them only.
   std::string history;                     // rtmr/dc estimates from this history file
   std::optional<std::string> estimator;    // history (default) or knn
