@@ -612,7 +612,10 @@ Result<Steps> ParseProfile(const Reader& r, const json& v, const std::string& pa
   if (v.is_array()) return ParseStepList(r, v, path);
   if (!v.is_object() || v.size() != 1) return r.Fail(path, want + Got(v));
   MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"sinusoid", "bursts", "csv"}));
-  const auto& [kind, body] = *v.items().begin();
+  // The key by value: items() is a temporary whose proxy must not outlive this line.
+  const auto first = v.begin();
+  const std::string kind = first.key();
+  const json& body = first.value();
   const std::string kpath = Join(path, kind);
   if (kind == "sinusoid") return ParseSinusoid(r, body, kpath);
   if (kind == "bursts") return ParseBursts(r, body, kpath);
