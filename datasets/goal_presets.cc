@@ -66,13 +66,13 @@ void DrawJobs(Rng& rng, size_t n, const ClusterSpec& cluster, double map_s, Work
 }
 
 // The job's time alone on the cluster at availability 1: its waves of maps, then of reduces.
-double SoloSeconds(const WorkloadJob& job, const ClusterSpec& cluster) {
+double SoloSeconds(const WorkloadJob& job, const ClusterSpec& cluster, double map_speed,
+                   double reduce_speed) {
   const double map_s = job.params.TaskSeconds("map_s")[0];
   const double reduce_s = job.params.TaskSeconds("reduce_s")[0];
   const double map_waves = std::ceil(job.maps / static_cast<double>(cluster.map_slots()));
   const double reduce_waves = std::ceil(job.reduces / static_cast<double>(cluster.reduce_slots()));
-  return map_waves * map_s / MeanSpeed(cluster, SlotKind::kMap) +
-         reduce_waves * reduce_s / MeanSpeed(cluster, SlotKind::kReduce);
+  return map_waves * map_s / map_speed + reduce_waves * reduce_s / reduce_speed;
 }
 
 Result<std::vector<ProfileStep>> Day(double trough, double day_s, double phase_s, double until_s) {
@@ -99,7 +99,10 @@ Result<WorkloadSpec> MakeGoalPreset(std::string_view name, uint64_t seed, const 
   const ClusterSpec& cluster = *spec.cluster;
   spec.model.noise = o.noise;
   const double map_s = PresetParameterValue(o, name, "map-s");
-  const double unit = map_s / MeanSpeed(cluster, SlotKind::kMap);
+  // The slots' mean speeds, once: every job's solo time and the capacity read them.
+  const double map_speed = MeanSpeed(cluster, SlotKind::kMap);
+  const double reduce_speed = MeanSpeed(cluster, SlotKind::kReduce);
+  const double unit = map_s / map_speed;
   const double day_s = kUnitsPerDay * unit;
   const double trough = PresetParameterValue(o, name, "trough");
 
@@ -115,15 +118,16 @@ Result<WorkloadSpec> MakeGoalPreset(std::string_view name, uint64_t seed, const 
     availability *= 1 - kBurstLengthDays / kBurstEveryDays * (1 - kBurstFactor);
   double work = 0;
   for (const WorkloadJob& job : spec.jobs) work += job.maps * job.params.TaskSeconds("map_s")[0];
-  const double capacity = cluster.map_slots() * MeanSpeed(cluster, SlotKind::kMap) * availability;
+  const double capacity = cluster.map_slots() * map_speed * availability;
   const double mean_gap_s =
       work / spec.jobs.size() / (PresetParameterValue(o, name, "load") * capacity);
   double t = 0;
   for (size_t i = 0; i < spec.jobs.size(); ++i) {
     if (i > 0) t = Ms(t + rng.Exponential(mean_gap_s));
     spec.jobs[i].arrival_s = t;
-    spec.jobs[i].goal_s = Ms(PresetParameterValue(o, name, "goal-factor") *
-                             SoloSeconds(spec.jobs[i], cluster) / availability);
+    spec.jobs[i].goal_s =
+        Ms(PresetParameterValue(o, name, "goal-factor") *
+           SoloSeconds(spec.jobs[i], cluster, map_speed, reduce_speed) / availability);
   }
   if (name == "ra-alone") return spec;
 
