@@ -28,10 +28,12 @@ inline constexpr std::string_view kFeedbackThreshold = "feedback-threshold";  //
 inline constexpr std::string_view kLofThreshold = "lof-threshold";            // double in (1, 100]
 inline constexpr std::string_view kLofMinPts = "lof-min-pts";  // double, an integer in [2, 1000]
 inline constexpr std::string_view kBatchInterval = "batch-interval";  // Duration > 0
+inline constexpr std::string_view kConfidence = "confidence";          // double in (0, 1]
+inline constexpr std::string_view kRejectPolicy = "reject-policy";     // text: drop, backfill
 
 class PolicyArgs {
  public:
-  using Value = std::variant<double, Duration>;
+  using Value = std::variant<double, Duration, std::string>;
 
   PolicyArgs& Set(std::string_view name, Value value) {
     values_.insert_or_assign(std::string(name), value);

@@ -180,8 +180,12 @@ std::vector<PolicyDescriptor> BuiltIns() {
 }
 
 bool HasType(const PolicyArgs::Value& v, Type type) {
-  return type == Type::kDouble ? std::holds_alternative<double>(v)
-                               : std::holds_alternative<Duration>(v);
+  switch (type) {
+    case Type::kDouble: return std::holds_alternative<double>(v);
+    case Type::kDuration: return std::holds_alternative<Duration>(v);
+    case Type::kText: return std::holds_alternative<std::string>(v);
+  }
+  return false;
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ struct PolicyTraits {
 
 // A setting a policy reads from PolicyArgs.
 struct PolicySetting {
-  enum class Type { kDouble, kDuration };
+  enum class Type { kDouble, kDuration, kText };
   std::string_view name;  // kEstimateMargin...
   Type type;
 };
