@@ -27,6 +27,7 @@ const PolicySetting kThresholdSetting{kFeedbackThreshold, Type::kDuration};
 const PolicySetting kLofThresholdSetting{kLofThreshold, Type::kDouble};
 const PolicySetting kLofMinPtsSetting{kLofMinPts, Type::kDouble};
 const PolicySetting kBatchIntervalSetting{kBatchInterval, Type::kDuration};
+const PolicySetting kConfidenceSetting{kConfidence, Type::kDouble};
 
 double Margin(const PolicyArgs& args) { return args.Get<double>(kEstimateMargin).value_or(1.0); }
 
@@ -38,7 +39,9 @@ std::unique_ptr<Policy> Plain(const Estimator*, const PolicyArgs&) {
 
 std::unique_ptr<Policy> Rtmr(bool feedback, const Estimator* estimator, const PolicyArgs& args) {
   return std::make_unique<RtmrPolicy>(
-      estimator, RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args)},
+      estimator,
+      RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args),
+                  args.Get<double>(kConfidence).value_or(1.0)},
       args.shared_forecast());
 }
 
@@ -157,13 +160,13 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
                  rtmr,
-                 {kMarginSetting, kThresholdSetting},
+                 {kMarginSetting, kThresholdSetting, kConfidenceSetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
                  "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
-                 {kMarginSetting, kThresholdSetting},
+                 {kMarginSetting, kThresholdSetting, kConfidenceSetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
                  "rtmr-nofb"});
   PolicyTraits dc = deadline;
