@@ -61,14 +61,13 @@ void RtmrPolicy::SlotTimes::Push(const SlotEnd& s) {
 }
 
 void RtmrPolicy::SlotTimes::Restart(SlotEnd& s, Time t) {
-  s.worst = s.anchor = s.at = t;
-  if (chains) tails[s.tail] = {};
+  s.at = t;
+  if (keeps_chains) chains[s.chain] = {t, t, {}};
 }
 
 void RtmrPolicy::SlotTimes::Add(Time t) {
-  const auto index = static_cast<uint32_t>(heap.size());
-  Push({t, t, t, index});
-  if (chains) tails.emplace_back();
+  Push({t, static_cast<uint32_t>(heap.size())});
+  if (keeps_chains) chains.push_back({t, t, {}});
 }
 
 std::string RtmrPolicy::ConfidenceNote() const {
@@ -95,9 +94,9 @@ Time RtmrPolicy::TaskEnd(const Entry& job, SlotKind kind, Time start) const {
   return start + (map ? job.estimate.map_task : job.estimate.reduce_task);
 }
 
-Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, Time anchor,
-                          const ChainTail& tail) const {
-  const double seconds = tail.Bound(log_inv_delta_);
+Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const {
+  const Time anchor = chain.anchor;
+  const double seconds = chain.tail.Bound(log_inv_delta_);
   const bool map = kind == SlotKind::kMap;
   const double task_s = Seconds(map ? job.estimate.map_task : job.estimate.reduce_task);
   if (forecast_ && task_s > 0) {  // seconds on the slowest slot as it ran at admission
@@ -109,20 +108,20 @@ Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, Time anchor,
 
 void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots,
                           SlotEnd& s) const {
-  const Time worst = TaskEnd(job, kind, std::max(s.worst, floor));
-  if (std::isinf(log_inv_delta_)) {
-    s.worst = s.at = worst;
+  if (!slots.keeps_chains) {  // confidence 1: `at` is the worst case
+    s.at = TaskEnd(job, kind, std::max(s.at, floor));
     return;
   }
+  Chain& c = slots.chains[s.chain];
+  const Time worst = TaskEnd(job, kind, std::max(c.worst, floor));
   // A slot planned free before the floor is free by then (at the plan's probability): its
   // chain starts again there.
   if (floor >= s.at) slots.Restart(s, floor);
-  s.worst = worst;
+  c.worst = worst;
   const bool map = kind == SlotKind::kMap;
-  ChainTail& tail = slots.tails[s.tail];
-  tail.Add((map ? job.estimate.map_spread : job.estimate.reduce_spread).get(),
-           Seconds(map ? job.estimate.map_task : job.estimate.reduce_task));
-  s.at = std::min(s.worst, ChainEnd(job, kind, s.anchor, tail));
+  c.tail.Add((map ? job.estimate.map_spread : job.estimate.reduce_spread).get(),
+             Seconds(map ? job.estimate.map_task : job.estimate.reduce_task));
+  s.at = std::min(c.worst, ChainEnd(job, kind, c));
 }
 
 // Algorithm II (map slots) then Algorithm III (reduce slots).
@@ -211,7 +210,7 @@ std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, 
 
 Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time now) {
   if (zero_map_.empty() && zero_reduce_.empty()) {
-    zero_map_.chains = zero_reduce_.chains = options_.confidence < 1;
+    zero_map_.keeps_chains = zero_reduce_.keeps_chains = options_.confidence < 1;
     for (const SlotState& s : state.slots)
       (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).Add(Time{0});
     // Below confidence 1 a job is late only if one of the slot chains it ends on runs past

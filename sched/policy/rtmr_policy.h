@@ -77,18 +77,21 @@ class RtmrPolicy final : public Policy {
   // random time (sched/estimate/cost_distribution.h); `at` is then where that sum ends
   // with probability >= 1 - δ, and never after `worst`.
   struct SlotEnd {
+    Time at{0};          // the heap's key
+    uint32_t chain = 0;  // in SlotTimes::chains
+  };
+  struct Chain {
     Time worst{0};
     Time anchor{0};
-    Time at{0};         // the heap's key
-    uint32_t tail = 0;  // its chain's, in SlotTimes::tails
+    ChainTail tail;
   };
   // A min-heap of slot free times (Algorithms II, III and VI only ever take the smallest),
   // and below confidence 1 each slot's chain, kept apart so that the heap stays small (at
-  // confidence 1 there is none).
+  // confidence 1 there is none: `at` is the worst case).
   struct SlotTimes {
     std::vector<SlotEnd> heap;
-    std::vector<ChainTail> tails;
-    bool chains = false;  // below confidence 1: tails are kept
+    std::vector<Chain> chains;
+    bool keeps_chains = false;  // below confidence 1
     bool empty() const { return heap.empty(); }
     SlotEnd PopSmallest();
     void Push(const SlotEnd& s);
@@ -121,9 +124,9 @@ class RtmrPolicy final : public Policy {
   // Plans one task of the job's `kind` on slot `s` of `slots`, started no earlier than
   // `floor`.
   void PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots, SlotEnd& s) const;
-  // Where the chain of tasks `tail` from `anchor` ends with probability >= 1 - δ; `job`
-  // gives the work a second on its slowest slot stands for.
-  Time ChainEnd(const Entry& job, SlotKind kind, Time anchor, const ChainTail& tail) const;
+  // Where `chain` ends with probability >= 1 - δ; `job` gives the work a second on its
+  // slowest slot stands for.
+  Time ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const;
   // The vectors a job at queue position `pos` starts from: its predecessor's; at the head,
   // the latest started job's (it may have left the queue); else all zeros.
   Vectors PredecessorVectors(size_t pos) const;
