@@ -7,7 +7,7 @@
 namespace mrlocal {
 namespace {
 
-constexpr int kThetaStep = 2;  // x points between consecutive thetas
+constexpr int kThetaStep = 4;  // x points between consecutive thetas
 
 double XAt(int i) {
   return CostDistribution::kX0 * std::pow(10.0, double(i) / CostDistribution::kXPerDecade);
@@ -52,47 +52,62 @@ double CostDistribution::Cumulant(double x) const {
   return k_[size_t(i)] + (k_[size_t(i) + 1] - k_[size_t(i)]) * (x - x0) / (x1 - x0);
 }
 
-// theta_k * worst_s is 2k points up the x grid from theta_0 * worst_s, at the same
-// fraction between two points: one logarithm per task, not one per theta.
-void CostDistribution::AddCumulants(double worst_s, float* out) const {
-  if (worst_s <= 0) return;
-  const double pos0 = std::log10(ChainTail::kTheta0 * worst_s / kX0) * kXPerDecade;
+namespace {
+
+std::array<double, ThetaGrid::kThetas> Thetas(bool inverse) {
+  std::array<double, ThetaGrid::kThetas> t{};
+  for (int i = 0; i < ThetaGrid::kThetas; ++i) {
+    t[size_t(i)] = ThetaGrid::kTheta0 *
+                   std::pow(10.0, double(i * kThetaStep) / CostDistribution::kXPerDecade);
+    if (inverse) t[size_t(i)] = 1 / t[size_t(i)];
+  }
+  return t;
+}
+const std::array<double, ThetaGrid::kThetas> kThetaValues = Thetas(false);
+const std::array<double, ThetaGrid::kThetas> kInverseThetas = Thetas(true);
+
+}  // namespace
+
+double ThetaGrid::Theta(int k) { return kThetaValues[size_t(k)]; }
+double ThetaGrid::InverseTheta(int k) { return kInverseThetas[size_t(k)]; }
+
+// theta_k * worst_s is kThetaStep k points up the x grid from theta_0 * worst_s, at the
+// same fraction between two points: one logarithm per task, not one per theta.
+TaskCumulants CostDistribution::OfTask(const CostDistribution* d, double worst_s) {
+  TaskCumulants out{};
+  if (worst_s <= 0) return out;
+  if (!d) {
+    for (int k = 0; k < ThetaGrid::kThetas; ++k)
+      out[size_t(k)] = RoundUp(ThetaGrid::Theta(k) * worst_s);
+    return out;
+  }
+  const double pos0 = std::log10(ThetaGrid::kTheta0 * worst_s / kX0) * kXPerDecade;
   const int i0 = static_cast<int>(std::floor(pos0));
   const double step = std::pow(10.0, 1.0 / kXPerDecade);
   const double weight = (std::pow(10.0, (pos0 - i0) / kXPerDecade) - 1) / (step - 1);
-  for (int k = 0; k < ChainTail::kThetas; ++k) {
+  for (int k = 0; k < ThetaGrid::kThetas; ++k) {
     const int i = i0 + kThetaStep * k;
     const double v = i >= 0 && i + 1 < kXPoints
-                         ? k_[size_t(i)] + (k_[size_t(i) + 1] - k_[size_t(i)]) * weight
-                         : Cumulant(ChainTail::Theta(k) * worst_s);
-    out[k] = RoundUp(double(out[k]) + v);
+                         ? d->k_[size_t(i)] + (d->k_[size_t(i) + 1] - d->k_[size_t(i)]) * weight
+                         : d->Cumulant(ThetaGrid::Theta(k) * worst_s);
+    out[size_t(k)] = RoundUp(v);
   }
+  return out;
 }
 
-double ChainTail::Theta(int k) {
-  static const std::array<double, kThetas> thetas = [] {
-    std::array<double, kThetas> t{};
-    for (int i = 0; i < kThetas; ++i)
-      t[size_t(i)] = kTheta0 * std::pow(10.0, double(i * kThetaStep) / CostDistribution::kXPerDecade);
-    return t;
-  }();
-  return thetas[size_t(k)];
-}
-
-void ChainTail::Add(const CostDistribution* d, double worst_s) {
-  empty_ = false;
-  if (d) {
-    d->AddCumulants(worst_s, k_.data());
-    return;
-  }
-  for (int k = 0; k < kThetas; ++k) k_[size_t(k)] = RoundUp(double(k_[size_t(k)]) + Theta(k) * worst_s);
+void ChainTail::Add(const TaskCumulants& task) {
+  for (size_t k = 0; k < k_.size(); ++k) k_[k] += task[k];
+  ++tasks_;
 }
 
 double ChainTail::Bound(double log_inv_delta) const {
-  if (empty_) return 0;
+  if (tasks_ == 0) return 0;
+  const double rounding = 1 + double(tasks_) * 0x1p-23;
   double best = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < kThetas; ++k)
-    best = std::min(best, (double(k_[size_t(k)]) + log_inv_delta) / Theta(k));
+  for (size_t k = 0; k < k_.size(); ++k) {
+    const double b = (double(k_[k]) * rounding + log_inv_delta) * kInverseThetas[k];
+    best = b < best ? b : best;
+  }
   return best;
 }
 

@@ -16,14 +16,26 @@
 //
 // K is kept on a log grid of x and read between points by chords, which lie above a convex
 // function: every value used is an upper bound, so the bound stays one. theta runs over a
-// fixed log grid of kThetas values (1/s), wide enough for tasks of a millisecond to a day.
+// fixed log grid (ThetaGrid, 1/s), wide enough for chains of a tenth of a second to a day;
+// any theta gives a valid bound, the grid only decides how close to the best one it is.
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace mrlocal {
+
+// The theta grid of the bound (1/s): kThetas values, 10^(1/3) apart, from kTheta0.
+struct ThetaGrid {
+  static constexpr int kThetas = 16;
+  static constexpr double kTheta0 = 1e-3;
+  static double Theta(int k);
+  static double InverseTheta(int k);
+};
+// ln E exp(theta_k T) of one task's time T, for every theta_k of the grid, rounded up.
+using TaskCumulants = std::array<float, ThetaGrid::kThetas>;
 
 class CostDistribution {
  public:
@@ -34,10 +46,11 @@ class CostDistribution {
   double mean() const { return mean_; }
   // K(x) for x >= 0, from above.
   double Cumulant(double x) const;
-  // K at theta_k * worst_s for every theta_k of the grid, added to `out`.
-  void AddCumulants(double worst_s, float* out) const;
+  // The cumulants of a task of worst case `worst_s` seconds distributed as `d` (null: it
+  // always takes its worst case).
+  static TaskCumulants OfTask(const CostDistribution* d, double worst_s);
 
-  static constexpr int kXPerDecade = 8;
+  static constexpr int kXPerDecade = 12;
   static constexpr double kX0 = 1e-3;  // the table spans [kX0, kX0 * 10^kXDecades]
   static constexpr int kXDecades = 7;
   static constexpr int kXPoints = kXPerDecade * kXDecades + 1;
@@ -51,20 +64,16 @@ class CostDistribution {
 // function on the theta grid.
 class ChainTail {
  public:
-  static constexpr int kThetas = 28;  // two x points apart: 10^(1/4) between thetas
-  static constexpr double kTheta0 = 1e-4;  // 1/s
-  static double Theta(int k);
-
-  // One more task of worst case `worst_s` seconds, distributed as `d` (null: it takes its
-  // worst case).
-  void Add(const CostDistribution* d, double worst_s);
+  void Add(const TaskCumulants& task);
   // Seconds the sum stays below with probability >= 1 - exp(-log_inv_delta).
   double Bound(double log_inv_delta) const;
-  bool empty() const { return empty_; }
+  bool empty() const { return tasks_ == 0; }
 
  private:
-  std::array<float, kThetas> k_{};  // ln E exp(theta_k S), rounded up
-  bool empty_ = true;
+  // Float sums: each addition may round down by 2^-24 of the sum, so Bound raises them by
+  // tasks_ times that.
+  TaskCumulants k_{};
+  uint32_t tasks_ = 0;
 };
 
 }  // namespace mrlocal

@@ -119,8 +119,7 @@ void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes
   if (floor >= s.at) slots.Restart(s, floor);
   c.worst = worst;
   const bool map = kind == SlotKind::kMap;
-  c.tail.Add((map ? job.estimate.map_spread : job.estimate.reduce_spread).get(),
-             Seconds(map ? job.estimate.map_task : job.estimate.reduce_task));
+  c.tail.Add(map ? job.map_cumulants : job.reduce_cumulants);
   s.at = std::min(c.worst, ChainEnd(job, kind, c));
 }
 
@@ -232,6 +231,12 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   // φ was taken on the slowest slot as it runs now: times its speed, the work it stands for.
   entry.map_work = Seconds(entry.estimate.map_task) * SlowestSpeed(state, SlotKind::kMap);
   entry.reduce_work = Seconds(entry.estimate.reduce_task) * SlowestSpeed(state, SlotKind::kReduce);
+  if (zero_map_.keeps_chains) {
+    entry.map_cumulants = CostDistribution::OfTask(entry.estimate.map_spread.get(),
+                                                   Seconds(entry.estimate.map_task));
+    entry.reduce_cumulants = CostDistribution::OfTask(entry.estimate.reduce_spread.get(),
+                                                      Seconds(entry.estimate.reduce_task));
+  }
   if (job.R() > 0 && zero_reduce_.empty())
     return Admission::No("the cluster has no reduce slot for its " + std::to_string(job.R()) +
                          " reduces");

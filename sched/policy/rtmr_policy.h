@@ -112,6 +112,8 @@ class RtmrPolicy final : public Policy {
     JobEstimate estimate;
     // φ_m and φ_r as work (seconds at speed 1.0), for the forecast's TaskEnd.
     double map_work = 0, reduce_work = 0;
+    // Below confidence 1: a task's time as ChainTail adds it, one per kind.
+    TaskCumulants map_cumulants{}, reduce_cumulants{};
     Estimate plan;                              // J.T^m, J.T^r and e
     SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that plan came from
   };
