@@ -11,12 +11,14 @@
 // on the controller's thread only: no locking.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "sched/core/cluster_state.h"
 #include "sched/core/job.h"
 #include "sched/core/policy.h"
+#include "sched/estimate/cost_distribution.h"
 
 namespace mrlocal {
 
@@ -54,6 +56,14 @@ class Estimator {
                                             const TaskFeatures& task) const = 0;
   // The reduce input of `job` from its map input (job.maps); none when it cannot tell.
   virtual std::optional<ShuffleEstimate> Shuffle(const JobState& job) const = 0;
+  // How the times of `job`'s tasks of `kind` spread below TaskSeconds, as actual / worst
+  // (sched/estimate/cost_distribution.h): what admission at a confidence below 1 plans
+  // with. Null, the default: every task at its worst case, so that any confidence plans
+  // as confidence 1 does.
+  virtual std::shared_ptr<const CostDistribution> Spread(const JobState& /*job*/,
+                                                         TaskKind /*kind*/) const {
+    return nullptr;
+  }
   // What the estimates of `job` rest on, for messages ("history", "probe", "model"...);
   // empty when there are none.
   virtual std::string Source(const JobState& job) const = 0;

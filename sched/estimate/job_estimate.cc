@@ -44,7 +44,9 @@ std::optional<JobEstimate> EstimateJob(const JobState& job, const ClusterState& 
   e.map_task = FromSeconds(*map_task);
   e.map_work = FromSeconds(work / map_speed);
   e.source = estimator.Source(job);
+  e.map_spread = estimator.Spread(job, TaskKind::kMap);
   if (job.R() == 0) return e;
+  e.reduce_spread = estimator.Spread(job, TaskKind::kReduce);
   const std::optional<ShuffleEstimate> shuffle = ReduceInput(job, estimator);
   if (!shuffle) return std::nullopt;
   e.shuffle_units = shuffle->total_units;

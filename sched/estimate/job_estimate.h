@@ -21,6 +21,8 @@ struct JobEstimate {
   Duration reduce_task{0};   // φ_r
   Duration map_work{0};      // Σ_i of each map's worst case: DC's fluid map stage, σ·c_m
   double shuffle_units = 0;  // σ_r as estimated
+  // actual / worst of a task (Estimator::Spread); null: always its worst
+  std::shared_ptr<const CostDistribution> map_spread, reduce_spread;
   std::string source;        // Estimator::Source, for messages
 };
 

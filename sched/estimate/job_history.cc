@@ -82,6 +82,21 @@ std::optional<ShuffleEstimate> JobHistory::Shuffle(const JobState& job) const {
   return s;
 }
 
+std::shared_ptr<const CostDistribution> JobHistory::Spread(const JobState& job,
+                                                          TaskKind kind) const {
+  const AppEstimate* e = Find(job.spec.app);
+  if (!e) return nullptr;
+  const bool map = kind == TaskKind::kMap;
+  const std::vector<AffinePoint>& seen = map ? e->observations.maps : e->observations.reduces;
+  if (seen.size() < kMinSpreadObservations) return map ? e->map_spread : e->reduce_spread;
+  std::vector<double> ratios;
+  for (const AffinePoint& p : seen) {
+    const double bound = map ? e->model.MapSeconds(p.units) : e->model.ReduceSeconds(p.units);
+    ratios.push_back(bound > 0 ? p.value / bound : 1.0);  // FromRatios clamps to [0, 1]
+  }
+  return CostDistribution::FromRatios(ratios);
+}
+
 std::string JobHistory::Source(const JobState& job) const {
   const AppEstimate* e = Find(job.spec.app);
   return e ? e->source : "";

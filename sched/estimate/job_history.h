@@ -59,7 +59,12 @@ struct AppEstimate {
   // What the model is fitted to; empty for a model given whole (a probe, a simulation's
   // model, a history file of version 1, which kept only maxima).
   AppObservations observations = {};
+  // How tasks spread below the model (Estimator::Spread) for a model given whole: the
+  // simulation's noise (ModelHistory). With kMinSpreadObservations tasks observed of a kind,
+  // the observations tell instead.
+  std::shared_ptr<const CostDistribution> map_spread = {}, reduce_spread = {};
 };
+inline constexpr size_t kMinSpreadObservations = 16;
 
 // One finished task, as measured: its input in size units, its duration in seconds and
 // the speed of the slot it ran on (so seconds × speed is its work at speed 1.0).
@@ -86,6 +91,11 @@ class JobHistory final : public Estimator {
   // shuffle_fixed_units + α·σ in all, the largest reduce max(1, skew) times an R-th of that
   // (RTMR section IV.A, with the fixed part). REQUIRES: R > 0.
   std::optional<ShuffleEstimate> Shuffle(const JobState& job) const override;
+  // Of the app's observed tasks of `kind`: the distribution of work / the model's bound at
+  // its units (a ratio above 1, one of the few tasks above the bound, counts as 1), once
+  // there are kMinSpreadObservations; else the AppEstimate's own spread.
+  std::shared_ptr<const CostDistribution> Spread(const JobState& job,
+                                                 TaskKind kind) const override;
   std::string Source(const JobState& job) const override;
   // A successful attempt is kept with its job; at the job's end a job that is done is
   // Record()ed, as ObserveJob() sees it. Failed attempts and jobs teach nothing.

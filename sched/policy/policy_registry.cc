@@ -30,7 +30,9 @@ std::unique_ptr<Policy> Plain(const Estimator*, const PolicyArgs&) {
 
 std::unique_ptr<Policy> Rtmr(bool feedback, const Estimator* estimator, const PolicyArgs& args) {
   return std::make_unique<RtmrPolicy>(
-      estimator, RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args)},
+      estimator,
+      RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args),
+                  args.Get<double>(kConfidence).value_or(1.0)},
       args.shared_forecast());
 }
 
@@ -149,13 +151,13 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
                  rtmr,
-                 {kEstimateMarginSetting, kFeedbackThresholdSetting},
+                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
                  "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
-                 {kEstimateMarginSetting, kFeedbackThresholdSetting},
+                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
                  "rtmr-nofb"});
   PolicyTraits dc = deadline;

@@ -1,6 +1,8 @@
 #include "sched/policy/rtmr_policy.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <utility>
@@ -15,30 +17,26 @@ constexpr Time kNoDeadline = Time::max();
 // Extra nodes tried when suggesting how a rejected job could fit (binary search).
 constexpr int kMaxExtraNodes = 1 << 16;
 
-// The vectors are min-heaps: Algorithms II, III and VI only ever take the smallest entry.
-Time PopSmallest(std::vector<Time>& heap) {
-  std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-  Time t = heap.back();
-  heap.pop_back();
-  return t;
-}
-void Push(std::vector<Time>& heap, Time t) {
-  heap.push_back(t);
-  std::push_heap(heap.begin(), heap.end(), std::greater<>());
-}
-
 // Algorithm VI's loops: the finish times of `tasks` that are done, in ascending order, each
-// replace the smallest entry of `heap`.
-void ReplaceSmallestByFinishes(std::vector<Time>& heap, const std::vector<TaskState>& tasks) {
+// replace the smallest entry of `slots`.
+template <typename SlotTimes>
+void ReplaceSmallestByFinishes(SlotTimes& slots, const std::vector<TaskState>& tasks) {
   std::vector<Time> ends;
   for (const TaskState& t : tasks)
     if (t.status == TaskStatus::kDone) ends.push_back(t.end);
   std::sort(ends.begin(), ends.end());
   for (Time t : ends) {
-    if (heap.empty()) return;
-    PopSmallest(heap);
-    Push(heap, t);
+    if (slots.empty()) return;
+    auto s = slots.PopSmallest();
+    slots.Restart(s, t);
+    slots.Push(s);
   }
+}
+
+std::string FormatConfidence(double c) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", c);
+  return buf;
 }
 
 std::string Describe(const JobState& job) {
@@ -46,7 +44,36 @@ std::string Describe(const JobState& job) {
          (job.spec.name.empty() ? "" : " (" + job.spec.name + ")");
 }
 
+constexpr auto kLater = [](const auto& a, const auto& b) { return a.at > b.at; };
+
 }  // namespace
+
+RtmrPolicy::SlotEnd RtmrPolicy::SlotTimes::PopSmallest() {
+  std::pop_heap(heap.begin(), heap.end(), kLater);
+  SlotEnd t = heap.back();
+  heap.pop_back();
+  return t;
+}
+
+void RtmrPolicy::SlotTimes::Push(const SlotEnd& s) {
+  heap.push_back(s);
+  std::push_heap(heap.begin(), heap.end(), kLater);
+}
+
+void RtmrPolicy::SlotTimes::Restart(SlotEnd& s, Time t) {
+  s.at = t;
+  if (keeps_chains) chains[s.chain] = {t, t, {}};
+}
+
+void RtmrPolicy::SlotTimes::Add(Time t) {
+  Push({t, static_cast<uint32_t>(heap.size())});
+  if (keeps_chains) chains.push_back({t, t, {}});
+}
+
+std::string RtmrPolicy::ConfidenceNote() const {
+  return options_.confidence < 1 ? "at confidence " + FormatConfidence(options_.confidence) + "; "
+                                 : "";
+}
 
 RtmrPolicy::RtmrPolicy(const Estimator* estimator, RtmrOptions options,
                        std::shared_ptr<const CapacityForecast> forecast)
@@ -67,21 +94,53 @@ Time RtmrPolicy::TaskEnd(const Entry& job, SlotKind kind, Time start) const {
   return start + (map ? job.estimate.map_task : job.estimate.reduce_task);
 }
 
+Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const {
+  const Time anchor = chain.anchor;
+  const double seconds = chain.tail.Bound(log_inv_delta_);
+  const bool map = kind == SlotKind::kMap;
+  const double task_s = Seconds(map ? job.estimate.map_task : job.estimate.reduce_task);
+  if (forecast_ && task_s > 0) {  // seconds on the slowest slot as it ran at admission
+    const double work_per_s = (map ? job.map_work : job.reduce_work) / task_s;
+    if (auto end = forecast_->LatestEndOf(kind, anchor, seconds * work_per_s)) return *end;
+  }
+  return anchor + FromSeconds(seconds);
+}
+
+void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots,
+                          SlotEnd& s) const {
+  if (!slots.keeps_chains) {  // confidence 1: `at` is the worst case
+    s.at = TaskEnd(job, kind, std::max(s.at, floor));
+    return;
+  }
+  Chain& c = slots.chains[s.chain];
+  const Time worst = TaskEnd(job, kind, std::max(c.worst, floor));
+  // A slot planned free before the floor is free by then (at the plan's probability): its
+  // chain starts again there.
+  if (floor >= s.at) slots.Restart(s, floor);
+  c.worst = worst;
+  const bool map = kind == SlotKind::kMap;
+  c.tail.Add((map ? job.estimate.map_spread : job.estimate.reduce_spread).get(),
+             Seconds(map ? job.estimate.map_task : job.estimate.reduce_task));
+  s.at = std::min(c.worst, ChainEnd(job, kind, c));
+}
+
 // Algorithm II (map slots) then Algorithm III (reduce slots).
 RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
                                            const SlotTimes& reduce_free, Time now) const {
   Estimate e{map_free, reduce_free, now};
   Time map_end = now;
   for (uint32_t k = 0; k < job.maps && !e.map_free.empty(); ++k) {
-    const Time t = TaskEnd(job, SlotKind::kMap, std::max(PopSmallest(e.map_free), now));
-    map_end = std::max(map_end, t);
-    Push(e.map_free, t);
+    SlotEnd s = e.map_free.PopSmallest();
+    PlanTask(job, SlotKind::kMap, now, e.map_free, s);
+    map_end = std::max(map_end, s.at);
+    e.map_free.Push(s);
   }
   e.finish = map_end;
   for (uint32_t k = 0; k < job.reduces && !e.reduce_free.empty(); ++k) {
-    const Time t = TaskEnd(job, SlotKind::kReduce, std::max(PopSmallest(e.reduce_free), map_end));
-    e.finish = std::max(e.finish, t);
-    Push(e.reduce_free, t);
+    SlotEnd s = e.reduce_free.PopSmallest();
+    PlanTask(job, SlotKind::kReduce, map_end, e.reduce_free, s);
+    e.finish = std::max(e.finish, s.at);
+    e.reduce_free.Push(s);
   }
   return e;
 }
@@ -127,8 +186,8 @@ std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, 
   auto fits = [&](int extra) {
     SlotTimes m = *pred.first, r = *pred.second;
     for (int k = 0; k < extra; ++k) {  // new slots are free now
-      Push(m, now);
-      if (job.reduces > 0) Push(r, now);
+      m.Add(now);
+      if (job.reduces > 0) r.Add(now);
     }
     return Calculate(job, m, r, now).finish <= job.deadline;
   };
@@ -151,8 +210,15 @@ std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, 
 
 Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time now) {
   if (zero_map_.empty() && zero_reduce_.empty()) {
+    zero_map_.keeps_chains = zero_reduce_.keeps_chains = options_.confidence < 1;
     for (const SlotState& s : state.slots)
-      (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).push_back(Time{0});
+      (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).Add(Time{0});
+    // Below confidence 1 a job is late only if one of the slot chains it ends on runs past
+    // its plan: at δ = (1 - C) / slots each, at most 1 - C for the job (the union bound).
+    log_inv_delta_ =
+        options_.confidence >= 1
+            ? std::numeric_limits<double>::infinity()
+            : std::log(double(zero_map_.heap.size() + zero_reduce_.heap.size()) / (1 - options_.confidence));
   }
   std::optional<JobEstimate> estimate;
   if (estimator_) estimate = EstimateJob(job, state, *estimator_, options_.estimate_margin);
@@ -180,9 +246,9 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
     a.admitted = false;
     a.reason = "estimated finish " + FormatDuration(own.finish - job.arrival) +
                " after arrival is past its deadline of " +
-               FormatDuration(entry.deadline - job.arrival) + " (worst-case task times: map " +
-               FormatDuration(entry.estimate.map_task) + ", reduce " +
-               FormatDuration(entry.estimate.reduce_task) + ")";
+               FormatDuration(entry.deadline - job.arrival) + " (" + ConfidenceNote() +
+               "worst-case task times: map " + FormatDuration(entry.estimate.map_task) +
+               ", reduce " + FormatDuration(entry.estimate.reduce_task) + ")";
     a.estimate->min_deadline = own.finish - job.arrival;
     a.estimate->extra_nodes = ExtraNodesNeeded(entry, pred, now);
     return a;
@@ -201,7 +267,10 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   a.reason = job.spec.deadline
                  ? "estimated finish " + FormatDuration(own.finish - job.arrival) +
                        " after arrival, slack " + FormatDuration(entry.deadline - own.finish) +
-                       " (worst-case " + entry.estimate.source + " estimates)"
+                       (options_.confidence < 1
+                            ? " (" + entry.estimate.source + " estimates at confidence " +
+                                  FormatConfidence(options_.confidence) + ")"
+                            : " (worst-case " + entry.estimate.source + " estimates)")
                  : "no deadline: admitted last in the queue, with no guarantee";
   if (!job.spec.deadline) a.estimate.reset();
   // Lines 22-23: insert, and keep the new vectors.

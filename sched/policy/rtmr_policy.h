@@ -5,7 +5,11 @@
 //   admission    Algorithm I: a job's finish is estimated from its predecessor's slot
 //                vectors (Algorithms II and III, worst-case task times from an Estimator,
 //                sched/estimate/job_estimate.h); it is admitted only if it and every job
-//                after it in the queue still meet their deadlines. With a forecast that
+//                after it in the queue still meet their deadlines. At a confidence C < 1
+//                (an extension, sched/policy/rtmr.md) a slot's free time is where the sum
+//                of the tasks planned on it ends with probability >= 1 - (1 - C) / S, S
+//                the cluster's slots (SlotEnd): a job ends on at most S of them, so it
+//                meets its deadline with probability >= C. With a forecast that
 //                knows the nodes' availability in advance, a task's end is where its work
 //                is done at the known capacity, not start + time (see Calculate).
 //   dispatch     Algorithm IV: maps in queue order, data-local first (Hadoop's default);
@@ -23,6 +27,7 @@
 
 #include "sched/core/policy.h"
 #include "sched/estimate/capacity_forecast.h"
+#include "sched/estimate/cost_distribution.h"
 #include "sched/estimate/estimator.h"
 #include "sched/estimate/job_estimate.h"
 
@@ -33,6 +38,9 @@ struct RtmrOptions {
   // ε of Algorithm V; none: "a typical map task time", the finished job's median map time.
   std::optional<Duration> feedback_threshold;
   double estimate_margin = 1.0;  // multiplies every estimated task time (>= 1)
+  // In (0, 1]: the probability with which an admitted job is planned to meet its deadline.
+  // 1 is the paper's guarantee (every task at its worst case).
+  double confidence = 1.0;
 };
 
 class RtmrPolicy final : public Policy {
@@ -63,8 +71,35 @@ class RtmrPolicy final : public Policy {
   uint64_t feedback_updates() const { return feedback_updates_; }
 
  private:
-  // A min-heap of slot free times: Algorithms II, III and VI only ever take the smallest.
-  using SlotTimes = std::vector<Time>;
+  // When a slot is free in a plan. At confidence 1, `worst`: every task planned on it at
+  // its worst case, as in the paper. Below 1 it is also the sum of the tasks planned on it
+  // since `anchor` (when it was known to be free, or a start the plan waited for), as a
+  // random time (sched/estimate/cost_distribution.h); `at` is then where that sum ends
+  // with probability >= 1 - δ, and never after `worst`.
+  struct SlotEnd {
+    Time at{0};          // the heap's key
+    uint32_t chain = 0;  // in SlotTimes::chains
+  };
+  struct Chain {
+    Time worst{0};
+    Time anchor{0};
+    ChainTail tail;
+  };
+  // A min-heap of slot free times (Algorithms II, III and VI only ever take the smallest),
+  // and below confidence 1 each slot's chain, kept apart so that the heap stays small (at
+  // confidence 1 there is none: `at` is the worst case).
+  struct SlotTimes {
+    std::vector<SlotEnd> heap;
+    std::vector<Chain> chains;
+    bool keeps_chains = false;  // below confidence 1
+    bool empty() const { return heap.empty(); }
+    SlotEnd PopSmallest();
+    void Push(const SlotEnd& s);
+    // `s`'s slot is free at `t` for sure: its chain starts again there.
+    void Restart(SlotEnd& s, Time t);
+    // A slot more, free at `t`.
+    void Add(Time t);
+  };
   using Vectors = std::pair<const SlotTimes*, const SlotTimes*>;  // T^m, T^r
   struct Estimate {
     SlotTimes map_free, reduce_free;
@@ -86,6 +121,12 @@ class RtmrPolicy final : public Policy {
                      Time now) const;
   // When a task of the job's `kind` that starts at `start` ends at the latest.
   Time TaskEnd(const Entry& job, SlotKind kind, Time start) const;
+  // Plans one task of the job's `kind` on slot `s` of `slots`, started no earlier than
+  // `floor`.
+  void PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots, SlotEnd& s) const;
+  // Where `chain` ends with probability >= 1 - δ; `job` gives the work a second on its
+  // slowest slot stands for.
+  Time ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const;
   // The vectors a job at queue position `pos` starts from: its predecessor's; at the head,
   // the latest started job's (it may have left the queue); else all zeros.
   Vectors PredecessorVectors(size_t pos) const;
@@ -101,6 +142,8 @@ class RtmrPolicy final : public Policy {
   void StoreSuccessors(size_t from, std::vector<Estimate>& estimates);
   // For a rejected job: the fewest nodes of (1m,1r,1.0) added now that would fit it.
   std::optional<int> ExtraNodesNeeded(const Entry& job, Vectors pred, Time now) const;
+  // "at confidence C; " below confidence 1, for messages; else empty.
+  std::string ConfidenceNote() const;
   void MarkStarted(size_t pos);
   void Feedback(const JobState& job, size_t pos, Time now);
 
@@ -112,6 +155,7 @@ class RtmrPolicy final : public Policy {
   JobId latest_started_id_ = 0;
   std::optional<Estimate> latest_started_;
   SlotTimes zero_map_, zero_reduce_;  // l and q zeros: the vectors before any job
+  double log_inv_delta_ = 0;          // ln(1 / δ), δ = (1 - C) / slots; infinite at C = 1
   uint64_t feedback_updates_ = 0;
 };
 

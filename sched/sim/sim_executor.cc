@@ -36,6 +36,22 @@ double SimExecutor::MaxNoiseFactor(double sigma) {
   return sigma <= 0 ? 1.0 : std::exp(sigma * kNoiseClipSigmas - sigma * sigma / 2);
 }
 
+std::vector<double> SimExecutor::NoiseQuantiles(double sigma, int n) {
+  auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  std::vector<double> out;
+  for (int i = 1; i <= n; ++i) {
+    const double u = double(i) / n;
+    double lo = -8, hi = 8;  // the normal's u-quantile by bisection, kept from above
+    while (u < 1 && hi - lo > 1e-9) {
+      const double mid = (lo + hi) / 2;
+      (cdf(mid) < u ? lo : hi) = mid;
+    }
+    const double z = std::clamp(hi, -kNoiseClipSigmas, kNoiseClipSigmas);
+    out.push_back(std::exp(sigma * z - sigma * sigma / 2));
+  }
+  return out;
+}
+
 double SimExecutor::Noise(const TaskLaunch& l) const {
   if (options_.noise <= 0) return 1.0;
   uint64_t h = Mix(options_.seed);

@@ -63,6 +63,10 @@ class SimExecutor final : public Executor {
 
   // The largest noise factor a task can draw with log-normal sigma `sigma`.
   static double MaxNoiseFactor(double sigma);
+  // The factor with log-normal sigma `sigma` as `n` equally likely values: the top of each
+  // of n equal-probability bins, so never below the factor's own distribution (the last
+  // is MaxNoiseFactor). What a model-based estimate says of how tasks spread.
+  static std::vector<double> NoiseQuantiles(double sigma, int n);
   static constexpr double kNoiseClipSigmas = 3;
 
   // Task attempts started and ended so far (the simulation's "task events").

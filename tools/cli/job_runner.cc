@@ -89,6 +89,9 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, {r.policy}));
   SetLofSettings(o.lof_threshold, o.lof_min_pts, r.policy_args);
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, {r.policy}));
+  if (o.confidence) r.policy_args.Set(kConfidence, *o.confidence);
   if (o.partitioner == "hash" && r.partitions != r.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
   if (!o.output.empty()) MRLOCAL_RETURN_IF_ERROR(OutputCommitter::Check(o.output, o.overwrite));
@@ -224,6 +227,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
          OneOf(PolicyNames()));
   cmd->footer(PolicyHelp());
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
+  AddConfidenceOption(cmd, o.confidence);
   cmd->add_option("--history", o.history,
                   "Task-time history of the deadline policies (default: " +
                       DefaultHistoryPath().string() + ")")

@@ -42,6 +42,7 @@ struct JobOptions {
   bool no_pin = false;
   bool quiet = false;
   // llf's overload detector (--lof-threshold, --lof-min-pts); none: its defaults.
+  std::optional<double> confidence;  // rtmr; none: 1
   std::optional<double> lof_threshold;
   std::optional<int> lof_min_pts;
 };

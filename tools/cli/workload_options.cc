@@ -113,6 +113,7 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "
                          "simulation, 1.5 for real runs)"),
          SettingValue(kEstimateMarginSetting));
+  AddConfidenceOption(cmd, o.confidence);
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   Within(cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
                          "Fraction F of a job's maps done before its reduces may take slots "
@@ -193,6 +194,14 @@ void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optiona
          SettingValue(kLofMinPtsSetting));
 }
 
+void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence) {
+  Within(cmd->add_option("--confidence", confidence,
+                         "rtmr: admit a job when it meets its deadline with probability C, in "
+                         "(0, 1], planned from how task times spread below their worst case "
+                         "(default 1: every task at its worst case, the hard guarantee)"),
+         SettingValue(kConfidenceSetting));
+}
+
 void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args) {
   if (threshold) args.Set(kLofThreshold, *threshold);
   if (min_pts) args.Set(kLofMinPts, static_cast<double>(*min_pts));
@@ -239,6 +248,8 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
                                              kFeedbackThreshold, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(!o.batch_interval.empty(), "--batch-interval", kBatchInterval, policies));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
   return CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, policies);
@@ -358,6 +369,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   if (!o.batch_interval.empty())
     w.run.policy_args.Set(kBatchInterval, ParseDuration(o.batch_interval).value());
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
+  if (o.confidence) w.run.policy_args.Set(kConfidence, *o.confidence);
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
   if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;
   if (o.forecast) w.spec.forecast.kind = ForecastKindNamed(*o.forecast).value();

@@ -50,6 +50,7 @@ struct WorkloadOptions {
   std::string feedback_threshold;          // rtmr's epsilon, a duration
   std::string batch_interval;              // so-mars's B, a duration
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
+  std::optional<double> confidence;        // rtmr; none: 1
   std::optional<double> lof_threshold;     // llf; none: its default
   std::optional<int> lof_min_pts;          // llf; none: its default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
@@ -93,5 +94,7 @@ Status CheckSettingOption(bool given, std::string_view option, std::string_view 
 void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optional<int>& min_pts);
 // Sets the settings of those given.
 void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args);
+// --confidence C, in (0, 1], for rtmr's admission (the "confidence" setting).
+void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence);
 
 }  // namespace mrlocal

@@ -17,6 +17,10 @@ void SplitEvenly(uint64_t bytes, uint32_t parts, std::vector<uint64_t>& out) {
   for (uint32_t i = 0; i < parts; ++i) out.push_back(bytes / parts + (i < bytes % parts ? 1 : 0));
 }
 
+// Enough equally likely values that the cut's end (0.13 % of draws at 3 sigma) is among
+// them several times.
+constexpr int kNoiseQuantiles = 4096;
+
 }  // namespace
 
 JobHistory ModelHistory(const AppRegistry& apps, const WorkloadSpec& workload,
@@ -31,6 +35,11 @@ JobHistory ModelHistory(const AppRegistry& apps, const WorkloadSpec& workload,
     if (!e) continue;  // likewise
     e->source = "model";
     e->model.reduce_skew = 1;  // the model splits a shuffle evenly
+    // A task is its model's time × the noise factor; the estimate, × its largest.
+    const double sigma = workload.model.noise;
+    std::vector<double> ratios = SimExecutor::NoiseQuantiles(sigma, kNoiseQuantiles);
+    for (double& r : ratios) r /= worst;
+    e->map_spread = e->reduce_spread = CostDistribution::FromRatios(ratios);
     history.Set(job.app, *e);
   }
   return history;

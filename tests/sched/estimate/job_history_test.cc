@@ -378,3 +378,27 @@ TEST(JobHistory, ObservedTasksAreRecordedWhenTheirJobIsDone) {
 
 }  // namespace
 }  // namespace mrlocal
+
+namespace mrlocal {
+namespace {
+
+// Admission at a confidence below 1 plans with how tasks spread below the bound: none is
+// told until enough tasks were seen (every task then counts at its worst case); after,
+// the observed ratios to the bound, whose mean is below 1 when tasks vary.
+TEST(JobHistory, TheSpreadBelowTheBoundComesFromEnoughObservations) {
+  JobHistory h;
+  JobState job;
+  job.spec.app = "wordcount";
+  h.Record(Job({{100, 1.0}, {100, 2.0}, {100, 4.0}}));
+  EXPECT_EQ(h.Spread(job, TaskKind::kMap), nullptr);
+  for (int i = 0; i < 6; ++i) h.Record(Job({{100, 1.0}, {100, 2.0}, {100, 4.0}}));
+  auto spread = h.Spread(job, TaskKind::kMap);
+  ASSERT_NE(spread, nullptr);
+  const double bound = h.Find("wordcount")->model.MapSeconds(100);
+  EXPECT_NEAR(spread->mean(), std::min(1.0, 7.0 / 3 / bound), 0.05);
+  EXPECT_LT(spread->mean(), 1.0);
+  EXPECT_EQ(h.Spread(job, TaskKind::kReduce), nullptr);  // no reduce seen
+}
+
+}  // namespace
+}  // namespace mrlocal
