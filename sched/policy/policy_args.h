@@ -22,14 +22,14 @@
 
 namespace mrlocal {
 
-// The names the built-in policies read.
-inline constexpr std::string_view kEstimateMargin = "estimate-margin";        // double >= 1
-inline constexpr std::string_view kFeedbackThreshold = "feedback-threshold";  // Duration
-inline constexpr std::string_view kLofThreshold = "lof-threshold";            // double in (1, 100]
-inline constexpr std::string_view kLofMinPts = "lof-min-pts";  // double, an integer in [2, 1000]
-inline constexpr std::string_view kBatchInterval = "batch-interval";  // Duration > 0
-inline constexpr std::string_view kConfidence = "confidence";          // double in (0, 1]
-inline constexpr std::string_view kRejectPolicy = "reject-policy";     // text: drop, backfill
+// The names the built-in policies read; their types and ranges: policy_setting.h.
+inline constexpr std::string_view kEstimateMargin = "estimate-margin";
+inline constexpr std::string_view kFeedbackThreshold = "feedback-threshold";
+inline constexpr std::string_view kLofThreshold = "lof-threshold";
+inline constexpr std::string_view kLofMinPts = "lof-min-pts";
+inline constexpr std::string_view kBatchInterval = "batch-interval";
+inline constexpr std::string_view kConfidence = "confidence";
+inline constexpr std::string_view kRejectPolicy = "reject-policy";
 
 class PolicyArgs {
  public:

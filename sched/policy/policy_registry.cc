@@ -20,15 +20,6 @@
 namespace mrlocal {
 namespace {
 
-using Type = PolicySetting::Type;
-
-const PolicySetting kMarginSetting{kEstimateMargin, Type::kDouble};
-const PolicySetting kThresholdSetting{kFeedbackThreshold, Type::kDuration};
-const PolicySetting kLofThresholdSetting{kLofThreshold, Type::kDouble};
-const PolicySetting kLofMinPtsSetting{kLofMinPts, Type::kDouble};
-const PolicySetting kBatchIntervalSetting{kBatchInterval, Type::kDuration};
-const PolicySetting kConfidenceSetting{kConfidence, Type::kDouble};
-
 double Margin(const PolicyArgs& args) { return args.Get<double>(kEstimateMargin).value_or(1.0); }
 
 // The factory of a policy made with nothing.
@@ -160,13 +151,13 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
                  rtmr,
-                 {kMarginSetting, kThresholdSetting, kConfidenceSetting},
+                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
                  "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
-                 {kMarginSetting, kThresholdSetting, kConfidenceSetting},
+                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
                  "rtmr-nofb"});
   PolicyTraits dc = deadline;
@@ -174,7 +165,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"dc",
                  "Deadline Constraint (Kc and Anyanwu 2010): RTMR's baseline",
                  dc,
-                 {kMarginSetting},
+                 {kEstimateMarginSetting},
                  [](const Estimator* e, const PolicyArgs& a) {
                    return std::make_unique<DcPolicy>(e, Margin(a));
                  }});
@@ -182,16 +173,13 @@ std::vector<PolicyDescriptor> BuiltIns() {
   return all;
 }
 
-bool HasType(const PolicyArgs::Value& v, Type type) {
-  switch (type) {
-    case Type::kDouble: return std::holds_alternative<double>(v);
-    case Type::kDuration: return std::holds_alternative<Duration>(v);
-    case Type::kText: return std::holds_alternative<std::string>(v);
-  }
-  return false;
-}
-
 }  // namespace
+
+const PolicySetting* PolicyDescriptor::Setting(std::string_view setting) const {
+  for (const PolicySetting& s : settings)
+    if (s.name == setting) return &s;
+  return nullptr;
+}
 
 Status PolicyRegistry::Register(PolicyDescriptor d) {
   if (d.name.empty()) return Status::InvalidArgument("a policy needs a name");
@@ -204,6 +192,11 @@ Status PolicyRegistry::Register(PolicyDescriptor d) {
   if (d.traits.deadline_default && deadline_default_)
     return Status::InvalidArgument("policy '" + d.name + "': '" + deadline_default_->name +
                                    "' is already the deadline default");
+  for (const PolicySetting& s : d.settings)
+    for (const auto& p : policies_)
+      if (const PolicySetting* theirs = p->Setting(s.name); theirs && !(*theirs == s))
+        return Status::InvalidArgument("policy '" + d.name + "': setting '" + std::string(s.name) +
+                                       "' is declared otherwise by '" + p->name + "'");
   policies_.push_back(std::make_unique<PolicyDescriptor>(std::move(d)));
   if (policies_.back()->traits.best_effort_fallback) fallback_ = policies_.back().get();
   if (policies_.back()->traits.deadline_default) deadline_default_ = policies_.back().get();
@@ -224,9 +217,9 @@ Status PolicyRegistry::Check(std::string_view name, const PolicyArgs& args) cons
   if (!d.ok()) return d.status();
   for (const PolicySetting& s : (*d)->settings) {
     const PolicyArgs::Value* v = args.Find(s.name);
-    if (v && !HasType(*v, s.type))
-      return Status::InvalidArgument("policy '" + std::string(name) + "': setting '" +
-                                     std::string(s.name) + "' has the wrong type");
+    if (v)
+      MRLOCAL_RETURN_IF_ERROR(s.Check(*v).WithContext("policy '" + std::string(name) +
+                                                      "': setting '" + std::string(s.name) + "' "));
   }
   if ((*d)->traits.needs_preview && !args.preview())
     return Status::InvalidArgument(

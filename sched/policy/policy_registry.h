@@ -14,6 +14,7 @@
 #include "sched/core/policy.h"
 #include "sched/estimate/estimator.h"
 #include "sched/policy/policy_args.h"
+#include "sched/policy/policy_setting.h"
 
 namespace mrlocal {
 
@@ -43,13 +44,6 @@ struct PolicyTraits {
   bool needs_forecast = false;
 };
 
-// A setting a policy reads from PolicyArgs.
-struct PolicySetting {
-  enum class Type { kDouble, kDuration, kText };
-  std::string_view name;  // kEstimateMargin...
-  Type type;
-};
-
 struct PolicyDescriptor {
   using Factory =
       std::function<std::unique_ptr<Policy>(const Estimator* estimator, const PolicyArgs& args)>;
@@ -63,19 +57,23 @@ struct PolicyDescriptor {
   // The registered policy that `--no-feedback` turns this one into (itself when it has no
   // feedback); empty: the policy has no feedback controller to turn off.
   std::string without_feedback = {};
+
+  // The declared setting of that name; null when the policy reads none.
+  const PolicySetting* Setting(std::string_view setting) const;
 };
 
 class PolicyRegistry {
  public:
-  // InvalidArgument when the name is empty or taken, or a second best-effort fallback or
-  // deadline default.
+  // InvalidArgument when the name is empty or taken, a second best-effort fallback or
+  // deadline default, or a setting declared otherwise (type, range) than a policy
+  // registered before declares it: a flag checks one range for all.
   Status Register(PolicyDescriptor descriptor);
 
   // InvalidArgument "unknown policy 'x' (known: ...)" for a name not registered.
   Result<const PolicyDescriptor*> Find(std::string_view name) const;
   // Whether Make would succeed, without making the policy (a planning policy plans when
   // made): InvalidArgument for an unknown name, a declared setting of another type than
-  // declared, or a policy that needs a preview made without one.
+  // declared or out of its range, or a policy that needs a preview made without one.
   Status Check(std::string_view name, const PolicyArgs& args) const;
   // `estimator` (may be null) must outlive the policy. Fails as Check does; settings the
   // policy does not declare are ignored.

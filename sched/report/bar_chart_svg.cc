@@ -171,7 +171,12 @@ void WriteBar(std::ostringstream& o, const BarChart& chart, const ValuePlot& p, 
 
 std::string BarChartSvg(const BarChart& chart) {
   const int n = static_cast<int>(chart.bars.size());
-  const double left = 80, right = 20, bottom = 64, slot_w = 90;
+  // A bar's slot holds its label (about 7 px per character at 12 px): labels such as
+  // "rtmr:estimate-margin=4" (compare's variants) do not run into each other.
+  size_t longest = 0;
+  for (const BarChartBar& b : chart.bars) longest = std::max(longest, b.label.size());
+  const double left = 80, right = 20, bottom = 64;
+  const double slot_w = std::max(90.0, 7.0 * static_cast<double>(longest) + 14);
   // Wide enough for the bars and for the title (about 9 px per character at 15 px bold).
   const double title_w =
       9.0 * static_cast<double>(std::max(chart.title.size(), chart.subtitle.size())) + 20;

@@ -70,9 +70,10 @@ TEST(SweepCli, OneTableRowsConcurrencyColumnsPoliciesAndACsvForTheChart) {
 // compare loads each seed's workload once and hands it to every policy: the same policy
 // twice gives the same column, seed by seed.
 TEST(SweepCli, EveryPolicySeesTheSameJobsPerSeed) {
-  auto r = RunMrlocal({"compare", "--preset", "dynshare", "--sim", "--policies", "fifo,fair,fifo",
-                       "--seeds", "3", "--jobs", "10", "--noise", "0.3", "--sweep",
-                       "concurrency=2,6", "-q"});
+  // The same entry twice is refused: llf and its variant at its default MinPts.
+  auto r = RunMrlocal({"compare", "--preset", "dynshare", "--sim", "--policies",
+                       "llf,fair,llf:lof-min-pts=10", "--seeds", "3", "--jobs", "10", "--noise",
+                       "0.3", "--sweep", "concurrency=2,6", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> out = Lines(r.out);
   ASSERT_GE(out.size(), 4u);

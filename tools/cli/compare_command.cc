@@ -1,11 +1,12 @@
-// mrlocal compare SPEC.json|TRACE.tsv|--preset NAME --policies fifo,fair,edf [--sim]
-//                 [--seeds N] [--sweep NAME=LO:HI[:STEP] | --load A,B,C] [--report DIR]
+// mrlocal compare SPEC.json|TRACE.tsv|--preset NAME --policies fifo,rtmr,rtmr:estimate-margin=2
+//                 [--sim] [--seeds N] [--sweep NAME=LO:HI[:STEP] | --load A,B,C] [--report DIR]
 // The same workload under each policy: a Markdown table on stdout (mean, and min-max over
 // seeds), and with --report the table as comparison.md / .csv and one SVG bar chart per
 // metric. Seed k (k = seed .. seed+N-1) draws both the preset's jobs and the model's noise,
-// so every policy sees exactly the same jobs for a given seed. --sweep runs that at every
-// value of a preset parameter and prints the deadline-miss percentage, rows the values and
-// columns the policies (DynamicShare's Fig. 5 against concurrency). --load runs it at
+// so every policy sees exactly the same jobs for a given seed. An entry of --policies may set
+// its policy's settings (tools/cli/policy_list.h): variants of one policy side by side. --sweep
+// runs that at every value of a preset parameter and prints the deadline-miss percentage, rows the
+// values and columns the policies (DynamicShare's Fig. 5 against concurrency). --load runs it at
 // several arrival rates and prints per load what a user who must meet deadlines weighs:
 // accepted, met of accepted, met of all jobs, utilization and the scheduler's cost.
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/plural.h"
+#include "tools/cli/policy_list.h"
 #include "tools/cli/preset_sweep.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/workload_runner.h"
@@ -39,11 +41,15 @@ class CompareCommand final : public Command {
                               "Run the same workload under several policies and compare their "
                               "figures side by side (Markdown table, SVG charts)");
     AddWorkloadOptions(app, options_);
-    Within(app->add_option("--policies", policies_, "Comma-separated policies, each"),
-           OneOf(PolicyNames()))
-        ->delimiter(',')
+    Within(app->add_option("--policies", policies_text_,
+                           "Comma-separated policies of the list below, each optionally with "
+                           "settings that override the flags for that entry only (a setting is "
+                           "the flag's name without --, its value in the flag's range: "
+                           "rtmr:estimate-margin=2); the entry is its label in the tables and "
+                           "the report"),
+           PolicyList())
         ->required();
-    app->footer(PolicyHelp());
+    app->footer(PolicyHelp() + "\n" + PolicySettingsHelp());
     Within(app->add_option("--seeds", seeds_, "Runs per policy, with seeds --seed, --seed+1, ..."),
            IntegerIn(1, 1'000'000))
         ->capture_default_str();
@@ -66,13 +72,17 @@ class CompareCommand final : public Command {
     if (options_.seed > UINT64_MAX - static_cast<uint64_t>(seeds_ - 1))
       return ReportError(Status::InvalidArgument("--seed + --seeds - 1 must be at most " +
                                                  std::to_string(UINT64_MAX)));
-    if (Status st = CheckPolicyOptions(options_, policies_); !st.ok()) return ReportError(st);
+    auto policies = ParsePolicyList(policies_text_);  // checked while parsing (PolicyList)
+    if (!policies.ok()) return ReportError(policies.status());
+    policies_ = std::move(policies).value();
+    if (Status st = CheckPolicyOptions(options_, PolicyNamesOf(policies_)); !st.ok())
+      return ReportError(st);
     if (load_ && !sweep_.empty())
       return ReportError(Status::InvalidArgument("--load and --sweep: give one of them"));
     if (load_) return RunLoadSweep();
     if (!sweep_.empty()) return RunSweep();
     std::vector<ComparisonRow> rows;
-    for (const std::string& p : policies_) rows.push_back({p, {}});
+    for (const PolicyVariant& p : policies_) rows.push_back({p.label, {}});
     std::optional<double> slowstart;  // the workload's reduce slow-start
     for (int k = 0; k < seeds_; ++k) {
       auto seed = RunSeed(options_, k);
@@ -110,9 +120,10 @@ class CompareCommand final : public Command {
       std::cerr << "mrlocal: " << loaded->spec.note << "\n";
     SeedRuns runs{{}, loaded->spec.reduce_slowstart};
     std::shared_ptr<const PlanPreview> preview = Preview(loaded->spec, loaded->run, o.seed);
-    for (const std::string& policy : policies_) {
+    for (const PolicyVariant& policy : policies_) {
       WorkloadRunOptions ro = loaded->run;
-      ro.policy = policy;
+      ro.policy = policy.policy;
+      ro.policy_args = policy.Args(ro.policy_args);
       ro.keep_attempts = false;
       if (preview) ro.policy_args.SetPreview(preview);
       auto run =
@@ -135,8 +146,9 @@ class CompareCommand final : public Command {
         if (load_) std::cerr << "load " << o.load << ", ";
         for (const auto& [name, value] : o.preset_parameters)
           std::cerr << name << " " << value << ", ";
-        std::cerr << policy << " seed " << o.seed << " done (" << Plural(run->metrics.jobs, "job")
-                  << ", " << FormatDuration(FromSeconds(run->wall_s)) << ")\n";
+        std::cerr << policy.label << " seed " << o.seed << " done ("
+                  << Plural(run->metrics.jobs, "job") << ", "
+                  << FormatDuration(FromSeconds(run->wall_s)) << ")\n";
       }
     }
     return runs;
@@ -156,7 +168,7 @@ class CompareCommand final : public Command {
     preview->lp = SolvePlanningLp(preview->instance);
     Say(seed, "", *preview->lp);
     const bool task_level = std::any_of(policies_.begin(), policies_.end(), [](const auto& p) {
-      return p == "t-mars" || p == "htwf" || p == "stf";
+      return p.policy == "t-mars" || p.policy == "htwf" || p.policy == "stf";
     });
     if (task_level) {
       preview->task_lp =
@@ -198,7 +210,7 @@ class CompareCommand final : public Command {
                       const std::function<double(const WorkloadMetrics&)>& of) const {
     SweepResult result{parameter, measure, x, {}};
     for (size_t i = 0; i < policies_.size(); ++i) {
-      result.series.push_back({policies_[i], {}});
+      result.series.push_back({policies_[i].label, {}});
       for (const auto& point : runs) {
         result.series.back().at.emplace_back();
         for (const WorkloadMetrics& m : point[i]) result.series.back().at.back().push_back(of(m));
@@ -289,7 +301,8 @@ class CompareCommand final : public Command {
 
  private:
   WorkloadOptions options_;
-  std::vector<std::string> policies_;
+  std::string policies_text_;            // --policies' text
+  std::vector<PolicyVariant> policies_;  // parsed from it when the command runs
   int seeds_ = 1;
   std::string sweep_;
   std::optional<std::string> load_;  // --load's text

@@ -9,6 +9,7 @@
 #include "sched/core/units.h"
 #include "sched/policy/policy_registry.h"
 #include "tools/cli/option_checks.h"
+#include "tools/cli/policy_list.h"
 #include "tools/cli/preset_sweep.h"
 #include "tools/runtime/calibration_file.h"
 #include "tools/runtime/history_file.h"
@@ -102,16 +103,16 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
   Within(cmd->add_option("--feedback-threshold", o.feedback_threshold,
                          "rtmr: feedback threshold epsilon (default: the finished job's median "
                          "map time)"),
-         PositiveDuration());
+         SettingValue(kFeedbackThresholdSetting));
   Within(cmd->add_option("--batch-interval", o.batch_interval,
                          "so-mars: the batch interval B, a positive duration; jobs that arrived "
                          "are planned at the next multiple of B (default: 5 x the first job's "
                          "mean task time, ~50s on mars-random as the paper's)"),
-         PositiveDuration());
+         SettingValue(kBatchIntervalSetting));
   Within(cmd->add_option("--estimate-margin", o.estimate_margin,
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "
                          "simulation, 1.5 for real runs)"),
-         NumberIn(1, 100));
+         SettingValue(kEstimateMarginSetting));
   AddConfidenceOption(cmd, o.confidence);
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   Within(cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
@@ -186,11 +187,11 @@ void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optiona
   Within(cmd->add_option("--lof-threshold", threshold,
                          "llf: a node whose task's local outlier factor exceeds X (and runs "
                          "slow) is overloaded (default 1.5)"),
-         NumberIn(1, 100, LowEnd::kOpen));
+         SettingValue(kLofThresholdSetting));
   Within(cmd->add_option("--lof-min-pts", min_pts,
                          "llf: MinPts, the neighbours the local outlier factor compares "
                          "(default 10)"),
-         IntegerIn(2, 1000));
+         SettingValue(kLofMinPtsSetting));
 }
 
 void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence) {
@@ -198,7 +199,7 @@ void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence) {
                          "rtmr: admit a job when it meets its deadline with probability C, in "
                          "(0, 1], planned from how task times spread below their worst case "
                          "(default 1: every task at its worst case, the hard guarantee)"),
-         NumberIn(0, 1, LowEnd::kOpen));
+         SettingValue(kConfidenceSetting));
 }
 
 void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args) {

@@ -90,6 +90,18 @@ TEST(PolicyRegistry, ANameIsRegisteredOnce) {
   EXPECT_EQ(r.deadline_default()->name, "edf1");
 }
 
+// One range per setting name: the flag of that name checks it for every policy.
+TEST(PolicyRegistry, ASettingIsDeclaredAlikeByEveryPolicyThatReadsIt) {
+  PolicyRegistry r;
+  auto fifo = [](const Estimator*, const PolicyArgs&) { return std::make_unique<FifoPolicy>(); };
+  ASSERT_TRUE(r.Register({"one", "", {}, {kEstimateMarginSetting}, fifo}).ok());
+  ASSERT_TRUE(r.Register({"two", "", {}, {kEstimateMarginSetting}, fifo}).ok());
+  Status other =
+      r.Register({"three", "", {}, {PolicySetting::Number(kEstimateMargin, 0, 100)}, fifo});
+  EXPECT_EQ(other.message(),
+            "policy 'three': setting 'estimate-margin' is declared otherwise by 'one'");
+}
+
 TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   auto bad = MakePolicy("nope");
   ASSERT_FALSE(bad.ok());
@@ -119,6 +131,13 @@ TEST(PolicyRegistry, SettingsReachThePolicyThatDeclaresThem) {
   ASSERT_FALSE(wrong.ok());
   EXPECT_THAT(wrong.status().message(), HasSubstr("estimate-margin"));
   EXPECT_TRUE(MakePolicy("fifo", nullptr, PolicyArgs().Set(kEstimateMargin, seconds(2))).ok());
+  // So is one out of the range the flag enforces.
+  auto narrow = MakePolicy("dc", &h, PolicyArgs().Set(kEstimateMargin, 0.5));
+  ASSERT_FALSE(narrow.ok());
+  EXPECT_EQ(narrow.status().message(),
+            "policy 'dc': setting 'estimate-margin' must be a number in [1, 100] (got '0.5')");
+  EXPECT_FALSE(CheckPolicy("llf", PolicyArgs().Set(kLofMinPts, 2.5)).ok());
+  EXPECT_TRUE(CheckPolicy("llf", PolicyArgs().Set(kLofMinPts, 2.0)).ok());
 }
 
 TEST(PolicyRegistry, APlanningPolicyWithoutAPreviewIsRefusedSayingWhy) {

@@ -387,6 +387,24 @@ TEST(BarChartSvg, DrawsBarsWhiskersLabelsAndValues) {
   EXPECT_EQ(svg, BarChartSvg(c));
 }
 
+// The x of the <text> whose content is `label`.
+double LabelX(const std::string& svg, const std::string& label) {
+  const size_t text = svg.rfind("<text x=\"", svg.find(">" + label + "</text>"));
+  return std::stod(svg.substr(text + 9));
+}
+
+// Long labels (compare's variants, "rtmr:estimate-margin=4") get slots as wide as they are.
+TEST(BarChartSvg, LongLabelsDoNotOverlap) {
+  BarChart c;
+  c.title = "accept ratio";
+  const std::string a = "rtmr:estimate-margin=1:feedback-threshold=2s";
+  const std::string b = "rtmr:estimate-margin=4:feedback-threshold=2s";
+  c.bars = {{a, 0.5, std::nullopt, std::nullopt}, {b, 0.25, std::nullopt, std::nullopt}};
+  const std::string svg = BarChartSvg(c);
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_GE(LabelX(svg, b) - LabelX(svg, a), 7.0 * static_cast<double>(a.size())) << svg;
+}
+
 TEST(BarChartSvg, EmptyAndZeroChartsAreWellFormed) {
   BarChart c;
   c.title = "nothing";
