@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sched/plan/planner.h"
+#include "sched/policy/backfill_policy.h"
 #include "sched/policy/dc_policy.h"
 #include "sched/policy/edf_policy.h"
 #include "sched/policy/fair_policy.h"
@@ -27,6 +28,7 @@ const PolicySetting kThresholdSetting{kFeedbackThreshold, Type::kDuration};
 const PolicySetting kLofThresholdSetting{kLofThreshold, Type::kDouble};
 const PolicySetting kLofMinPtsSetting{kLofMinPts, Type::kDouble};
 const PolicySetting kBatchIntervalSetting{kBatchInterval, Type::kDuration};
+const PolicySetting kRejectPolicySetting{kRejectPolicy, Type::kText, {"drop", "backfill"}};
 
 double Margin(const PolicyArgs& args) { return args.Get<double>(kEstimateMargin).value_or(1.0); }
 
@@ -157,13 +159,13 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
                  rtmr,
-                 {kMarginSetting, kThresholdSetting},
+                 {kMarginSetting, kThresholdSetting, kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
                  "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
-                 {kMarginSetting, kThresholdSetting},
+                 {kMarginSetting, kThresholdSetting, kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
                  "rtmr-nofb"});
   PolicyTraits dc = deadline;
@@ -171,7 +173,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"dc",
                  "Deadline Constraint (Kc and Anyanwu 2010): RTMR's baseline",
                  dc,
-                 {kMarginSetting},
+                 {kMarginSetting, kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) {
                    return std::make_unique<DcPolicy>(e, Margin(a));
                  }});
@@ -224,6 +226,15 @@ Status PolicyRegistry::Check(std::string_view name, const PolicyArgs& args) cons
     if (v && !HasType(*v, s.type))
       return Status::InvalidArgument("policy '" + std::string(name) + "': setting '" +
                                      std::string(s.name) + "' has the wrong type");
+    if (const std::string* text = v ? std::get_if<std::string>(v) : nullptr;
+        text && !s.choices.empty() &&
+        std::find(s.choices.begin(), s.choices.end(), *text) == s.choices.end()) {
+      std::string choices;
+      for (std::string_view c : s.choices) choices += (choices.empty() ? "" : ", ") + std::string(c);
+      return Status::InvalidArgument("policy '" + std::string(name) + "': setting '" +
+                                     std::string(s.name) + "' is '" + *text + "', not one of " +
+                                     choices);
+    }
   }
   if ((*d)->traits.needs_preview && !args.preview())
     return Status::InvalidArgument(
@@ -240,7 +251,11 @@ Result<std::unique_ptr<Policy>> PolicyRegistry::Make(std::string_view name,
                                                      const Estimator* estimator,
                                                      const PolicyArgs& args) const {
   MRLOCAL_RETURN_IF_ERROR(Check(name, args));
-  return (*Find(name))->make(estimator, args);
+  const PolicyDescriptor& d = **Find(name);
+  std::unique_ptr<Policy> policy = d.make(estimator, args);
+  if (d.traits.admission_control && args.Get<std::string>(kRejectPolicy) == "backfill")
+    return std::unique_ptr<Policy>(std::make_unique<BackfillPolicy>(std::move(policy)));
+  return policy;
 }
 
 std::vector<std::string> PolicyRegistry::Names() const {

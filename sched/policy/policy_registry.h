@@ -48,6 +48,7 @@ struct PolicySetting {
   enum class Type { kDouble, kDuration, kText };
   std::string_view name;  // kEstimateMargin...
   Type type;
+  std::vector<std::string_view> choices = {};  // kText: the values it takes; empty: any
 };
 
 struct PolicyDescriptor {
@@ -75,10 +76,13 @@ class PolicyRegistry {
   Result<const PolicyDescriptor*> Find(std::string_view name) const;
   // Whether Make would succeed, without making the policy (a planning policy plans when
   // made): InvalidArgument for an unknown name, a declared setting of another type than
-  // declared, or a policy that needs a preview made without one.
+  // declared or a text not among its choices, or a policy that needs a preview made
+  // without one.
   Status Check(std::string_view name, const PolicyArgs& args) const;
   // `estimator` (may be null) must outlive the policy. Fails as Check does; settings the
-  // policy does not declare are ignored.
+  // policy does not declare are ignored. A policy with admission control whose
+  // kRejectPolicy is "backfill" comes wrapped in a BackfillPolicy (its name unchanged);
+  // unset or "drop", a rejected job is dropped.
   Result<std::unique_ptr<Policy>> Make(std::string_view name, const Estimator* estimator,
                                        const PolicyArgs& args) const;
   // In registration order.

@@ -87,6 +87,7 @@ Json JobJson(const JobMetrics& j) {
               {"status", j.status},
               {"failure", OrNull(j.failure)},
               {"admitted", j.admitted},
+              {"best_effort", j.best_effort},
               {"admission", j.admission},
               {"estimated_finish_s", OrNull(j.estimated_finish_s)},
               {"estimate_source", OrNull(j.estimate_source)},
@@ -251,18 +252,22 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
                   {"partitioner", m.partitioner},
                   {"slots", m.slots},
                   {"admission_control", m.admission_control},
+                  {"reject_policy", OrNull(m.reject_policy)},
                   {"setup_s", m.setup_s},
                   {"jobs", m.jobs},
                   {"accepted", m.accepted},
                   {"rejected", m.rejected},
+                  {"best_effort_jobs", m.best_effort_jobs},
                   {"completed", m.completed},
                   {"failed", m.failed},
                   {"unfinished", m.unfinished},
                   {"successful", m.successful},
+                  {"met_all", m.met_all},
                   {"deadline_jobs", m.deadline_jobs},
                   {"missed", m.missed},
                   {"accept_ratio", m.accept_ratio},
                   {"success_ratio", m.success_ratio},
+                  {"met_all_ratio", m.met_all_ratio},
                   {"utilization", m.utilization},
                   {"utilization_successful", m.utilization_successful},
                   {"utilization_all", m.utilization_all},
@@ -297,7 +302,8 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
 std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
   std::string out =
       "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
-      "response_s,met_deadline,slack_s,maps,reduces,slot_time_s,goal_s,met_goal,utility\n";
+      "response_s,met_deadline,slack_s,maps,reduces,slot_time_s,goal_s,met_goal,utility,"
+      "best_effort\n";
   for (const JobMetrics& j : jobs) {
     const bool completed = j.status == "succeeded";
     out += std::to_string(j.id) + ',' + CsvField(j.name) + ',' + CsvField(j.app) + ',' +
@@ -307,7 +313,8 @@ std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
            (j.met_deadline ? Bool(*j.met_deadline) : "") + ',' + Sec(j.slack_s) + ',' +
            std::to_string(j.maps) + ',' + std::to_string(j.reduces) + ',' +
            Fixed(j.slot_time_s, 6) + ',' + Sec(j.goal_at_s) + ',' +
-           (j.met_goal ? Bool(*j.met_goal) : "") + ',' + Sec(j.utility) + '\n';
+           (j.met_goal ? Bool(*j.met_goal) : "") + ',' + Sec(j.utility) + ',' +
+           Bool(j.best_effort) + '\n';
   }
   return out;
 }

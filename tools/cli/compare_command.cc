@@ -80,7 +80,7 @@ class CompareCommand final : public Command {
       slowstart = seed->reduce_slowstart;
       for (size_t i = 0; i < policies_.size(); ++i) rows[i].seeds.push_back(seed->metrics[i]);
     }
-    std::cout << ComparisonMarkdown(rows);
+    std::cout << ComparisonMarkdown(rows) << RejectPolicyNote();
     if (slowstart)
       std::cout << "Reduce slow-start " << *slowstart
                 << ": reduces may take slots once that fraction of their job's maps is done, "
@@ -207,8 +207,24 @@ class CompareCommand final : public Command {
     return result;
   }
 
+  // What became of the jobs the admission-control policies rejected; empty when no policy
+  // compared has admission control.
+  std::string RejectPolicyNote() const {
+    std::string admitting;
+    for (const std::string& p : policies_)
+      if (auto d = FindPolicy(p); d.ok() && (*d)->traits.admission_control)
+        admitting += (admitting.empty() ? "" : ", ") + p;
+    if (admitting.empty()) return "";
+    if (options_.reject_policy.value_or("backfill") == "drop")
+      return "Jobs that " + admitting + " rejected were dropped (--reject-policy drop).\n";
+    return "Jobs that " + admitting +
+           " rejected ran best-effort in spare slots, preempted when an admitted job needed "
+           "them (--reject-policy backfill): they count in met of all jobs when they met their "
+           "deadline, never in accepted or met of accepted.\n";
+  }
+
   int PrintSweep(const std::vector<SweepResult>& sweeps, const std::string& files) {
-    std::cout << SweepMarkdown(sweeps);
+    std::cout << SweepMarkdown(sweeps) << RejectPolicyNote();
     if (!options_.report_dir.empty()) {
       Status st = WriteSweepReport(options_.report_dir, sweeps);
       if (!st.ok()) return ReportError(st);
