@@ -41,12 +41,7 @@ BackfillPolicy::Demand BackfillPolicy::AdmittedDemand(const ClusterState& state)
     const JobState& job = state.job(id);
     if (job.finished()) continue;
     d.maps += job.maps_pending();
-    if (ReducesRunnable(job)) {
-      d.ready_reduces += job.reduces_pending();
-      d.reduces += job.reduces_pending();
-    } else {
-      d.reduces += job.R();
-    }
+    if (ReducesRunnable(job)) d.ready_reduces += job.reduces_pending();
   }
   return d;
 }
@@ -54,7 +49,7 @@ BackfillPolicy::Demand BackfillPolicy::AdmittedDemand(const ClusterState& state)
 void BackfillPolicy::Dispatch(DispatchRound& round, const ClusterState& state, Time now) {
   if (PreemptForAdmitted(round, state)) return;  // the reports' rounds go on
   inner_->Dispatch(round, state, now);
-  if (!best_effort_.empty()) Backfill(round, state);
+  if (!best_effort_.empty()) Backfill(round, state, now);
 }
 
 bool BackfillPolicy::PreemptForAdmitted(DispatchRound& round, const ClusterState& state) {
@@ -70,14 +65,14 @@ bool BackfillPolicy::PreemptForAdmitted(DispatchRound& round, const ClusterState
       if (planned[s.info.id] && s.task && best_effort(s.task->job)) PreemptAttempt(*s.task);
     uint64_t free = FreeSlots(round, SlotKind::kReduce);
     for (const TaskRef& t : in_flight_) free += t.kind == TaskKind::kReduce;
-    if (d.reduces > free) PreemptSome(SlotKind::kReduce, d.reduces - free, state);
+    if (d.ready_reduces > free) PreemptSome(SlotKind::kReduce, d.ready_reduces - free, state);
   }
   return !in_flight_.empty();
 }
 
 void BackfillPolicy::PreemptSome(SlotKind kind, uint64_t n, const ClusterState& state) {
   // Candidates: running best-effort attempts of `kind` not already preempted; the latest
-  // deadline first (EDF's last), then the latest start (the least work lost).
+  // start first (the least work lost), then the latest deadline (EDF's last).
   struct Victim {
     Time deadline;
     Time start;
@@ -94,8 +89,7 @@ void BackfillPolicy::PreemptSome(SlotKind kind, uint64_t n, const ClusterState& 
   const size_t k = std::min<size_t>(n, victims.size());
   std::partial_sort(victims.begin(), victims.begin() + static_cast<ptrdiff_t>(k), victims.end(),
                     [](const Victim& a, const Victim& b) {
-                      return a.deadline != b.deadline ? a.deadline > b.deadline
-                                                      : a.start > b.start;
+                      return a.start != b.start ? a.start > b.start : a.deadline > b.deadline;
                     });
   for (size_t i = 0; i < k; ++i) PreemptAttempt(victims[i].task);
 }
@@ -119,21 +113,22 @@ std::vector<bool> BackfillPolicy::PlannedForAdmitted(const ClusterState& state) 
   return planned;
 }
 
-void BackfillPolicy::Backfill(DispatchRound& round, const ClusterState& state) {
+void BackfillPolicy::Backfill(DispatchRound& round, const ClusterState& state, Time now) {
   const Demand d = AdmittedDemand(state);
   // A slot an admitted ready reduce is planned for would be preempted at the next round.
   const std::vector<bool> planned =
       d.ready_reduces > 0 ? PlannedForAdmitted(state) : std::vector<bool>{};
   for (SlotKind kind : {SlotKind::kMap, SlotKind::kReduce}) {
     const bool map = kind == SlotKind::kMap;
-    // The slots the admitted jobs' work left pending may still take stay free. Reduces: only
-    // while one is ready (a job whose map stage ends preempts what it needs then).
-    const uint64_t keep = map ? d.maps : (d.ready_reduces > 0 ? d.reduces : 0);
+    // As many slots as the admitted tasks left pending stay free (else they would be
+    // preempted again at the next round); a job whose reduces are not ready yet preempts
+    // what it needs when they are.
+    const uint64_t keep = map ? d.maps : d.ready_reduces;
     uint64_t free = FreeSlots(round, kind);
     for (SlotId s = round.NextFree(kind, 0); s >= 0 && free > keep;
          s = round.NextFree(kind, s + 1)) {
       if (!map && !planned.empty() && planned[s]) continue;
-      const std::optional<TaskRef> task = PickBestEffort(state.slots[s].info, state);
+      const std::optional<TaskRef> task = PickBestEffort(state.slots[s].info, state, now);
       if (!task) break;  // nothing of this kind to run
       round.Assign(s, task);
       // Counted again: a node at its task limit offers none of its other slots.
@@ -143,10 +138,29 @@ void BackfillPolicy::Backfill(DispatchRound& round, const ClusterState& state) {
 }
 
 std::optional<TaskRef> BackfillPolicy::PickBestEffort(const SlotInfo& slot,
-                                                      const ClusterState& state) const {
-  // Any pending reduce of the job: the slot it was planned for may be kept for admitted work.
-  return order_.Pick(
-      slot, state, [](const JobState&) { return true; }, [](SlotId) { return true; });
+                                                      const ClusterState& state, Time now) const {
+  std::optional<TaskRef> pick;
+  auto take = [&](const JobState& job) {
+    if (slot.kind == SlotKind::kMap) {
+      if (auto i = job.maps_pending() ? job.NextPendingMap(slot.node, false) : std::nullopt)
+        pick = TaskRef{job.id, TaskKind::kMap, *i};
+    } else if (auto i = PickReduceFor(job, slot, state, [](SlotId) { return true; })) {
+      // Any pending reduce: the slot it was planned for may be kept for admitted work.
+      pick = TaskRef{job.id, TaskKind::kReduce, *i};
+    }
+    return pick.has_value();
+  };
+  // Jobs that can still meet their deadline, then the late ones (a prefix of the order).
+  for (bool late : {false, true}) {
+    order_.Walk([&](JobId id) {
+      const JobState& job = state.job(id);
+      const std::optional<Time> deadline = job.absolute_deadline();
+      if (job.finished() || (deadline && *deadline <= now) != late) return false;
+      return take(job);
+    });
+    if (pick) return pick;
+  }
+  return std::nullopt;
 }
 
 std::vector<SlotId> BackfillPolicy::PlaceReduces(const JobState& job, const ClusterState& state) {

@@ -6,14 +6,16 @@
 // hears of a best-effort job, and decides on the slots it would see without them.
 //
 //   order        best-effort jobs among themselves: earliest deadline first
-//                (sched/policy/deadline_order.h).
-//   demand       what the admitted jobs may take now: their pending maps; their ready
-//                reduces, and while one is ready, every reduce they have yet to start
-//                (all R of a job still in its map stage: RTMR's reservation counts them,
-//                so its dispatcher must see that many slots free).
+//                (sched/policy/deadline_order.h), those still before their deadline
+//                first: a job already late can no longer count as met, so it runs only
+//                in slots no other wants.
+//   demand       what the admitted jobs may take now: their pending maps and their ready
+//                reduces. A slot running a best-effort attempt is marked so
+//                (SlotState::best_effort), and RTMR's reduce reservation counts it free:
+//                the inner decides as if best-effort work were not there.
 //   preempt      before the inner runs: best-effort attempts of a kind while the demand
-//                exceeds the free slots of that kind (lowest-priority job first, its latest
-//                attempt first: the least work lost), and any on a slot an admitted ready
+//                exceeds the free slots of that kind (the latest started first: the least
+//                work lost; then the latest deadline), and any on a slot an admitted ready
 //                reduce is planned for. A preemption is reported from an event of its own
 //                (at the same instant in simulation); until every preempted attempt has
 //                reported, the inner is not asked and nothing is backfilled, so that it
@@ -73,7 +75,6 @@ class BackfillPolicy final : public Policy, private PolicyHost {
   struct Demand {
     uint64_t maps = 0;           // pending maps
     uint64_t ready_reduces = 0;  // pending reduces of jobs whose reduces are runnable
-    uint64_t reduces = 0;        // reduces not started, all R of a job before its reduce stage
   };
   Demand AdmittedDemand(const ClusterState& state) const;
   bool best_effort(JobId job) const { return best_effort_.count(job) > 0; }
@@ -84,8 +85,9 @@ class BackfillPolicy final : public Policy, private PolicyHost {
   void PreemptAttempt(const TaskRef& task);
   // Per slot: whether a pending reduce of an admitted job is planned for it.
   std::vector<bool> PlannedForAdmitted(const ClusterState& state) const;
-  void Backfill(DispatchRound& round, const ClusterState& state);
-  std::optional<TaskRef> PickBestEffort(const SlotInfo& slot, const ClusterState& state) const;
+  void Backfill(DispatchRound& round, const ClusterState& state, Time now);
+  std::optional<TaskRef> PickBestEffort(const SlotInfo& slot, const ClusterState& state,
+                                        Time now) const;
 
   // PolicyHost, for the inner: the Controller's.
   TimerId WakeAt(Time at) override { return host()->WakeAt(at); }

@@ -40,6 +40,13 @@ class DeadlineOrder {
     return std::nullopt;
   }
 
+  // Calls visit(id) for each job in order until it returns true.
+  template <typename Visit>
+  void Walk(Visit visit) const {
+    for (const Key& k : order_)
+      if (visit(k.job)) return;
+  }
+
  private:
   struct Key {
     bool best_effort;  // no deadline: after every job with one

@@ -302,8 +302,7 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
 std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
   std::string out =
       "id,name,app,queue,weight,arrival_s,deadline_s,admitted,status,start_s,finish_s,"
-      "response_s,met_deadline,slack_s,maps,reduces,slot_time_s,goal_s,met_goal,utility,"
-      "best_effort\n";
+      "response_s,met_deadline,slack_s,maps,reduces,slot_time_s,goal_s,met_goal,utility\n";
   for (const JobMetrics& j : jobs) {
     const bool completed = j.status == "succeeded";
     out += std::to_string(j.id) + ',' + CsvField(j.name) + ',' + CsvField(j.app) + ',' +
@@ -313,8 +312,7 @@ std::string JobsCsv(const std::vector<JobMetrics>& jobs) {
            (j.met_deadline ? Bool(*j.met_deadline) : "") + ',' + Sec(j.slack_s) + ',' +
            std::to_string(j.maps) + ',' + std::to_string(j.reduces) + ',' +
            Fixed(j.slot_time_s, 6) + ',' + Sec(j.goal_at_s) + ',' +
-           (j.met_goal ? Bool(*j.met_goal) : "") + ',' + Sec(j.utility) + ',' +
-           Bool(j.best_effort) + '\n';
+           (j.met_goal ? Bool(*j.met_goal) : "") + ',' + Sec(j.utility) + '\n';
   }
   return out;
 }
