@@ -74,7 +74,8 @@ struct MetricsContext {
   int total_slots = 0;
   bool admission_control = true;  // false: RTMR's FIFO rule (all jobs accepted, all slot time)
   // Under admission control, what became of a rejected job: "drop" or "backfill"
-  // (Admission::best_effort); empty: not said (a single job, no admission control).
+  // (Admission::best_effort); empty: not said (a single job, no admission control), and
+  // metrics.json says "".
   std::string reject_policy;
   Duration setup{0};              // before the first submission, counted against the deadlines
   const SchedulerStats* scheduler = nullptr;  // nullptr: scheduler figures stay 0

@@ -252,7 +252,7 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
                   {"partitioner", m.partitioner},
                   {"slots", m.slots},
                   {"admission_control", m.admission_control},
-                  {"reject_policy", OrNull(m.reject_policy)},
+                  {"reject_policy", m.reject_policy},
                   {"setup_s", m.setup_s},
                   {"jobs", m.jobs},
                   {"accepted", m.accepted},

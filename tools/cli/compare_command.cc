@@ -224,12 +224,13 @@ class CompareCommand final : public Command {
   }
 
   int PrintSweep(const std::vector<SweepResult>& sweeps, const std::string& files) {
-    std::cout << SweepMarkdown(sweeps) << RejectPolicyNote();
+    std::cout << SweepMarkdown(sweeps);
     if (!options_.report_dir.empty()) {
       Status st = WriteSweepReport(options_.report_dir, sweeps);
       if (!st.ok()) return ReportError(st);
       std::cout << "\nreport in " << options_.report_dir << "/ (" << files << ")\n";
     }
+    std::cout << RejectPolicyNote();
     return kExitOk;
   }
 
