@@ -16,6 +16,9 @@ struct SlotState {
   std::optional<TaskRef> task;  // the attempt running here, if any
   uint64_t token = 0;           // that attempt's token
   Time free_since{0};
+  // That attempt's job was admitted best effort (Admission::best_effort): it gives way to
+  // admitted jobs, so a policy reserving slots for those may count this one free.
+  bool best_effort = false;
 };
 
 struct ClusterState {

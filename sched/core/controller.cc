@@ -296,6 +296,7 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
   ts.node_tasks = state_.running_on_node[slot.info.node]++;
   slot.task = t;
   slot.token = next_token_++;
+  slot.best_effort = outcomes_[t.job].admission.best_effort;
   free_slots(slot.info.kind).Erase(slot.info.id);
   UpdateNodeSlots(slot.info.node);
   --pending(t.kind);
@@ -347,6 +348,7 @@ void Controller::OnReport(TaskReport r) {
   SlotState& slot = state_.slots.at(r.slot);
   slot.task.reset();
   slot.token = 0;
+  slot.best_effort = false;
   slot.free_since = r.end;
   free_slots(slot.info.kind).Insert(slot.info.id);
   --running_tasks_;

@@ -24,6 +24,10 @@ namespace mrlocal {
 
 struct Admission {
   bool admitted = true;
+  // Admitted to run with no guarantee: the admission test rejected it, and it runs in the
+  // slots admitted jobs leave, preemptible (--reject-policy backfill). Reports count it
+  // rejected; it counts as met of all jobs if it finishes by its deadline.
+  bool best_effort = false;
   std::string reason;  // shown to the user either way
   // What a deadline policy (rtmr, dc) worked out; none from other policies.
   struct DeadlineEstimate {
@@ -39,8 +43,11 @@ struct Admission {
     return estimate ? estimate->finish : std::nullopt;
   }
 
-  static Admission Yes(std::string why) { return Admission{true, std::move(why), {}}; }
-  static Admission No(std::string why) { return Admission{false, std::move(why), {}}; }
+  // Admitted with its guarantee (not best effort).
+  bool guaranteed() const { return admitted && !best_effort; }
+
+  static Admission Yes(std::string why) { return Admission{true, false, std::move(why), {}}; }
+  static Admission No(std::string why) { return Admission{false, false, std::move(why), {}}; }
 };
 
 // A finished task attempt, as measured.

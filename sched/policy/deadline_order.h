@@ -4,6 +4,7 @@
 // first job with work for the slot.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -19,11 +20,11 @@ class DeadlineOrder {
 
   // The task a free `slot` takes: from the first job in order with one, a pending map
   // (data-local first) when `may_map(job)` says the job may run another, or a reduce
-  // through PickReduceFor. A job that has finished but is still in the order (a failed
-  // job stays until its last attempt is cancelled) is skipped.
+  // through PickReduceFor (with `withheld`, if given). A job that has finished but is still
+  // in the order (a failed job stays until its last attempt is cancelled) is skipped.
   template <typename MayMap>
-  std::optional<TaskRef> Pick(const SlotInfo& slot, const ClusterState& state,
-                              MayMap may_map) const {
+  std::optional<TaskRef> Pick(const SlotInfo& slot, const ClusterState& state, MayMap may_map,
+                              const std::function<bool(SlotId)>& withheld = {}) const {
     for (const Key& k : order_) {
       auto it = state.jobs.find(k.job);
       if (it == state.jobs.end() || it->second.finished()) continue;
@@ -32,11 +33,18 @@ class DeadlineOrder {
         if (job.maps_pending() == 0 || !may_map(job)) continue;
         if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
           return TaskRef{k.job, TaskKind::kMap, *i};
-      } else if (auto i = PickReduceFor(job, slot, state)) {
+      } else if (auto i = PickReduceFor(job, slot, state, withheld)) {
         return TaskRef{k.job, TaskKind::kReduce, *i};
       }
     }
     return std::nullopt;
+  }
+
+  // Calls visit(id) for each job in order until it returns true.
+  template <typename Visit>
+  void Walk(Visit visit) const {
+    for (const Key& k : order_)
+      if (visit(k.job)) return;
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sched/plan/planner.h"
+#include "sched/policy/backfill_policy.h"
 #include "sched/policy/dc_policy.h"
 #include "sched/policy/edf_policy.h"
 #include "sched/policy/fair_policy.h"
@@ -151,13 +152,15 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"rtmr",
                  "RTMR: deadline guarantees by admission control, with feedback",
                  rtmr,
-                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting},
+                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting,
+                  kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
                  "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
-                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting},
+                 {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting,
+                  kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
                  "rtmr-nofb"});
   PolicyTraits dc = deadline;
@@ -165,7 +168,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
   all.push_back({"dc",
                  "Deadline Constraint (Kc and Anyanwu 2010): RTMR's baseline",
                  dc,
-                 {kEstimateMarginSetting},
+                 {kEstimateMarginSetting, kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) {
                    return std::make_unique<DcPolicy>(e, Margin(a));
                  }});
@@ -236,7 +239,11 @@ Result<std::unique_ptr<Policy>> PolicyRegistry::Make(std::string_view name,
                                                      const Estimator* estimator,
                                                      const PolicyArgs& args) const {
   MRLOCAL_RETURN_IF_ERROR(Check(name, args));
-  return (*Find(name))->make(estimator, args);
+  const PolicyDescriptor& d = **Find(name);
+  std::unique_ptr<Policy> policy = d.make(estimator, args);
+  if (d.traits.admission_control && args.Get<std::string>(kRejectPolicy) == "backfill")
+    return std::unique_ptr<Policy>(std::make_unique<BackfillPolicy>(std::move(policy)));
+  return policy;
 }
 
 std::vector<std::string> PolicyRegistry::Names() const {

@@ -76,7 +76,9 @@ class PolicyRegistry {
   // declared or out of its range, or a policy that needs a preview made without one.
   Status Check(std::string_view name, const PolicyArgs& args) const;
   // `estimator` (may be null) must outlive the policy. Fails as Check does; settings the
-  // policy does not declare are ignored.
+  // policy does not declare are ignored. A policy with admission control whose
+  // kRejectPolicy is "backfill" comes wrapped in a BackfillPolicy (its name unchanged);
+  // unset or "drop", a rejected job is dropped.
   Result<std::unique_ptr<Policy>> Make(std::string_view name, const Estimator* estimator,
                                        const PolicyArgs& args) const;
   // In registration order.

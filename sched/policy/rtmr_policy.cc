@@ -314,8 +314,11 @@ std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterS
   // Lines 6-21: the reservation-based reduce dispatcher. Deviation: the paper stops when
   // reserved > Ra; with reserved == Ra a lower job would take one of the Ra free slots and
   // leave fewer than the jobs ahead reserved, so we stop at reserved >= Ra.
+  // A slot running a best-effort attempt counts free: BackfillPolicy preempts it for the
+  // reduce this dispatcher would put there.
   uint64_t free_reduce = 0;
-  for (const SlotState& s : state.slots) free_reduce += s.info.kind == SlotKind::kReduce && !s.task;
+  for (const SlotState& s : state.slots)
+    free_reduce += s.info.kind == SlotKind::kReduce && (!s.task || s.best_effort);
   uint64_t reserved = 0;
   for (const Entry& e : queue_) {
     if (reserved >= free_reduce) break;

@@ -17,8 +17,9 @@ std::string SlotLabel(const SlotInfo& s) {
          std::to_string(s.id);
 }
 
+// A promise broken: a best-effort job's miss is not one.
 bool MissedDeadline(const JobRecord* j) {
-  return j && j->admitted && j->deadline && j->finished && !j->met_deadline();
+  return j && j->guaranteed() && j->deadline && j->finished && !j->met_deadline();
 }
 
 // A run's time range, in seconds, mapped onto the plot's pixels.
@@ -271,7 +272,8 @@ class GanttChart {
       ++drawn;
       const char* verdict = !j.admitted        ? "rejected"
                             : !j.finished      ? "unfinished"
-                            : j.met_deadline() ? "met"
+                            : j.met_deadline() ? (j.best_effort ? "met, best effort" : "met")
+                            : j.best_effort    ? "missed, best effort"
                                                : "missed";
       o_ << "<rect x=\"" << SvgNumber(axis_.X(d) - 1, 1) << "\" y=\"" << SvgNumber(kLaneTop + 2)
          << "\" width=\"2\" height=\"" << SvgNumber(kLaneH - 4) << "\" fill=\"" << JobColor(j.id)

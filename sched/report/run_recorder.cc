@@ -39,6 +39,7 @@ void RunRecorder::OnAdmission(const JobState& job, const Admission& a, Time now)
   r.deadline = job.absolute_deadline();
   r.goal = job.absolute_goal();
   r.admitted = a.admitted;
+  r.best_effort = a.best_effort;
   r.admission_reason = a.reason;
   r.estimated_finish = a.estimated_finish();
   r.input_bytes = job.spec.input_bytes;

@@ -37,6 +37,7 @@ struct JobRecord {
   std::optional<Time> deadline;  // absolute: arrival + relative deadline
   std::optional<Time> goal;      // absolute: arrival + relative goal (goal_utility.h)
   bool admitted = false;
+  bool best_effort = false;  // admitted with no guarantee (Admission::best_effort)
   std::string admission_reason;
   std::optional<Time> estimated_finish;  // the admission's worst case, absolute
   uint64_t input_bytes = 0;
@@ -69,6 +70,8 @@ struct JobRecord {
     return u < task_weights.size() ? task_weights[u] : weight;
   }
   bool completed() const { return finished && phase == JobPhase::kDone; }
+  // Admitted with its deadline promised: what RTMR's AcceptR and SuccessR count.
+  bool guaranteed() const { return admitted && !best_effort; }
   // RTMR's successful job: completed, by its deadline if it has one.
   bool met_deadline() const { return completed() && (!deadline || finish <= *deadline); }
   // Completed by its goal; false without one.

@@ -84,7 +84,8 @@ std::vector<Json> JobEvents(const RunRecorder& recorder, const JobRecord& j) {
   const std::string label = JobLabel(recorder, j.id);
   std::vector<Json> events;
   events.push_back(
-      Instant((j.admitted ? "admit " : "reject ") + label, j.arrival, j.admission_reason));
+      Instant((j.best_effort ? "best-effort " : j.admitted ? "admit " : "reject ") + label,
+              j.arrival, j.admission_reason));
   if (j.deadline) events.push_back(Instant("deadline " + label, *j.deadline, ""));
   if (j.plan) {
     events.push_back(Instant("partition plan " + label, j.plan->at,

@@ -55,6 +55,7 @@ void DescribeRun(const MetricsContext& context, WorkloadMetrics& m) {
   m.partitioner = context.partitioner;
   m.slots = context.total_slots;
   m.admission_control = context.admission_control;
+  m.reject_policy = context.reject_policy;
   m.setup_s = Seconds(context.setup);
 }
 
@@ -74,13 +75,14 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   WorkloadMetrics m;
   DescribeRun(context, m);
 
-  std::optional<Time> first_arrival, last_finish, last_accepted_finish;
+  std::optional<Time> first_arrival, last_finish, last_accepted_finish, last_ran_finish;
   Duration slot_all{0}, slot_successful{0};
   std::vector<double> responses;
   double utility_sum = 0;
   for (const JobRecord& j : recorder.jobs()) {
     ++m.jobs;
-    if (!j.admitted) ++m.rejected;
+    if (!j.guaranteed()) ++m.rejected;
+    if (j.best_effort) ++m.best_effort_jobs;
     if (j.met_deadline()) ++m.met_all;
     if (const std::optional<double> u = Utility(j, context.setup)) {
       ++m.goal_jobs;
@@ -90,9 +92,12 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
     first_arrival = first_arrival ? std::min(*first_arrival, j.arrival) : j.arrival;
     if (j.finished) last_finish = last_finish ? std::max(*last_finish, j.finish) : j.finish;
     slot_all += j.slot_time;
+    if (j.admitted && j.finished)  // best-effort jobs too: their slot time is in slot_all
+      last_ran_finish = last_ran_finish ? std::max(*last_ran_finish, j.finish) : j.finish;
 
-    // A rejected job never runs, so every completed job is an accepted one.
-    const bool accepted = j.admitted || !context.admission_control;
+    // A rejected job runs only best effort: its slot time counts in utilization_all, and
+    // meeting its deadline counts in met_all alone.
+    const bool accepted = j.guaranteed() || !context.admission_control;
     if (!accepted) continue;
     ++m.accepted;
     if (j.completed()) {
@@ -133,7 +138,11 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   m.slot_time_successful_s = Seconds(slot_successful);
   const double available = static_cast<double>(context.total_slots) * m.turnaround_s;
   m.utilization_successful = Ratio(m.slot_time_successful_s, available);
-  m.utilization_all = Ratio(m.slot_time_s, available);
+  // Over the span every job that ran used: best-effort jobs may end after the accepted ones.
+  double ran_s = m.turnaround_s;
+  if (first_arrival && last_ran_finish && *last_ran_finish > *first_arrival)
+    ran_s = std::max(ran_s, Seconds(*last_ran_finish - *first_arrival));
+  m.utilization_all = Ratio(m.slot_time_s, static_cast<double>(context.total_slots) * ran_s);
   m.utilization = context.admission_control ? m.utilization_successful : m.utilization_all;
 
   m.latency_s = Summarize(std::move(responses));
@@ -149,7 +158,7 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
 namespace {
 
 std::string_view JobStatus(const JobRecord& j) {
-  if (!j.admitted) return "rejected";
+  if (!j.admitted) return "rejected";  // a best-effort job ran: its status is how it ended
   if (!j.finished) return "unfinished";
   return j.completed() ? "succeeded" : "failed";
 }
@@ -173,7 +182,8 @@ JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
   m.weight = j.weight;
   m.status = JobStatus(j);
   m.failure = j.failure;
-  m.admitted = j.admitted;
+  m.admitted = j.guaranteed();
+  m.best_effort = j.best_effort;
   m.admission = j.admission_reason;
   if (j.estimated_finish) m.estimated_finish_s = Seconds(*j.estimated_finish - j.arrival);
   m.arrival_s = Seconds(j.arrival);
@@ -198,7 +208,7 @@ JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
     m.met_goal = j.met_goal();
     m.utility = Utility(j, setup);
   }
-  m.successful = j.met_deadline();
+  m.successful = j.guaranteed() && j.met_deadline();
   m.input_bytes = j.input_bytes;
   m.maps = j.maps;
   m.reduces = j.reduces;

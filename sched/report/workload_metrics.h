@@ -73,6 +73,10 @@ struct MetricsContext {
   std::string cluster, partitioner;
   int total_slots = 0;
   bool admission_control = true;  // false: RTMR's FIFO rule (all jobs accepted, all slot time)
+  // Under admission control, what became of a rejected job: "drop" or "backfill"
+  // (Admission::best_effort); empty: not said (a single job, no admission control), and
+  // metrics.json says "".
+  std::string reject_policy;
   Duration setup{0};              // before the first submission, counted against the deadlines
   const SchedulerStats* scheduler = nullptr;  // nullptr: scheduler figures stay 0
 };
@@ -88,10 +92,13 @@ struct WorkloadMetrics {
   std::string cluster, partitioner;
   int slots = 0;
   bool admission_control = true;
+  std::string reject_policy;  // MetricsContext's
   double setup_s = 0;
 
   // Counts. accepted includes every job without admission control.
-  uint64_t jobs = 0, accepted = 0, rejected = 0;
+  // rejected: by the admission test, best_effort_jobs included (they ran with no guarantee,
+  // in spare slots: --reject-policy backfill).
+  uint64_t jobs = 0, accepted = 0, rejected = 0, best_effort_jobs = 0;
   uint64_t completed = 0, failed = 0, unfinished = 0;  // of the accepted jobs
   uint64_t successful = 0;                             // accepted and met the deadline
   uint64_t met_all = 0;                                // met the deadline, admitted or not
@@ -137,7 +144,8 @@ struct JobMetrics {
   double weight = 1.0;
   std::string status;   // succeeded | failed | rejected | unfinished
   std::string failure;  // empty unless failed
-  bool admitted = false;
+  bool admitted = false;     // with its deadline promised
+  bool best_effort = false;  // rejected by the test, run in spare slots
   std::string admission;                     // the admission's reason
   std::optional<double> estimated_finish_s;  // the admission's worst case, after arrival
   std::string estimate_source;               // where that estimate came from (history | probe); the
@@ -146,11 +154,11 @@ struct JobMetrics {
   std::optional<double> deadline_s, deadline_at_s;
   std::optional<double> start_s, finish_s;  // finish_s: jobs that ran to an end
   double elapsed_s = 0, map_phase_s = 0, reduce_phase_s = 0;
-  std::optional<bool> met_deadline;  // jobs with a deadline that were admitted
+  std::optional<bool> met_deadline;  // jobs with a deadline that ran (best effort included)
   std::optional<double> goal_s, goal_at_s;
   std::optional<bool> met_goal;   // jobs with a goal
   std::optional<double> utility;  // jobs with a goal
-  bool successful = false;        // RTMR's: completed, by its deadline if it has one
+  bool successful = false;  // RTMR's: accepted, completed, by its deadline if it has one
   std::optional<double> slack_s;
   uint64_t input_bytes = 0;
   double throughput_mb_s = 0;  // input MB (10^6 bytes) per second of elapsed time

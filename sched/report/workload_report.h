@@ -17,7 +17,9 @@
 //                 "successful" is RTMR's: by its deadline if it has one); met_goal and
 //                 utility (sched/core/goal_utility.h) for every job with a goal, rejected
 //                 ones too. Empty cells: not applicable (no deadline or goal, rejected,
-//                 unfinished).
+//                 unfinished). A job the admission test rejected that ran best effort
+//                 (--reject-policy backfill) says admitted false with the status it ended
+//                 in, and met_deadline; metrics.json's per_job says "best_effort": true.
 //   tasks.csv     one row per attempt: job,kind,index,attempt,slot,node,start_s,end_s,
 //                 duration_s,ok,preempted,input_bytes,output_bytes (header only when the
 //                 recorder did not keep attempts). A map's input_bytes are its split's

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "tests/util/test_util.h"
@@ -85,6 +87,43 @@ TEST(OptionCli, AWorkloadOptionThatDoesNotApplyIsAnError) {
   ExpectUsageError(
       RunMrlocal({"workload", "--preset", "mars-random", "--sim", "--estimate-margin", "2"}),
       "--estimate-margin applies to --policy rtmr | rtmr-nofb | dc only");
+  ExpectUsageError(
+      RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--reject-policy", "keep"}),
+      "--reject-policy");
+  ExpectUsageError(
+      RunMrlocal({"workload", "--preset", "mars-random", "--sim", "--reject-policy", "drop"}),
+      "--reject-policy applies to --policy rtmr | rtmr-nofb | dc only");
+}
+
+// --reject-policy: the same jobs accepted either way; backfilled, the rejected ones run
+// best effort and some meet their deadlines (rtmr-wl1 at 4x its rate turns many away).
+TEST(OptionCli, BackfillRunsTheRejectedJobsAndAcceptsTheSame) {
+  ScratchDir dir;
+  std::map<std::string, nlohmann::json> metrics;
+  for (const char* policy : {"drop", "backfill"}) {
+    auto r = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
+                         "--time-scale", "0.25", "--policy", "rtmr", "--reject-policy", policy,
+                         "-q", "--report", (dir / policy).string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    metrics[policy] = nlohmann::json::parse(ReadFile(dir / policy / "metrics.json"));
+    EXPECT_EQ(metrics[policy]["reject_policy"], policy);
+  }
+  const nlohmann::json& drop = metrics["drop"];
+  const nlohmann::json& backfill = metrics["backfill"];
+  EXPECT_EQ(backfill["accepted"], drop["accepted"]);
+  EXPECT_EQ(backfill["successful"], drop["successful"]);
+  EXPECT_EQ(drop["best_effort_jobs"], 0);
+  EXPECT_GT(drop["rejected"].get<int>(), 0);
+  EXPECT_EQ(backfill["best_effort_jobs"], drop["rejected"]);
+  EXPECT_EQ(drop["met_all"], drop["successful"]);
+  EXPECT_GT(backfill["met_all"].get<int>(), drop["met_all"].get<int>());
+  bool said = false;
+  for (const nlohmann::json& j : backfill["per_job"])
+    if (j["best_effort"].get<bool>()) {
+      EXPECT_FALSE(j["admitted"].get<bool>());
+      said = j["admission"].get<std::string>().ends_with("; runs best-effort in spare slots");
+    }
+  EXPECT_TRUE(said);
 }
 
 }  // namespace

@@ -85,6 +85,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --lof-min-pts", {}},
       {"WORKLOAD --reduce-slowstart", {}},
       {"WORKLOAD --forecast", {}},
+      {"WORKLOAD --reject-policy", {}},
       {"workload --policy", {}},
       {"compare --policies", {{}, "fifo"}},
       {"compare --seeds", {}},

@@ -49,7 +49,7 @@ std::string FormatAdmission(const AdmissionView& v) {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
   };
   std::string line = "mrlocal: " + job.spec.app + " (" + count(job.M(), "map") + ", " +
-                     count(job.R(), "reduce") + ") " + (a.admitted ? "admitted" : "rejected") +
+                     count(job.R(), "reduce") + ") " + (a.guaranteed() ? "admitted" : "rejected") +
                      " by " + v.policy + ": ";
   // What was left of the deadline at submission.
   const Duration left = v.deadline.value_or(Duration::zero()) - v.setup;
@@ -58,7 +58,7 @@ std::string FormatAdmission(const AdmissionView& v) {
   if (a.estimated_finish() && v.deadline) {
     const Duration finish = *a.estimated_finish() - job.arrival;
     line += "estimated finish " + FormatDuration(finish) + " after submission";
-    if (a.admitted)
+    if (a.guaranteed())
       line += ", slack " + FormatDuration(left - finish) + source;
     else
       line += " is past its deadline, " + FormatDuration(left) + " after submission" + source;
@@ -66,7 +66,8 @@ std::string FormatAdmission(const AdmissionView& v) {
     line += a.reason;
   }
   line += "\n";
-  return a.admitted ? line : line + AdmissionHint(v);
+  if (a.best_effort) line.insert(line.size() - 1, "; runs best-effort in spare slots");
+  return a.guaranteed() ? line : line + AdmissionHint(v);
 }
 
 std::string AdmissionHint(const AdmissionView& v) {

@@ -90,7 +90,7 @@ class CompareCommand final : public Command {
       slowstart = seed->reduce_slowstart;
       for (size_t i = 0; i < policies_.size(); ++i) rows[i].seeds.push_back(seed->metrics[i]);
     }
-    std::cout << ComparisonMarkdown(rows);
+    std::cout << ComparisonMarkdown(rows) << RejectPolicyNote();
     if (slowstart)
       std::cout << "Reduce slow-start " << *slowstart
                 << ": reduces may take slots once that fraction of their job's maps is done, "
@@ -219,6 +219,29 @@ class CompareCommand final : public Command {
     return result;
   }
 
+  // What became of the jobs the admission-control policies rejected; empty when no policy
+  // compared has admission control.
+  std::string RejectPolicyNote() const {
+    std::string dropping, backfilling;
+    for (const PolicyVariant& v : policies_) {
+      auto d = FindPolicy(v.policy);
+      if (!d.ok() || !(*d)->traits.admission_control) continue;
+      auto own = v.settings.find(kRejectPolicy);
+      const std::string how = own != v.settings.end() ? std::get<std::string>(own->second)
+                                                      : options_.reject_policy.value_or("backfill");
+      std::string& list = how == "drop" ? dropping : backfilling;
+      list += (list.empty() ? "" : ", ") + v.label;
+    }
+    std::string note;
+    if (!dropping.empty()) note += "Jobs that " + dropping + " rejected were dropped.\n";
+    if (!backfilling.empty())
+      note += "Jobs that " + backfilling +
+              " rejected ran best-effort in spare slots, preempted when an admitted job needed "
+              "them: they count in met of all jobs when they met their deadline, never in "
+              "accepted or met of accepted.\n";
+    return note;
+  }
+
   int PrintSweep(const std::vector<SweepResult>& sweeps, const std::string& files) {
     std::cout << SweepMarkdown(sweeps);
     if (!options_.report_dir.empty()) {
@@ -226,6 +249,7 @@ class CompareCommand final : public Command {
       if (!st.ok()) return ReportError(st);
       std::cout << "\nreport in " << options_.report_dir << "/ (" << files << ")\n";
     }
+    std::cout << RejectPolicyNote();
     return kExitOk;
   }
 

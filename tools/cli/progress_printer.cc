@@ -10,7 +10,7 @@
 namespace mrlocal {
 
 void ProgressPrinter::OnAdmission(const JobState& job, const Admission& a, Time) {
-  if (a.admitted && a.estimated_finish())
+  if (a.guaranteed() && a.estimated_finish())
     estimates_[job.id] = *a.estimated_finish() - job.arrival;
   else
     estimates_.erase(job.id);

@@ -52,7 +52,11 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
     out << "  left out   " << Plural(run.left_out, "job")
         << " with more reduces than the cluster's reduce slots (dc cannot admit them)\n";
   out << "  accepted   " << m.accepted << " (AcceptR " << Percent(m.accept_ratio) << ")"
-      << (m.admission_control ? "" : ", no admission control: every job counts") << "\n";
+      << (m.admission_control ? "" : ", no admission control: every job counts");
+  if (m.reject_policy == "backfill")
+    out << "; rejected " << m.rejected << ", run best-effort in spare slots; met of all jobs "
+        << m.met_all << " (" << Percent(m.met_all_ratio) << ")";
+  out << "\n";
   out << "  successful " << m.successful << " (SuccessR " << Percent(m.success_ratio)
       << "), missed " << m.missed << " of " << m.deadline_jobs << " with a deadline (miss "
       << Percent(m.miss_ratio) << ")";

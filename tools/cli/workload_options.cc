@@ -115,6 +115,12 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
          SettingValue(kEstimateMarginSetting));
   AddConfidenceOption(cmd, o.confidence);
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
+  Within(cmd->add_option("--reject-policy", o.reject_policy,
+                         "rtmr/dc: a job the admission test rejects is dropped (drop), or runs "
+                         "best-effort in the slots admitted jobs leave, preempted when they "
+                         "need them, and counts as met if it ends by its deadline (backfill, "
+                         "the default); admitted jobs keep their guarantee either way"),
+         SettingValue(kRejectPolicySetting));
   Within(cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
                          "Fraction F of a job's maps done before its reduces may take slots "
                          "(Hadoop's reduce slow-start; rtmr opts out; 1: once all are; default: "
@@ -252,6 +258,8 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
       CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.reject_policy.has_value(), "--reject-policy",
+                                             kRejectPolicy, policies));
   return CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, policies);
 }
 
@@ -371,6 +379,8 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
   if (o.confidence) w.run.policy_args.Set(kConfidence, *o.confidence);
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
+  // Workloads backfill by default; the single-job commands drop (and keep --best-effort).
+  w.run.policy_args.Set(kRejectPolicy, o.reject_policy.value_or("backfill"));
   if (o.reduce_slowstart) w.spec.reduce_slowstart = *o.reduce_slowstart;
   if (o.forecast) w.spec.forecast.kind = ForecastKindNamed(*o.forecast).value();
   if (o.goal) {

@@ -55,6 +55,7 @@ struct WorkloadOptions {
   std::optional<int> lof_min_pts;          // llf; none: its default
   std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
   std::optional<std::string> forecast;     // known, learned, constant; none: the spec's
+  std::optional<std::string> reject_policy;  // rtmr/dc: drop, backfill; none: backfill
   bool quiet = false;
   bool progress = false;  // a simulation's progress even when stderr is not a terminal
 };
@@ -81,8 +82,8 @@ std::string SharedDatasetsDir();
 Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o);
 
 // An error naming the option when --history, --estimator, --estimate-margin,
-// --feedback-threshold, --batch-interval, --lof-threshold or --lof-min-pts is given and none
-// of `policies` reads it.
+// --feedback-threshold, --batch-interval, --lof-threshold, --lof-min-pts or --reject-policy
+// is given and none of `policies` reads it.
 Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::string>& policies);
 
 // An error naming `option` when it is `given` and none of `policies` reads `setting`

@@ -132,6 +132,9 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
   mc.partitioner = runtime.options().partitioner;
   mc.total_slots = runtime.options().cluster.TaskCapacity();
   mc.admission_control = runtime.policy().admission_control();
+  if (mc.admission_control)
+    mc.reject_policy =
+        runtime.options().policy_args.Get<std::string>(kRejectPolicy).value_or("drop");
   mc.scheduler = &run.stats;
   run.metrics = ComputeMetrics(*run.recorder, mc);
 }

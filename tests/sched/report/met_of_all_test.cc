@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hand_made_run.h"
 #include "sched/report/workload_metrics.h"
@@ -71,6 +72,53 @@ TEST(MetOfAllJobs, IsAcceptTimesSuccessWhenRejectedJobsNeverRun) {
   const WorkloadMetrics m = ComputeMetrics(run.rec, context);
   EXPECT_DOUBLE_EQ(m.met_all_ratio, 0.25);
   EXPECT_DOUBLE_EQ(m.met_all_ratio, m.accept_ratio * m.success_ratio);
+}
+
+// --reject-policy backfill: a job the test rejected runs best effort. Job 1 admitted, met;
+// job 2 best effort, done at 3 by its deadline 5: met of all, but neither accepted nor
+// successful; job 3 best effort, done at 9, late; job 4 rejected and dropped.
+TEST(MetOfAllJobs, CountsABestEffortJobThatMetButNotAsAccepted) {
+  testing::HandMadeRun run;
+  Job(run, 1, 5, true);
+  Admission best_effort = Admission::Yes("rejected: no; runs best-effort in spare slots");
+  best_effort.best_effort = true;
+  for (JobId id : {2u, 3u})
+    run.Arrive(id, 0, testing::JobBuilder().Deadline(seconds(5)).Maps(1).Build(), best_effort);
+  Job(run, 4, 5, false);
+  run.Attempt({1, TaskKind::kMap, 0}, 0, 0, 4);
+  run.Finish(1, JobPhase::kDone, 4);
+  run.Attempt({2, TaskKind::kMap, 0}, 1, 0, 3);
+  run.Finish(2, JobPhase::kDone, 3);
+  run.Attempt({3, TaskKind::kMap, 0}, 1, 3, 9);
+  run.Finish(3, JobPhase::kDone, 9);
+
+  MetricsContext context;
+  context.policy = "rtmr";
+  context.total_slots = 2;
+  context.reject_policy = "backfill";
+  const WorkloadMetrics m = ComputeMetrics(run.rec, context);
+  EXPECT_EQ(m.jobs, 4u);
+  EXPECT_EQ(m.accepted, 1u);
+  EXPECT_EQ(m.rejected, 3u);
+  EXPECT_EQ(m.best_effort_jobs, 2u);
+  EXPECT_EQ(m.successful, 1u);
+  EXPECT_DOUBLE_EQ(m.success_ratio, 1.0);
+  EXPECT_EQ(m.missed, 0u) << "a best-effort job's miss breaks no promise";
+  EXPECT_EQ(m.met_all, 2u);  // 1, 2
+  EXPECT_DOUBLE_EQ(m.met_all_ratio, 0.5);
+  // The slot time of every job that ran, over the span until the last of them ended (9 s).
+  EXPECT_DOUBLE_EQ(m.utilization_all, (4.0 + 3 + 6) / (2 * 9.0));
+  EXPECT_DOUBLE_EQ(m.utilization_successful, 4.0 / (2 * 4.0));
+
+  const std::vector<JobMetrics> jobs = ComputeJobMetrics(run.rec);
+  ASSERT_EQ(jobs.size(), 4u);
+  EXPECT_FALSE(jobs[1].admitted);
+  EXPECT_TRUE(jobs[1].best_effort);
+  EXPECT_EQ(jobs[1].status, "succeeded");
+  EXPECT_EQ(jobs[1].met_deadline, true);
+  EXPECT_FALSE(jobs[1].successful);
+  EXPECT_EQ(jobs[2].met_deadline, false);
+  EXPECT_EQ(jobs[3].status, "rejected");
 }
 
 TEST(MetOfAllJobs, ZeroForAnEmptyRun) {
