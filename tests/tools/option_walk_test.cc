@@ -59,6 +59,7 @@ const std::map<std::string, Row>& Table() {
       {"JOB --top", {{"0"}}},
       {"JOB --lof-threshold", {}},
       {"JOB --lof-min-pts", {}},
+      {"JOB --confidence", {}},
       // workload and compare: the workload options.
       {"WORKLOAD WORKLOAD", {kAnyName}},
       {"WORKLOAD --preset", {}},
@@ -83,6 +84,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --estimate-margin", {}},
       {"WORKLOAD --lof-threshold", {}},
       {"WORKLOAD --lof-min-pts", {}},
+      {"WORKLOAD --confidence", {}},
       {"WORKLOAD --reduce-slowstart", {}},
       {"WORKLOAD --forecast", {}},
       {"WORKLOAD --reject-policy", {}},
