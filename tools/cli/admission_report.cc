@@ -7,7 +7,7 @@
 namespace mrlocal {
 namespace {
 
-std::string EstimateSource(const AppEstimate& e, double margin) {
+std::string EstimateSource(const AppEstimate& e, double margin, double confidence) {
   std::string what;
   if (e.source == "history")
     what = "worst-case history estimates from " + std::to_string(e.jobs) +
@@ -21,6 +21,14 @@ std::string EstimateSource(const AppEstimate& e, double margin) {
   if (margin != 1.0) {
     char buf[32];
     std::snprintf(buf, sizeof buf, ", x%g margin", margin);
+    what += buf;
+  }
+  if (confidence < 1) {
+    char buf[96];
+    // Below kMinSpreadObservations maps seen, the history tells no spread (JobHistory::Spread).
+    const bool spread = e.observations.maps.size() >= kMinSpreadObservations || e.map_spread;
+    std::snprintf(buf, sizeof buf, "; at confidence %g%s", confidence,
+                  spread ? "" : ", as the worst case until 16 maps are seen");
     what += buf;
   }
   return what;
@@ -54,7 +62,7 @@ std::string FormatAdmission(const AdmissionView& v) {
   // What was left of the deadline at submission.
   const Duration left = v.deadline.value_or(Duration::zero()) - v.setup;
   const std::string source =
-      v.estimate ? " (" + EstimateSource(*v.estimate, v.estimate_margin) + ")" : "";
+      v.estimate ? " (" + EstimateSource(*v.estimate, v.estimate_margin, v.confidence) + ")" : "";
   if (a.estimated_finish() && v.deadline) {
     const Duration finish = *a.estimated_finish() - job.arrival;
     line += "estimated finish " + FormatDuration(finish) + " after submission";

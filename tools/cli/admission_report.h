@@ -20,6 +20,7 @@ struct AdmissionView {
   Duration setup{0};                      // before submission, counted against the deadline
   const AppEstimate* estimate = nullptr;  // what the policy assumed, or null
   double estimate_margin = 1.0;           // by which the policy multiplied its task times
+  double confidence = 1.0;                // rtmr's --confidence
   bool best_effort = false;               // a rejected job runs anyway: no hint to do so
 };
 

@@ -153,6 +153,7 @@ int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
   view.setup = s.setup;
   view.estimate = run.estimate() ? &*run.estimate() : nullptr;
   view.estimate_margin = run.estimate_margin();
+  view.confidence = r.policy_args.Get<double>(kConfidence).value_or(1.0);
   view.best_effort = o.best_effort;
   if (s.deadline_passed) {
     std::cerr << "mrlocal: rejected: the " << FormatDuration(*r.deadline)
