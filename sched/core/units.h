@@ -42,5 +42,7 @@ class DurationScale {
 
 // For reports: "512 B", "1.5 KiB", "512.0 MiB", "1.00 GiB", "2.00 TiB".
 std::string FormatBytes(uint64_t bytes);
+// A number as a user would type it: "1000000", not "1e+06"; "0.5".
+std::string FormatNumber(double v);
 
 }  // namespace mrlocal

@@ -10,12 +10,6 @@
 namespace mrlocal {
 namespace {
 
-// As a user would type it: "1000000", not "1e+06"; "0.5".
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v == std::floor(v) && std::fabs(v) < 1e15 ? "%.0f" : "%g", v);
-  return buf;
-}
 
 Status MustBe(const PolicySetting& s, std::string_view got) {
   return Status::InvalidArgument("must be " + s.Range() + " (got '" + std::string(got) + "')");
@@ -37,9 +31,9 @@ std::string PolicySetting::Range() const {
   switch (type) {
     case Type::kDouble: {
       constexpr double kNone = std::numeric_limits<double>::max();
-      if (integer) return "an integer from " + Num(min) + " to " + Num(max);
-      if (max == kNone) return "a number " + std::string(min_open ? "> " : ">= ") + Num(min);
-      return "a number in " + std::string(min_open ? "(" : "[") + Num(min) + ", " + Num(max) + "]";
+      if (integer) return "an integer from " + FormatNumber(min) + " to " + FormatNumber(max);
+      if (max == kNone) return "a number " + std::string(min_open ? "> " : ">= ") + FormatNumber(min);
+      return "a number in " + std::string(min_open ? "(" : "[") + FormatNumber(min) + ", " + FormatNumber(max) + "]";
     }
     case Type::kDuration:
       return "a positive duration with a unit (ns, us, ms, s, m, h), e.g. 30s or 1500ms";
@@ -77,7 +71,7 @@ Result<PolicyArgs::Value> PolicySetting::Parse(std::string_view text) const {
 
 Status PolicySetting::Check(const PolicyArgs::Value& value) const {
   if (const double* v = std::get_if<double>(&value))
-    return type == Type::kDouble && InRange(*this, *v) ? Status::OK() : MustBe(*this, Num(*v));
+    return type == Type::kDouble && InRange(*this, *v) ? Status::OK() : MustBe(*this, FormatNumber(*v));
   if (const Duration* d = std::get_if<Duration>(&value))
     return type == Type::kDuration && d->count() > 0 ? Status::OK()
                                                      : MustBe(*this, FormatDuration(*d));

@@ -11,12 +11,6 @@
 namespace mrlocal {
 namespace {
 
-// As a user would type it: "1000000", not "1e+06".
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v == std::floor(v) && std::fabs(v) < 1e15 ? "%.0f" : "%g", v);
-  return buf;
-}
 
 // As a user would type it: "1MiB", "4096".
 std::string Size(uint64_t bytes) {
@@ -39,9 +33,9 @@ std::string MustBe(const std::string& range, const std::string& text) {
 
 CLI::Validator NumberIn(double lo, double hi, LowEnd low) {
   const bool open = low == LowEnd::kOpen;
-  const std::string range = hi == DBL_MAX ? "a number " + std::string(open ? "> " : ">= ") + Num(lo)
+  const std::string range = hi == DBL_MAX ? "a number " + std::string(open ? "> " : ">= ") + FormatNumber(lo)
                                           : "a number in " + std::string(open ? "(" : "[") +
-                                                Num(lo) + ", " + Num(hi) + "]";
+                                                FormatNumber(lo) + ", " + FormatNumber(hi) + "]";
   return CLI::Validator(
       [=](std::string& text) {
         double v = 0;
