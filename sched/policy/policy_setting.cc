@@ -10,7 +10,6 @@
 namespace mrlocal {
 namespace {
 
-
 Status MustBe(const PolicySetting& s, std::string_view got) {
   return Status::InvalidArgument("must be " + s.Range() + " (got '" + std::string(got) + "')");
 }

@@ -11,7 +11,6 @@
 namespace mrlocal {
 namespace {
 
-
 // As a user would type it: "1MiB", "4096".
 std::string Size(uint64_t bytes) {
   constexpr uint64_t kMiB = uint64_t{1} << 20;
