@@ -44,8 +44,6 @@ class CostDistribution {
   static std::shared_ptr<const CostDistribution> FromRatios(const std::vector<double>& ratios);
 
   double mean() const { return mean_; }
-  // K(x) for x >= 0, from above.
-  double Cumulant(double x) const;
   // The cumulants of a task of worst case `worst_s` seconds distributed as `d` (null: it
   // always takes its worst case).
   static TaskCumulants OfTask(const CostDistribution* d, double worst_s);
@@ -56,6 +54,9 @@ class CostDistribution {
   static constexpr int kXPoints = kXPerDecade * kXDecades + 1;
 
  private:
+  // K(x) for x >= 0, from above.
+  double Cumulant(double x) const;
+
   double mean_ = 1;
   std::array<double, kXPoints> k_{};  // K(kX0 * 10^(i / kXPerDecade))
 };
@@ -67,7 +68,6 @@ class ChainTail {
   void Add(const TaskCumulants& task);
   // Seconds the sum stays below with probability >= 1 - exp(-log_inv_delta).
   double Bound(double log_inv_delta) const;
-  bool empty() const { return tasks_ == 0; }
 
  private:
   // Float sums: each addition may round down by 2^-24 of the sum, so Bound raises them by

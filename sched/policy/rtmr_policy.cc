@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <limits>
 #include <utility>
@@ -31,12 +30,6 @@ void ReplaceSmallestByFinishes(SlotTimes& slots, const std::vector<TaskState>& t
     slots.Restart(s, t);
     slots.Push(s);
   }
-}
-
-std::string FormatConfidence(double c) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", c);
-  return buf;
 }
 
 std::string Describe(const JobState& job) {
@@ -71,7 +64,7 @@ void RtmrPolicy::SlotTimes::Add(Time t) {
 }
 
 std::string RtmrPolicy::ConfidenceNote() const {
-  return options_.confidence < 1 ? "at confidence " + FormatConfidence(options_.confidence) + "; "
+  return options_.confidence < 1 ? "at confidence " + FormatNumber(options_.confidence) + "; "
                                  : "";
 }
 
@@ -274,7 +267,7 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
                        " after arrival, slack " + FormatDuration(entry.deadline - own.finish) +
                        (options_.confidence < 1
                             ? " (" + entry.estimate.source + " estimates at confidence " +
-                                  FormatConfidence(options_.confidence) + ")"
+                                  FormatNumber(options_.confidence) + ")"
                             : " (worst-case " + entry.estimate.source + " estimates)")
                  : "no deadline: admitted last in the queue, with no guarantee";
   if (!job.spec.deadline) a.estimate.reset();

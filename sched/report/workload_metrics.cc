@@ -69,15 +69,64 @@ void CopySchedulerStats(const SchedulerStats& s, WorkloadMetrics& m) {
   m.scheduler.dispatch_latency_us.p99 = s.dispatch_ns.PercentileUs(0.99);
 }
 
+// What the job loop gathers beyond the counts: the run's spans and slot times.
+struct RunSpans {
+  std::optional<Time> first_arrival, last_finish, last_accepted_finish, last_ran_finish;
+  Duration slot_all{0}, slot_successful{0};
+  std::vector<double> responses;  // of the accepted jobs that completed, seconds
+};
+
+void KeepEarliest(std::optional<Time>& t, Time v) { t = t ? std::min(*t, v) : v; }
+void KeepLatest(std::optional<Time>& t, Time v) { t = t ? std::max(*t, v) : v; }
+
+// The figures of a job that counts as accepted (RTMR's definitions, in the header).
+void CountAccepted(const JobRecord& j, WorkloadMetrics& m, RunSpans& s) {
+  ++m.accepted;
+  if (j.completed()) {
+    ++m.completed;
+    const double c = Seconds(*j.response());
+    s.responses.push_back(c);
+    m.twjct += j.weight * c;
+    m.twjct_abs += j.weight * Seconds(j.finish);
+    m.twtct += j.weighted_task_ends_s;
+  }
+  if (!j.finished) ++m.unfinished;
+  if (j.finished && !j.completed()) ++m.failed;
+  if (j.finished) KeepLatest(s.last_accepted_finish, j.finish);
+  if (j.met_deadline()) {
+    ++m.successful;
+    s.slot_successful += j.slot_time;
+  }
+  if (j.deadline) {
+    ++m.deadline_jobs;
+    if (!j.met_deadline()) ++m.missed;
+  }
+}
+
+// Seconds from the first arrival to `end`; 0 without either, or when it is not later.
+double SpanSeconds(const RunSpans& s, const std::optional<Time>& end) {
+  return s.first_arrival && end && *end > *s.first_arrival ? Seconds(*end - *s.first_arrival) : 0;
+}
+
+void SetSpansAndUtilization(const RunSpans& s, const MetricsContext& context, WorkloadMetrics& m) {
+  m.turnaround_s = SpanSeconds(s, s.last_accepted_finish);
+  m.makespan_s = SpanSeconds(s, s.last_finish);
+  m.slot_time_s = Seconds(s.slot_all);
+  m.slot_time_successful_s = Seconds(s.slot_successful);
+  const double slots = static_cast<double>(context.total_slots);
+  m.utilization_successful = Ratio(m.slot_time_successful_s, slots * m.turnaround_s);
+  // Over the span every job that ran used: best-effort jobs may end after the accepted ones.
+  const double ran_s = std::max(m.turnaround_s, SpanSeconds(s, s.last_ran_finish));
+  m.utilization_all = Ratio(m.slot_time_s, slots * ran_s);
+  m.utilization = context.admission_control ? m.utilization_successful : m.utilization_all;
+}
+
 }  // namespace
 
 WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext& context) {
   WorkloadMetrics m;
   DescribeRun(context, m);
-
-  std::optional<Time> first_arrival, last_finish, last_accepted_finish, last_ran_finish;
-  Duration slot_all{0}, slot_successful{0};
-  std::vector<double> responses;
+  RunSpans spans;
   double utility_sum = 0;
   for (const JobRecord& j : recorder.jobs()) {
     ++m.jobs;
@@ -89,39 +138,14 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
       if (!j.met_goal()) ++m.goal_missed;
       utility_sum += *u;
     }
-    first_arrival = first_arrival ? std::min(*first_arrival, j.arrival) : j.arrival;
-    if (j.finished) last_finish = last_finish ? std::max(*last_finish, j.finish) : j.finish;
-    slot_all += j.slot_time;
-    if (j.admitted && j.finished)  // best-effort jobs too: their slot time is in slot_all
-      last_ran_finish = last_ran_finish ? std::max(*last_ran_finish, j.finish) : j.finish;
-
+    KeepEarliest(spans.first_arrival, j.arrival);
+    if (j.finished) KeepLatest(spans.last_finish, j.finish);
+    spans.slot_all += j.slot_time;
+    // Best-effort jobs too: their slot time is in slot_all.
+    if (j.admitted && j.finished) KeepLatest(spans.last_ran_finish, j.finish);
     // A rejected job runs only best effort: its slot time counts in utilization_all, and
     // meeting its deadline counts in met_all alone.
-    const bool accepted = j.guaranteed() || !context.admission_control;
-    if (!accepted) continue;
-    ++m.accepted;
-    if (j.completed()) {
-      ++m.completed;
-      const double c = Seconds(*j.response());
-      responses.push_back(c);
-      m.twjct += j.weight * c;
-      m.twjct_abs += j.weight * Seconds(j.finish);
-      m.twtct += j.weighted_task_ends_s;
-    }
-    if (!j.finished) ++m.unfinished;
-    if (j.finished && !j.completed()) ++m.failed;
-    if (j.finished) {
-      last_accepted_finish =
-          last_accepted_finish ? std::max(*last_accepted_finish, j.finish) : j.finish;
-    }
-    if (j.met_deadline()) {
-      ++m.successful;
-      slot_successful += j.slot_time;
-    }
-    if (j.deadline) {
-      ++m.deadline_jobs;
-      if (!j.met_deadline()) ++m.missed;
-    }
+    if (j.guaranteed() || !context.admission_control) CountAccepted(j, m, spans);
   }
   m.accept_ratio = Ratio(static_cast<double>(m.accepted), static_cast<double>(m.jobs));
   m.success_ratio = Ratio(static_cast<double>(m.successful), static_cast<double>(m.accepted));
@@ -129,28 +153,12 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   m.miss_ratio = Ratio(static_cast<double>(m.missed), static_cast<double>(m.deadline_jobs));
   m.goal_miss_ratio = Ratio(static_cast<double>(m.goal_missed), static_cast<double>(m.goal_jobs));
   m.mean_utility = Ratio(utility_sum, static_cast<double>(m.goal_jobs));
-
-  if (first_arrival && last_accepted_finish && *last_accepted_finish > *first_arrival)
-    m.turnaround_s = Seconds(*last_accepted_finish - *first_arrival);
-  if (first_arrival && last_finish && *last_finish > *first_arrival)
-    m.makespan_s = Seconds(*last_finish - *first_arrival);
-  m.slot_time_s = Seconds(slot_all);
-  m.slot_time_successful_s = Seconds(slot_successful);
-  const double available = static_cast<double>(context.total_slots) * m.turnaround_s;
-  m.utilization_successful = Ratio(m.slot_time_successful_s, available);
-  // Over the span every job that ran used: best-effort jobs may end after the accepted ones.
-  double ran_s = m.turnaround_s;
-  if (first_arrival && last_ran_finish && *last_ran_finish > *first_arrival)
-    ran_s = std::max(ran_s, Seconds(*last_ran_finish - *first_arrival));
-  m.utilization_all = Ratio(m.slot_time_s, static_cast<double>(context.total_slots) * ran_s);
-  m.utilization = context.admission_control ? m.utilization_successful : m.utilization_all;
-
-  m.latency_s = Summarize(std::move(responses));
+  SetSpansAndUtilization(spans, context, m);
+  m.latency_s = Summarize(std::move(spans.responses));
 
   m.attempts = recorder.attempts_seen();
   m.preempted_attempts = recorder.preempted_seen();
   m.failed_attempts = recorder.failed_seen();
-
   if (context.scheduler) CopySchedulerStats(*context.scheduler, m);
   return m;
 }

@@ -24,12 +24,11 @@ std::string EstimateSource(const AppEstimate& e, double margin, double confidenc
     what += buf;
   }
   if (confidence < 1) {
-    char buf[96];
     // Below kMinSpreadObservations maps seen, the history tells no spread (JobHistory::Spread).
     const bool spread = e.observations.maps.size() >= kMinSpreadObservations || e.map_spread;
-    std::snprintf(buf, sizeof buf, "; at confidence %g%s", confidence,
-                  spread ? "" : ", as the worst case until 16 maps are seen");
-    what += buf;
+    what += "; at confidence " + FormatNumber(confidence) +
+            (spread ? "" : ", as the worst case until " +
+                               std::to_string(kMinSpreadObservations) + " maps are seen");
   }
   return what;
 }
