@@ -149,6 +149,17 @@ class Policy {
   // fallback planner); empty: nothing.
   virtual std::string note() const { return {}; }
 
+  // Slack stealing (BackfillPolicy): whether every job this policy admitted still keeps
+  // its guarantee if map slot `slot` is kept from admitted work until a map of best-effort
+  // job `job` that starts there at `start` (now, or earlier for one already running) ends
+  // at its worst case. True commits to it: later plans count the slot busy until then, or
+  // until ReturnSlot. The default lends nothing.
+  virtual bool LendSlot(const SlotInfo& /*slot*/, const JobState& /*job*/, Time /*start*/,
+                        const ClusterState& /*state*/, Time /*now*/) {
+    return false;
+  }
+  // The task a slot was lent to has ended (done, failed or cancelled).
+  virtual void ReturnSlot(SlotId /*slot*/) {}
   // A policy that detects overloaded nodes: the evaluation that first marked one
   // (DynamicShare Fig. 6), for the report; none otherwise.
   virtual std::optional<LofEvaluation> OverloadSnapshot() const { return std::nullopt; }

@@ -48,16 +48,20 @@ BackfillPolicy::Demand BackfillPolicy::AdmittedDemand(const ClusterState& state)
 
 void BackfillPolicy::Dispatch(DispatchRound& round, const ClusterState& state, Time now) {
   if (PreemptForAdmitted(round, state)) return;  // the reports' rounds go on
+  if (best_effort_.empty()) {
+    inner_->Dispatch(round, state, now);
+    return;
+  }
+  LendSlack(round, state, now);
   inner_->Dispatch(round, state, now);
-  if (!best_effort_.empty()) Backfill(round, state, now);
+  if (ReclaimMapSlots(round, state, now)) return;
+  Backfill(round, state, now);
 }
 
 bool BackfillPolicy::PreemptForAdmitted(DispatchRound& round, const ClusterState& state) {
   if (!in_flight_.empty()) return true;
   if (best_effort_.empty()) return false;
   const Demand d = AdmittedDemand(state);
-  if (const uint64_t free = FreeSlots(round, SlotKind::kMap); d.maps > free)
-    PreemptSome(SlotKind::kMap, d.maps - free, state);
   if (d.ready_reduces > 0) {
     // A ready reduce waits for the slot it is planned for when that slot is free: free it.
     const std::vector<bool> planned = PlannedForAdmitted(state);
@@ -70,28 +74,45 @@ bool BackfillPolicy::PreemptForAdmitted(DispatchRound& round, const ClusterState
   return !in_flight_.empty();
 }
 
-void BackfillPolicy::PreemptSome(SlotKind kind, uint64_t n, const ClusterState& state) {
-  // Candidates: running best-effort attempts of `kind` not already preempted; the latest
-  // start first (the least work lost), then the latest deadline (EDF's last).
-  struct Victim {
-    Time deadline;
-    Time start;
-    TaskRef task;
-  };
-  std::vector<Victim> victims;
+std::vector<BackfillPolicy::Spare> BackfillPolicy::SpareAttempts(SlotKind kind,
+                                                                  const ClusterState& state) const {
+  std::vector<Spare> spares;
   for (const SlotState& s : state.slots) {
     if (s.info.kind != kind || !s.task || !best_effort(s.task->job)) continue;
     if (std::find(in_flight_.begin(), in_flight_.end(), *s.task) != in_flight_.end()) continue;
+    if (lent(*s.task)) continue;  // the inner planned with it
     const JobState& job = state.job(s.task->job);
-    victims.push_back({job.absolute_deadline().value_or(Time::max()),
-                       job.task(s.task->kind, s.task->index).start, *s.task});
+    spares.push_back({job.absolute_deadline().value_or(Time::max()),
+                      job.task(s.task->kind, s.task->index).start, *s.task, s.info.id});
   }
-  const size_t k = std::min<size_t>(n, victims.size());
-  std::partial_sort(victims.begin(), victims.begin() + static_cast<ptrdiff_t>(k), victims.end(),
-                    [](const Victim& a, const Victim& b) {
-                      return a.start != b.start ? a.start > b.start : a.deadline > b.deadline;
-                    });
-  for (size_t i = 0; i < k; ++i) PreemptAttempt(victims[i].task);
+  std::sort(spares.begin(), spares.end(), [](const Spare& a, const Spare& b) {
+    return a.start != b.start ? a.start > b.start : a.deadline > b.deadline;
+  });
+  return spares;
+}
+
+void BackfillPolicy::PreemptSome(SlotKind kind, uint64_t n, const ClusterState& state) {
+  const std::vector<Spare> spares = SpareAttempts(kind, state);
+  for (size_t i = 0; i < std::min<size_t>(n, spares.size()); ++i) PreemptAttempt(spares[i].task);
+}
+
+bool BackfillPolicy::ReclaimMapSlots(DispatchRound& round, const ClusterState& state, Time now) {
+  const uint64_t waiting = AdmittedDemand(state).maps;
+  const uint64_t free = FreeSlots(round, SlotKind::kMap);
+  if (waiting <= free) return false;
+  uint64_t need = waiting - free;
+  for (const Spare& s : SpareAttempts(SlotKind::kMap, state)) {
+    if (need == 0) break;
+    const JobState& job = state.job(s.task.job);
+    if (inner_->LendSlot(state.slots[s.slot].info, job, s.start, state, now)) {
+      loans_.push_back({s.task, s.slot});
+      ++loans_made_;
+    } else {
+      PreemptAttempt(s.task);
+      --need;
+    }
+  }
+  return !in_flight_.empty();
 }
 
 void BackfillPolicy::PreemptAttempt(const TaskRef& task) {
@@ -137,8 +158,47 @@ void BackfillPolicy::Backfill(DispatchRound& round, const ClusterState& state, T
   }
 }
 
+void BackfillPolicy::LendSlack(DispatchRound& round, const ClusterState& state, Time now) {
+  // The admitted maps waiting, and the earliest deadline among their jobs.
+  uint64_t waiting = 0;
+  Time first = Time::max();
+  for (JobId id : state.active) {
+    const JobState& job = state.job(id);
+    if (best_effort(id) || job.finished() || job.maps_pending() == 0) continue;
+    waiting += job.maps_pending();
+    first = std::min(first, job.absolute_deadline().value_or(Time::max()));
+  }
+  // Each loan re-plans the inner's queue: at most one refusal a round.
+  for (SlotId s = round.NextFree(SlotKind::kMap, 0); s >= 0 && waiting > 0;
+       s = round.NextFree(SlotKind::kMap, s + 1)) {
+    const SlotInfo& slot = state.slots[s].info;
+    const std::optional<TaskRef> task = PickBestEffort(slot, state, now, first);
+    if (!task || !inner_->LendSlot(slot, state.job(task->job), now, state, now)) return;
+    if (!round.Assign(s, task)) {
+      inner_->ReturnSlot(s);
+      return;
+    }
+    loans_.push_back({*task, s});
+    ++loans_made_;
+    --waiting;
+  }
+}
+
+bool BackfillPolicy::lent(const TaskRef& task) const {
+  return std::any_of(loans_.begin(), loans_.end(), [&](const Loan& l) { return l.task == task; });
+}
+
+void BackfillPolicy::EndLoan(const TaskRef& task) {
+  std::erase_if(loans_, [&](const Loan& l) {
+    if (!(l.task == task)) return false;
+    inner_->ReturnSlot(l.slot);
+    return true;
+  });
+}
+
 std::optional<TaskRef> BackfillPolicy::PickBestEffort(const SlotInfo& slot,
-                                                      const ClusterState& state, Time now) const {
+                                                      const ClusterState& state, Time now,
+                                                      std::optional<Time> before) const {
   std::optional<TaskRef> pick;
   auto take = [&](const JobState& job) {
     if (slot.kind == SlotKind::kMap) {
@@ -156,6 +216,7 @@ std::optional<TaskRef> BackfillPolicy::PickBestEffort(const SlotInfo& slot,
       const JobState& job = state.job(id);
       const std::optional<Time> deadline = job.absolute_deadline();
       if (job.finished() || (deadline && *deadline <= now) != late) return false;
+      if (before && (late || !deadline || *deadline >= *before)) return false;
       return take(job);
     });
     if (pick) return pick;
@@ -175,6 +236,7 @@ void BackfillPolicy::OnTaskFinished(const TaskRecord& record, const ClusterState
   }
   // Preempted, or done before the preemption reached it: either way it has reported.
   std::erase(in_flight_, record.task);
+  EndLoan(record.task);
 }
 
 void BackfillPolicy::OnJobFinished(const JobState& job, const ClusterState& state, Time now) {
@@ -184,6 +246,8 @@ void BackfillPolicy::OnJobFinished(const JobState& job, const ClusterState& stat
   }
   // A failed job's cancelled attempts report to no policy.
   std::erase_if(in_flight_, [&](const TaskRef& t) { return t.job == job.id; });
+  for (size_t i = loans_.size(); i-- > 0;)
+    if (loans_[i].task.job == job.id) EndLoan(loans_[i].task);
   order_.Erase(job);
   best_effort_.erase(job.id);
 }

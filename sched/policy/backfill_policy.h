@@ -2,8 +2,9 @@
 // control (rtmr, rtmr-nofb, dc). A job the inner policy rejects is not dropped: it is
 // admitted best effort (Admission::best_effort, the inner's reason kept), runs at the
 // lowest priority in slots no admitted job needs, and is preempted (killed and requeued)
-// when an admitted job needs its slot. Admitted jobs keep their guarantee: the inner never
-// hears of a best-effort job, and decides on the slots it would see without them.
+// when an admitted job needs its slot. Admitted jobs keep their guarantee: the inner hears
+// of a best-effort job only when asked to lend it a slot, and otherwise decides on the
+// slots it would see without them.
 //
 //   order        best-effort jobs among themselves: earliest deadline first
 //                (sched/policy/deadline_order.h), those still before their deadline
@@ -13,14 +14,26 @@
 //                reduces. A slot running a best-effort attempt is marked so
 //                (SlotState::best_effort), and RTMR's reduce reservation counts it free:
 //                the inner decides as if best-effort work were not there.
-//   preempt      before the inner runs: best-effort attempts of a kind while the demand
-//                exceeds the free slots of that kind (the latest started first: the least
-//                work lost; then the latest deadline), and any on a slot an admitted ready
-//                reduce is planned for. A preemption is reported from an event of its own
-//                (at the same instant in simulation); until every preempted attempt has
+//   A round, in order:
+//   reduces      best-effort reduces on a slot an admitted ready reduce is planned for,
+//                and more while the ready reduces exceed the free reduce slots, are
+//                preempted (the latest started first: the least work lost; then the
+//                latest deadline). A preemption is reported from an event of its own (at
+//                the same instant in simulation); until every preempted attempt has
 //                reported, the inner is not asked and nothing is backfilled, so that it
 //                then sees the freed slots as it would without best-effort work.
-//   backfill     after the inner: the slots it left free, keeping free as many as the
+//   lend         while admitted maps wait, a free map slot goes to the first best-effort
+//                map in EDF order whose deadline is earlier than every waiting admitted
+//                job's, when the inner lends it (Policy::LendSlot: RTMR checks that every
+//                admitted job still meets its deadline with the slot busy until that
+//                map's worst-case end). A lent attempt is never preempted: the inner
+//                planned with it. This is slack stealing: admitted jobs wait where their
+//                slack allows, and EDF decides between the two kinds of job.
+//   inner        the inner dispatches its jobs.
+//   reclaim      admitted maps still waiting are owed the slots best-effort maps run on
+//                (the inner's plans count those free): each is lent in place if the
+//                inner agrees, else preempted, until enough are freed.
+//   backfill     the slots the inner left free, keeping free as many as the
 //                demand it left, go to best-effort tasks; a reduce only once its job's
 //                reduces are planned. Keeping those slots free is what stops a
 //                preempt-refill loop at one instant.
@@ -67,8 +80,9 @@ class BackfillPolicy final : public Policy, private PolicyHost {
     return inner_->OverloadSnapshot();
   }
 
-  // For tests: best-effort attempts preempted so far.
+  // For tests: best-effort attempts preempted so far, and those started on lent slots.
   uint64_t preemptions() const { return preemptions_; }
+  uint64_t loans() const { return loans_made_; }
 
  private:
   // What the admitted jobs may take now (see the header comment).
@@ -80,14 +94,32 @@ class BackfillPolicy final : public Policy, private PolicyHost {
   bool best_effort(JobId job) const { return best_effort_.count(job) > 0; }
   // Preempts best-effort attempts that admitted work needs; true when any is in flight.
   bool PreemptForAdmitted(DispatchRound& round, const ClusterState& state);
-  // Preempts up to `n` best-effort attempts of `kind`, lowest priority first.
+  // Best-effort attempts of `kind` running on slots not lent, nor being preempted: the
+  // latest start first (the least work lost), then the latest deadline (EDF's last).
+  struct Spare {
+    Time deadline;
+    Time start;
+    TaskRef task;
+    SlotId slot;
+  };
+  std::vector<Spare> SpareAttempts(SlotKind kind, const ClusterState& state) const;
+  // Preempts up to `n` of them.
   void PreemptSome(SlotKind kind, uint64_t n, const ClusterState& state);
+  // Admitted maps the inner could not place wait for slots best-effort maps run on, which
+  // its plans count free: each is lent in place (the inner re-plans with that map running
+  // to its worst case) or, refused, preempted. True when any preemption is in flight.
+  bool ReclaimMapSlots(DispatchRound& round, const ClusterState& state, Time now);
   void PreemptAttempt(const TaskRef& task);
   // Per slot: whether a pending reduce of an admitted job is planned for it.
   std::vector<bool> PlannedForAdmitted(const ClusterState& state) const;
   void Backfill(DispatchRound& round, const ClusterState& state, Time now);
-  std::optional<TaskRef> PickBestEffort(const SlotInfo& slot, const ClusterState& state,
-                                        Time now) const;
+  // The first best-effort task for `slot` in EDF order; with `before`, only of jobs not
+  // yet late whose deadline is earlier.
+  std::optional<TaskRef> PickBestEffort(const SlotInfo& slot, const ClusterState& state, Time now,
+                                        std::optional<Time> before = std::nullopt) const;
+  void LendSlack(DispatchRound& round, const ClusterState& state, Time now);
+  bool lent(const TaskRef& task) const;
+  void EndLoan(const TaskRef& task);
 
   // PolicyHost, for the inner: the Controller's.
   TimerId WakeAt(Time at) override { return host()->WakeAt(at); }
@@ -98,7 +130,13 @@ class BackfillPolicy final : public Policy, private PolicyHost {
   std::unordered_set<JobId> best_effort_;  // admitted best effort, not finished
   DeadlineOrder order_;                    // the same jobs, in EDF order
   std::vector<TaskRef> in_flight_;         // preempted, not yet reported
+  struct Loan {
+    TaskRef task;
+    SlotId slot;
+  };
+  std::vector<Loan> loans_;  // attempts on slots the inner lent (LendSlot), running
   uint64_t preemptions_ = 0;
+  uint64_t loans_made_ = 0;
 };
 
 }  // namespace mrlocal

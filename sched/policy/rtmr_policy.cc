@@ -119,22 +119,115 @@ void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes
 // Algorithm II (map slots) then Algorithm III (reduce slots).
 RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
                                            const SlotTimes& reduce_free, Time now) const {
+  return Calculate(job, map_free, reduce_free, now, {job.maps, job.reduces, now, now});
+}
+
+RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
+                                           const SlotTimes& reduce_free, Time now,
+                                           const Remaining& left) const {
   Estimate e{map_free, reduce_free, now};
-  Time map_end = now;
-  for (uint32_t k = 0; k < job.maps && !e.map_free.empty(); ++k) {
+  Time map_end = std::max(now, left.map_end);
+  for (uint32_t k = 0; k < left.maps && !e.map_free.empty(); ++k) {
     SlotEnd s = e.map_free.PopSmallest();
     PlanTask(job, SlotKind::kMap, now, e.map_free, s);
     map_end = std::max(map_end, s.at);
     e.map_free.Push(s);
   }
-  e.finish = map_end;
-  for (uint32_t k = 0; k < job.reduces && !e.reduce_free.empty(); ++k) {
+  e.finish = std::max(map_end, left.reduce_end);
+  for (uint32_t k = 0; k < left.reduces && !e.reduce_free.empty(); ++k) {
     SlotEnd s = e.reduce_free.PopSmallest();
     PlanTask(job, SlotKind::kReduce, map_end, e.reduce_free, s);
     e.finish = std::max(e.finish, s.at);
     e.reduce_free.Push(s);
   }
   return e;
+}
+
+Time RtmrPolicy::AddRunning(const Entry& job, SlotKind kind, Time start, Time now,
+                            SlotTimes& slots) const {
+  SlotEnd s{start, static_cast<uint32_t>(slots.heap.size())};
+  if (slots.keeps_chains) slots.chains.push_back({start, start, {}});
+  PlanTask(job, kind, start, slots, s);
+  // Still running past the end it was planned by (below confidence 1, a quantile): it
+  // ends by its worst case.
+  if (s.at < now)
+    slots.Restart(s, slots.keeps_chains ? std::max(now, slots.chains[s.chain].worst) : now);
+  slots.Push(s);
+  return s.at;
+}
+
+bool RtmrPolicy::PlanFromState(const ClusterState& state, Time now, Estimate& base,
+                               std::vector<Estimate>& plans) const {
+  std::unordered_map<JobId, size_t> position;
+  std::vector<Remaining> left(queue_.size());
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const JobState& job = state.job(queue_[i].id);
+    position[job.id] = i;
+    left[i] = {job.maps_pending(), job.R() - job.reduces_done - job.reduces_running, now, now};
+  }
+  base = Estimate{};
+  base.finish = now;
+  base.map_free.keeps_chains = base.reduce_free.keeps_chains = zero_map_.keeps_chains;
+  for (const SlotState& s : state.slots) {
+    const SlotKind kind = s.info.kind;
+    SlotTimes& slots = kind == SlotKind::kMap ? base.map_free : base.reduce_free;
+    const auto loan = loans_.find(s.info.id);
+    const auto at = s.task && !s.best_effort ? position.find(s.task->job) : position.end();
+    if (at != position.end()) {
+      const JobState& job = state.job(s.task->job);
+      const Time start = job.task(s.task->kind, s.task->index).start;
+      const Time end = AddRunning(queue_[at->second], kind, start, now, slots);
+      Remaining& l = left[at->second];
+      Time& stage_end = kind == SlotKind::kMap ? l.map_end : l.reduce_end;
+      stage_end = std::max(stage_end, end);
+    } else if (loan != loans_.end() && (!s.task || s.best_effort)) {
+      slots.Add(std::max(now, loan->second));
+    } else {
+      slots.Add(now);  // free, or best-effort work that gives way
+    }
+  }
+  plans.clear();
+  plans.reserve(queue_.size());
+  const Estimate* pred = &base;
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    plans.push_back(Calculate(queue_[i], pred->map_free, pred->reduce_free, now, left[i]));
+    if (plans.back().finish > queue_[i].deadline) return false;
+    pred = &plans.back();
+  }
+  return true;
+}
+
+void RtmrPolicy::StorePlan(Estimate base, std::vector<Estimate>& plans) {
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const Estimate& pred = i ? queue_[i - 1].plan : base;
+    queue_[i].pred_map_free = pred.map_free;
+    queue_[i].pred_reduce_free = pred.reduce_free;
+    queue_[i].plan = std::move(plans[i]);
+  }
+  // A job admitted at the head starts from the last started job's vectors, or, with none
+  // in the queue, from the cluster as it is.
+  latest_started_ = started_ ? queue_[started_ - 1].plan : std::move(base);
+  planned_from_state_ = true;
+}
+
+bool RtmrPolicy::LendSlot(const SlotInfo& slot, const JobState& job, Time start,
+                          const ClusterState& state, Time now) {
+  if (slot.kind != SlotKind::kMap || !estimator_ || queue_.empty()) return false;
+  std::optional<JobEstimate> estimate =
+      EstimateJob(job, state, *estimator_, options_.estimate_margin);
+  if (!estimate) return false;
+  Entry lender;
+  lender.estimate = std::move(*estimate);
+  lender.map_work = Seconds(lender.estimate.map_task) * SlowestSpeed(state, SlotKind::kMap);
+  loans_[slot.id] = TaskEnd(lender, SlotKind::kMap, start);
+  Estimate base;
+  std::vector<Estimate> plans;
+  if (!PlanFromState(state, now, base, plans)) {
+    loans_.erase(slot.id);
+    return false;
+  }
+  StorePlan(std::move(base), plans);
+  return true;
 }
 
 size_t RtmrPolicy::InsertionPoint(Time deadline) const {
@@ -326,14 +419,31 @@ std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterS
   return std::nullopt;
 }
 
-void RtmrPolicy::OnJobFinished(const JobState& job, const ClusterState&, Time now) {
+void RtmrPolicy::OnJobFinished(const JobState& job, const ClusterState& state, Time now) {
   auto it =
       std::find_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return e.id == job.id; });
   if (it == queue_.end()) return;  // rejected, or never admitted
   const size_t pos = static_cast<size_t>(it - queue_.begin());
-  if (options_.feedback && job.phase == JobPhase::kDone) Feedback(job, pos, now);
+  const bool feedback = options_.feedback && job.phase == JobPhase::kDone;
+  // The paper's Algorithm V while the vectors are the paper's. Below confidence 1, or once
+  // a loan re-planned the queue, feedback re-plans it from the cluster as it is instead:
+  // Algorithm V re-estimates each successor from now, all its tasks, even those done or
+  // running, which turns away most of what a confidence below 1 would admit (measured in
+  // sched/policy/rtmr.md); and Algorithm VI's replacing the smallest free times by the
+  // job's finishes holds only where its tasks took them, not under a lent slot's end.
+  const bool paper = options_.confidence >= 1 && !planned_from_state_;
+  if (feedback && paper) Feedback(job, pos, now);
   if (pos < started_) --started_;
   queue_.erase(queue_.begin() + static_cast<ptrdiff_t>(pos));
+  if (feedback && !paper && !queue_.empty()) {
+    Estimate base;
+    std::vector<Estimate> plans;
+    // A re-plan that misses a deadline is never stored: the plan in place still bounds.
+    if (PlanFromState(state, now, base, plans)) {
+      StorePlan(std::move(base), plans);
+      ++feedback_updates_;
+    }
+  }
 }
 
 // Algorithm V, with Algorithm VI (SATU) inline.

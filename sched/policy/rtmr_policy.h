@@ -18,11 +18,18 @@
 //                job not in its reduce stage yet, the pending reduces of one that is.
 //   feedback     Algorithms V and VI: when a job ends at least ε away from its estimate (or
 //                late), its vectors are rebuilt from the actual task finish times (SATU)
-//                and every job after it is re-estimated. Off in "rtmr-nofb".
+//                and every job after it is re-estimated. Off in "rtmr-nofb". Below
+//                confidence 1, or once a loan re-planned the queue (extensions), a job's
+//                end re-plans the queue from the cluster's state instead (PlanFromState).
+//   lending      (with BackfillPolicy, an extension) a map slot goes to a best-effort task
+//                ahead of admitted maps only if the whole queue, re-planned from the
+//                cluster as it is with that slot busy until the task's worst-case end,
+//                still meets every deadline; that re-plan becomes the queue's plan.
 #pragma once
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "sched/core/policy.h"
@@ -59,6 +66,9 @@ class RtmrPolicy final : public Policy {
   std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
                                   Time now) override;
   void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
+  bool LendSlot(const SlotInfo& slot, const JobState& job, Time start, const ClusterState& state,
+                Time now) override;
+  void ReturnSlot(SlotId slot) override { loans_.erase(slot); }
   // Algorithm IV dispatches a job's reduces once its map stage has ended, as Algorithm III
   // (line 5: rt1 = max(rt1, e_m)) plans them: a reduce launched earlier would hold a slot
   // the admission test gave to another job.
@@ -118,9 +128,29 @@ class RtmrPolicy final : public Policy {
     SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that plan came from
   };
 
-  // Algorithms II and III from the predecessor's vectors.
+  // What of a queued job is left to plan: its tasks not started, and when its started
+  // maps and reduces end at the latest.
+  struct Remaining {
+    uint32_t maps = 0, reduces = 0;
+    Time map_end{0}, reduce_end{0};
+  };
+  // Algorithms II and III from the predecessor's vectors: all of the job's tasks, or what
+  // is left of them.
   Estimate Calculate(const Entry& job, const SlotTimes& map_free, const SlotTimes& reduce_free,
                      Time now) const;
+  Estimate Calculate(const Entry& job, const SlotTimes& map_free, const SlotTimes& reduce_free,
+                     Time now, const Remaining& left) const;
+  // A slot whose task of `job` started at `start` and still runs: pushed into `slots` free
+  // where that task ends at the latest, which is returned.
+  Time AddRunning(const Entry& job, SlotKind kind, Time start, Time now, SlotTimes& slots) const;
+  // The queue re-planned from the cluster as it is now: every slot free when its task ends
+  // at its worst (now when it is free or runs best-effort work, which gives way; a lent
+  // slot when its loan ends), then what is left of each job in queue order. False when a
+  // job would miss its deadline; else `base` (the slots before the queue) and `plans`.
+  bool PlanFromState(const ClusterState& state, Time now, Estimate& base,
+                     std::vector<Estimate>& plans) const;
+  // Makes PlanFromState's results the queue's vectors.
+  void StorePlan(Estimate base, std::vector<Estimate>& plans);
   // When a task of the job's `kind` that starts at `start` ends at the latest.
   Time TaskEnd(const Entry& job, SlotKind kind, Time start) const;
   // Plans one task of the job's `kind` on slot `s` of `slots`, started no earlier than
@@ -159,6 +189,8 @@ class RtmrPolicy final : public Policy {
   SlotTimes zero_map_, zero_reduce_;  // l and q zeros: the vectors before any job
   double log_inv_delta_ = 0;          // ln(1 / δ), δ = (1 - C) / slots; infinite at C = 1
   uint64_t feedback_updates_ = 0;
+  std::unordered_map<SlotId, Time> loans_;  // map slots lent to best-effort tasks: until when
+  bool planned_from_state_ = false;          // StorePlan ran: the vectors are not the paper's
 };
 
 }  // namespace mrlocal

@@ -97,7 +97,9 @@ TEST(OptionCli, AWorkloadOptionThatDoesNotApplyIsAnError) {
 
 // --reject-policy: the same jobs accepted either way; backfilled, the rejected ones run
 // best effort and some meet their deadlines (rtmr-wl1 at 4x its rate turns many away).
-TEST(OptionCli, BackfillRunsTheRejectedJobsAndAcceptsTheSame) {
+// Backfill re-plans RTMR's queue when it lends a slot, so it may accept other jobs than
+// drop does; either way every accepted job meets its deadline.
+TEST(OptionCli, BackfillRunsTheRejectedJobsAndKeepsTheGuarantee) {
   ScratchDir dir;
   std::map<std::string, nlohmann::json> metrics;
   for (const char* policy : {"drop", "backfill"}) {
@@ -110,11 +112,12 @@ TEST(OptionCli, BackfillRunsTheRejectedJobsAndAcceptsTheSame) {
   }
   const nlohmann::json& drop = metrics["drop"];
   const nlohmann::json& backfill = metrics["backfill"];
-  EXPECT_EQ(backfill["accepted"], drop["accepted"]);
-  EXPECT_EQ(backfill["successful"], drop["successful"]);
+  EXPECT_EQ(backfill["successful"], backfill["accepted"]);
+  EXPECT_EQ(drop["successful"], drop["accepted"]);
   EXPECT_EQ(drop["best_effort_jobs"], 0);
   EXPECT_GT(drop["rejected"].get<int>(), 0);
-  EXPECT_EQ(backfill["best_effort_jobs"], drop["rejected"]);
+  EXPECT_GT(backfill["rejected"].get<int>(), 0);
+  EXPECT_EQ(backfill["best_effort_jobs"], backfill["rejected"]);
   EXPECT_EQ(drop["met_all"], drop["successful"]);
   EXPECT_GT(backfill["met_all"].get<int>(), drop["met_all"].get<int>());
   bool said = false;

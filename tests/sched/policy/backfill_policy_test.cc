@@ -1,6 +1,8 @@
 // BackfillPolicy on a tiny simulated cluster: a job RTMR rejects runs best effort in the
 // slots admitted jobs leave, gives them back at once when an admitted job needs them, and
-// still completes; the admitted job ends exactly when it would have alone.
+// still completes; the admitted job ends exactly when it would have alone. An admitted
+// job's slack goes to a best-effort job with an earlier deadline only where RTMR's re-plan
+// says the admitted job still meets its own.
 #include "sched/policy/backfill_policy.h"
 
 #include <gtest/gtest.h>
@@ -57,14 +59,15 @@ TEST(BackfillPolicy, DropIsTodaysRejection) {
 }
 
 // Job 1 as above holds both map slots when job 2 arrives at 2 s: 2 maps of 3 s, a reduce
-// of 1 s, deadline 10 s. RTMR admits it (finish 6 s on the empty cluster); both best-effort
-// maps are preempted at 2 s, job 2 runs maps [2,5] and its reduce [5,6], as if alone. Job 1's
-// maps start over: [5,15], reduce [15,16].
+// of 1 s, deadline 4 s. RTMR admits it (finish 6 s on the empty cluster). Neither slot can
+// be lent to job 1's maps in place (to 10 s, job 2 would end at 9 s), so both are preempted
+// at 2 s, and job 2 runs maps [2,5] and its reduce [5,6], as if alone. Job 1's maps start
+// over: [5,15], reduce [15,16].
 TEST(BackfillPolicy, GivesAnAdmittedJobItsSlotsAtOnceAndFinishesLater) {
   Backfilled b;
   SimRun run(OneNode(2, 1), b.policy);
   run.Submit(Time{0}, 2, 10, 1, 1, 5);
-  run.Submit(seconds(2), 2, 3, 1, 1, 10);
+  run.Submit(seconds(2), 2, 3, 1, 1, 4);
   run.controller.RunUntilIdle();
   ASSERT_TRUE(run.controller.outcome(2).admission.guaranteed());
   const JobState& admitted = run.controller.state().job(2);
@@ -78,6 +81,23 @@ TEST(BackfillPolicy, GivesAnAdmittedJobItsSlotsAtOnceAndFinishesLater) {
   for (const TaskState& t : be.maps) EXPECT_EQ(t.attempts, 2u) << "preempted, then rerun";
   EXPECT_EQ(b.policy.preemptions(), 2u);
   EXPECT_EQ(run.controller.stats().preemptions, 2u);
+}
+
+// The same with job 2's deadline at 10 s (12 s absolute): one best-effort map keeps its slot,
+// lent in place to 10 s, for job 2 still ends by 9 s (maps [2,5] and [5,8] on the other
+// slot, reduce [8,9]); the other is preempted. Job 1: map [0,10], the other again [8,18],
+// reduce [18,19].
+TEST(BackfillPolicy, LendsARunningBestEffortMapInPlaceWhereTheAdmittedJobHasSlack) {
+  Backfilled b;
+  SimRun run(OneNode(2, 1), b.policy);
+  run.Submit(Time{0}, 2, 10, 1, 1, 5);
+  run.Submit(seconds(2), 2, 3, 1, 1, 10);
+  run.controller.RunUntilIdle();
+  ASSERT_TRUE(run.controller.outcome(2).admission.guaranteed());
+  EXPECT_EQ(run.controller.state().job(2).finish, seconds(9));
+  EXPECT_EQ(run.controller.state().job(1).finish, seconds(19));
+  EXPECT_EQ(b.policy.loans(), 1u);
+  EXPECT_EQ(b.policy.preemptions(), 1u);
 }
 
 // A best-effort reduce holding the only reduce slot gives it up when an admitted job's
@@ -112,6 +132,41 @@ TEST(BackfillPolicy, RunsBestEffortJobsInDeadlineOrder) {
   EXPECT_EQ(run.controller.state().job(1).finish, seconds(5));
   EXPECT_EQ(run.controller.state().job(3).finish, seconds(10));  // deadline 2.5 s
   EXPECT_EQ(run.controller.state().job(2).finish, seconds(15));  // deadline 3 s
+}
+
+// Slack stealing. One map slot. Job 1 at 0: 2 maps of 2 s, deadline 20 s, admitted
+// (plan: maps [0,2], [2,4]). Job 2 at 1 s: 1 map of 2 s, deadline 3.5 s (4.5 s absolute).
+// RTMR queues it after job 1, which has started: [4,6], past 4.5, so it is rejected. At
+// 2 s job 1's second map waits, and job 2's deadline is earlier: RTMR re-plans with the
+// slot lent until 4 s, job 1 still ends by 6 s, well before 20 s, so job 2 runs [2,4] and
+// meets its deadline; job 1's map runs [4,6].
+TEST(BackfillPolicy, LendsAdmittedSlackToAnEarlierDeadline) {
+  Backfilled b;
+  SimRun run(OneNode(1, 1), b.policy);
+  run.Submit(Time{0}, 2, 2, 0, 0, 20);
+  run.Submit(seconds(1), 1, 2, 0, 0, 3.5);
+  run.controller.RunUntilIdle();
+  ASSERT_TRUE(run.controller.outcome(1).admission.guaranteed());
+  ASSERT_TRUE(run.controller.outcome(2).admission.best_effort);
+  EXPECT_EQ(run.controller.state().job(2).finish, seconds(4));
+  EXPECT_EQ(run.controller.state().job(1).finish, seconds(6));
+  EXPECT_EQ(b.policy.loans(), 1u);
+  EXPECT_EQ(b.policy.preemptions(), 0u);
+}
+
+// The same with job 1's deadline at 5 s: lent, the slot would end job 1 at 6 s, so RTMR
+// refuses; job 1 keeps its plan ([2,4], done at 4 s) and job 2 runs after it, late.
+TEST(BackfillPolicy, LendsNoSlackAnAdmittedJobNeeds) {
+  Backfilled b;
+  SimRun run(OneNode(1, 1), b.policy);
+  run.Submit(Time{0}, 2, 2, 0, 0, 5);
+  run.Submit(seconds(1), 1, 2, 0, 0, 3.5);
+  run.controller.RunUntilIdle();
+  ASSERT_TRUE(run.controller.outcome(1).admission.guaranteed());
+  ASSERT_TRUE(run.controller.outcome(2).admission.best_effort);
+  EXPECT_EQ(run.controller.state().job(1).finish, seconds(4));
+  EXPECT_EQ(run.controller.state().job(2).finish, seconds(6));
+  EXPECT_EQ(b.policy.loans(), 0u);
 }
 
 TEST(BackfillPolicy, TheRegistryWrapsAdmissionControlPoliciesOnRequest) {
