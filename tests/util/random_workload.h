@@ -35,37 +35,40 @@ struct WorkloadShape {
   bool one_speed = false;    // every node at one speed drawn for the workload
   bool equal_tasks = false;  // a job's maps all have one worst case, and its reduces one
   // Each task's actual time over its worst case; none: exactly its worst case.
-  std::optional<RealRange> run_fraction;
+  std::optional<RealRange> run_fraction{};
 };
 
+// Every field has a default (none, zero, off), so that a test names only what it draws:
+// WorkloadRanges{.nodes = {1, 6}, ...}.
 struct WorkloadRanges {
   // Cluster: nodes of map_slots and reduce_slots each (at least one reduce slot in all),
   // each at one of `speeds`.
-  IntRange nodes, map_slots, reduce_slots;
-  std::vector<double> speeds;
-  WorkloadShape shape;
+  IntRange nodes{}, map_slots{}, reduce_slots{};
+  std::vector<double> speeds{};
+  WorkloadShape shape{};
   // A share of the workloads (0 to 1) takes the `tight` shape instead.
-  std::optional<WorkloadShape> tight;
+  std::optional<WorkloadShape> tight{};
   double tight_share = 0;
 
-  // Jobs: each of `maps` maps (log-uniform: small jobs, whose stages overlap, are common)
-  // and `reduces` reduces, of worst case map_s / reduce_s seconds at speed 1.0.
-  IntRange jobs, maps, reduces;
+  // Jobs: each of `maps` maps and `reduces` reduces, of worst case map_s / reduce_s seconds
+  // at speed 1.0. Log-uniform map counts make small jobs, whose stages overlap, common.
+  IntRange jobs{}, maps{};
   bool log_uniform_maps = false;
-  RealRange map_s, reduce_s;
+  IntRange reduces{};
+  RealRange map_s{}, reduce_s{};
   bool replicas = false;  // each map's split on a random node (else on none)
 
   // Deadline: this times the job's IsolatedPath; arrivals exponential, their mean gap
   // this times the jobs' mean IsolatedPath.
-  RealRange deadline_path, mean_gap_path;
+  RealRange deadline_path{}, mean_gap_path{};
 
   // Slowdowns: this share of the nodes (0 to 1) steps `slowdown_steps` times inside the
   // arrivals' horizon, alternately to one of `slowdown_factors` and back to 1.0.
   double slowed_share = 0;
-  IntRange slowdown_steps;
-  std::vector<double> slowdown_factors;
+  IntRange slowdown_steps{};
+  std::vector<double> slowdown_factors{};
   // Task noise: the SimExecutor's log-normal sigma, one of these; none: no noise.
-  std::vector<double> noise_sigmas;
+  std::vector<double> noise_sigmas{};
 };
 
 struct RandomJob {
@@ -142,8 +145,15 @@ class Drawer {
                     shape_.one_speed ? speed : Pick(r_.speeds)};
       reduce_slots += n.reduce_slots;
     }
+    // A job's reduces need a slot somewhere.
     if (reduce_slots == 0) nodes[size_t(Int({0, int(nodes.size()) - 1}))].reduce_slots = 1;
     return ClusterSpec(std::move(nodes));
+  }
+
+  int DrawMapCount() {
+    if (!r_.log_uniform_maps) return Int(r_.maps);
+    const double e = std::exp(Real({std::log(double(r_.maps.lo)), std::log(r_.maps.hi + 1.0)}));
+    return std::min(r_.maps.hi, static_cast<int>(e));
   }
 
   // Worst case in whole microseconds, actual a whole number of them no larger: the
@@ -162,11 +172,7 @@ class Drawer {
     jobs.resize(static_cast<size_t>(Int(r_.jobs)));
     double mean_path = 0;
     for (RandomJob& j : jobs) {
-      const int maps =
-          r_.log_uniform_maps
-              ? std::min(r_.maps.hi, static_cast<int>(std::exp(Real({std::log(double(r_.maps.lo)),
-                                                                     std::log(r_.maps.hi + 1.0)}))))
-              : Int(r_.maps);
+      const int maps = DrawMapCount();
       const int reduces = Int(r_.reduces);
       const double map_s = Real(r_.map_s), reduce_s = Real(r_.reduce_s);
       for (int i = 0; i < maps; ++i) {

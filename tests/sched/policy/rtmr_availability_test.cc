@@ -32,7 +32,6 @@ using testing::RandomWorkload;
 using testing::RealRange;
 using testing::WorkloadRanges;
 using testing::WorkloadRun;
-using testing::WorkloadShape;
 
 // One run of `w` under rtmr (or rtmr-nofb) told the profiles in advance.
 class AvailabilityRun {
@@ -103,26 +102,23 @@ TEST(RtmrAvailability, AConstantForecastKeepsTheNominalEstimate) {
 // 50-100 % of it; deadlines 1-4 × the job's isolated worst-case path, arrivals
 // exponential with a mean of 0.1-0.5 × that path; each node, with probability 2/3, at
 // 0.25-0.75 over 1-3 random spans inside the arrivals' horizon.
-WorkloadRanges Ranges() {
-  WorkloadRanges r;
-  r.nodes = {1, 5};
-  r.map_slots = {1, 3};
-  r.reduce_slots = {0, 2};
-  r.speeds = {0.5, 1.0};
-  r.shape =
-      WorkloadShape{.one_speed = false, .equal_tasks = true, .run_fraction = RealRange{0.5, 1.0}};
-  r.jobs = {6, 12};
-  r.maps = {1, 30};
-  r.reduces = {0, 6};
-  r.map_s = {1, 10};
-  r.reduce_s = {1, 10};
-  r.deadline_path = {1, 4};
-  r.mean_gap_path = {0.1, 0.5};
-  r.slowed_share = 2.0 / 3;
-  r.slowdown_steps = {2, 6};  // alternately slow and back: 1-3 spans
-  r.slowdown_factors = {0.25, 0.5, 0.75};
-  return r;
-}
+const WorkloadRanges kRanges{
+    .nodes = {1, 5},
+    .map_slots = {1, 3},
+    .reduce_slots = {0, 2},
+    .speeds = {0.5, 1.0},
+    .shape = {.one_speed = false, .equal_tasks = true, .run_fraction = RealRange{0.5, 1.0}},
+    .jobs = {6, 12},
+    .maps = {1, 30},
+    .reduces = {0, 6},
+    .map_s = {1, 10},
+    .reduce_s = {1, 10},
+    .deadline_path = {1, 4},
+    .mean_gap_path = {0.1, 0.5},
+    .slowed_share = 2.0 / 3,
+    .slowdown_steps = {2, 6},  // alternately slow and back: 1-3 spans
+    .slowdown_factors = {0.25, 0.5, 0.75},
+};
 
 constexpr int kWorkloads = 2'000;
 
@@ -130,10 +126,9 @@ class RtmrAvailabilityProperty : public ::testing::TestWithParam<bool> {};
 
 TEST_P(RtmrAvailabilityProperty, NoAdmittedJobMissesThroughAKnownSlowdown) {
   const bool feedback = GetParam();
-  const WorkloadRanges ranges = Ranges();
   uint64_t jobs = 0, admitted = 0;
   for (uint64_t seed = 0; seed < kWorkloads && !HasFailure(); ++seed) {
-    const RandomWorkload w = DrawWorkload(ranges, seed);
+    const RandomWorkload w = DrawWorkload(kRanges, seed);
     AvailabilityRun run(w, feedback);
     for (const auto& [id, job] : run.controller().state().jobs) {
       ++jobs;

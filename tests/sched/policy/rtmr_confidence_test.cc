@@ -48,32 +48,29 @@ using testing::RandomJob;
 using testing::RandomWorkload;
 using testing::WorkloadRanges;
 using testing::WorkloadRun;
-using testing::WorkloadShape;
 
 constexpr int kWorkloads = testing::kSanitizedBuild ? 250 : 1'000;
 constexpr int kShards = 2;
 constexpr double kConfidence = 0.99;
 
-// The tasks are drawn at their mean times (run_fraction none: actual = drawn), and
-// RunWorkload declares each at its worst case.
-WorkloadRanges Ranges() {
-  WorkloadRanges r;
-  r.nodes = {2, 6};
-  r.map_slots = {1, 4};
-  r.reduce_slots = {0, 2};
-  r.speeds = {0.5, 1.0};
-  r.shape = WorkloadShape{.one_speed = true, .equal_tasks = true, .run_fraction = std::nullopt};
-  r.jobs = {20, 40};
-  r.maps = {1, 60};
-  r.log_uniform_maps = true;
-  r.reduces = {0, 8};
-  r.map_s = {1, 10};
-  r.reduce_s = {1, 15};
-  r.deadline_path = {1, 4};
-  r.mean_gap_path = {0.02, 0.2};
-  r.noise_sigmas = {0.2, 0.5};
-  return r;
-}
+// The tasks are drawn at their mean times, which they run before the executor's noise
+// (no run_fraction); RunWorkload declares each at its worst case.
+const WorkloadRanges kRanges{
+    .nodes = {2, 6},
+    .map_slots = {1, 4},
+    .reduce_slots = {0, 2},
+    .speeds = {0.5, 1.0},
+    .shape = {.one_speed = true, .equal_tasks = true},
+    .jobs = {20, 40},
+    .maps = {1, 60},
+    .log_uniform_maps = true,
+    .reduces = {0, 8},
+    .map_s = {1, 10},
+    .reduce_s = {1, 15},
+    .deadline_path = {1, 4},
+    .mean_gap_path = {0.02, 0.2},
+    .noise_sigmas = {0.2, 0.5},
+};
 
 // Declared at the worst case, the mean × the largest noise factor, in whole µs rounded up:
 // never below a task's time.
@@ -89,7 +86,6 @@ struct Tally {
 
 // Runs one workload; counts its admitted jobs and those that missed.
 void RunWorkload(uint64_t seed, bool feedback, double confidence, Tally& tally) {
-  static const WorkloadRanges kRanges = Ranges();
   RandomWorkload w = DrawWorkload(kRanges, seed);
   const double worst = SimExecutor::MaxNoiseFactor(w.noise_sigma);
   DeclareWorstCase(w, worst);

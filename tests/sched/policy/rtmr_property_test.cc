@@ -57,32 +57,29 @@ using testing::WorkloadShape;
 constexpr int kWorkloads = testing::kSanitizedBuild ? 3'000 : 12'000;
 constexpr int kShards = 6;  // test instances per policy, kWorkloads / kShards workloads each
 
-WorkloadRanges Ranges() {
-  WorkloadRanges r;
-  r.nodes = {1, 6};
-  r.map_slots = {1, 4};
-  r.reduce_slots = {0, 2};
-  r.speeds = {0.25, 0.5, 0.75, 1.0};
-  // Three workloads in four make the estimates tight, where a dispatcher that strays from
-  // the admission's plan shows: one speed for every node (else the slowest sets every
-  // estimate), jobs of equal tasks (as equal HDFS blocks), each running 95-100 % of its
-  // worst case. The others mix speeds and task sizes, and run 20-100 %.
-  r.shape =
-      WorkloadShape{.one_speed = false, .equal_tasks = false, .run_fraction = RealRange{0.2, 1.0}};
-  r.tight =
-      WorkloadShape{.one_speed = true, .equal_tasks = true, .run_fraction = RealRange{0.95, 1.0}};
-  r.tight_share = 0.75;
-  r.jobs = {8, 16};
-  r.maps = {1, 60};
-  r.log_uniform_maps = true;
-  r.reduces = {0, 12};
-  r.map_s = {1, 20};
-  r.reduce_s = {1, 30};
-  r.replicas = true;
-  r.deadline_path = {0.5, 4.0};
-  r.mean_gap_path = {0.02, 0.3};
-  return r;
-}
+// Three workloads in four make the estimates tight, where a dispatcher that strays from
+// the admission's plan shows: one speed for every node (else the slowest sets every
+// estimate), jobs of equal tasks (as equal HDFS blocks), each running 95-100 % of its worst
+// case. The others mix speeds and task sizes, and run 20-100 %.
+const WorkloadRanges kRanges{
+    .nodes = {1, 6},
+    .map_slots = {1, 4},
+    .reduce_slots = {0, 2},
+    .speeds = {0.25, 0.5, 0.75, 1.0},
+    .shape = {.one_speed = false, .equal_tasks = false, .run_fraction = RealRange{0.2, 1.0}},
+    .tight =
+        WorkloadShape{.one_speed = true, .equal_tasks = true, .run_fraction = RealRange{0.95, 1.0}},
+    .tight_share = 0.75,
+    .jobs = {8, 16},
+    .maps = {1, 60},
+    .log_uniform_maps = true,
+    .reduces = {0, 12},
+    .map_s = {1, 20},
+    .reduce_s = {1, 30},
+    .replicas = true,
+    .deadline_path = {0.5, 4.0},
+    .mean_gap_path = {0.02, 0.3},
+};
 
 struct Tally {
   uint64_t jobs = 0, admitted = 0, rejected = 0, feedback_updates = 0;
@@ -119,7 +116,6 @@ struct Variant {
 
 // Runs one workload under `v`; every job admitted with a guarantee must meet its deadline.
 void RunWorkload(uint64_t seed, const Variant& v, Tally& tally) {
-  static const WorkloadRanges kRanges = Ranges();
   const RandomWorkload w = DrawWorkload(kRanges, seed);
   JobHistory history = ExactHistory();
   auto made = std::make_unique<RtmrPolicy>(
