@@ -9,12 +9,8 @@
 // job may miss.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
-#include <map>
 #include <memory>
-#include <random>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,81 +18,41 @@
 #include "sched/core/controller.h"
 #include "sched/estimate/capacity_forecast.h"
 #include "sched/estimate/job_history.h"
-#include "sched/partition/partitioner.h"
 #include "sched/policy/rtmr_policy.h"
-#include "sched/sim/sim_executor.h"
-#include "sched/sim/sim_loop.h"
-#include "tests/util/job_builder.h"
 #include "tests/util/policy_test_util.h"
+#include "tests/util/random_workload.h"
+#include "tests/util/workload_run.h"
 
 namespace mrlocal {
 namespace {
 
 using testing::ExactHistory;
-using testing::JobBuilder;
+using testing::RandomJob;
+using testing::RandomWorkload;
+using testing::RealRange;
+using testing::WorkloadRanges;
+using testing::WorkloadRun;
 
-struct GenJob {
-  double arrival_s = 0, deadline_s = 0;           // deadline relative to arrival
-  std::vector<uint64_t> map_units, reduce_units;  // worst case, µs at speed 1.0
-  std::vector<double> map_s, reduce_s;            // actual work, s at speed 1.0
-};
-
-struct Workload {
-  ClusterSpec cluster;
-  std::map<NodeId, SpeedProfile> availability;
-  std::vector<GenJob> jobs;
-};
-
-// One run of `w` under rtmr (or rtmr-nofb) told the profiles in advance; the controller
-// sees each step as the runtime shows it (tools/runtime/runtime.cc), the executor runs the
-// tasks through it.
+// One run of `w` under rtmr (or rtmr-nofb) told the profiles in advance.
 class AvailabilityRun {
  public:
-  AvailabilityRun(const Workload& w, bool feedback)
-      : slots_(w.cluster.Slots()),
-        exec_(loop_, slots_, SimExecutorOptions{.availability = w.availability}),
-        policy_(&history_, RtmrOptions{.feedback = feedback, .feedback_threshold = std::nullopt},
-                std::make_shared<KnownForecast>(slots_, w.availability)),
-        controller_(loop_, exec_, policy_, slots_, w.cluster.nodes(),
-                    std::move(MakePartitioner("hash")).value(),
-                    ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}}) {
-    for (const auto& [node, profile] : w.availability)
-      for (size_t i = 0; i < profile.size(); ++i)
-        loop_.At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
-          for (const SlotInfo& s : slots_)
-            if (s.node == node) (void)controller_.SetSlotSpeed(s.id, s.speed * factor);
-        });
-    for (const GenJob& j : w.jobs)
-      controller_.SubmitAt(FromSeconds(j.arrival_s), [this, &j](JobId id) {
-        SimJob model;
-        model.map_work_s = j.map_s;
-        model.reduce_work_s = j.reduce_s;
-        exec_.AddJob(id, std::move(model));
-        JobBuilder spec;
-        spec.Name("job" + std::to_string(id)).Deadline(FromSeconds(j.deadline_s));
-        uint64_t input = 0;
-        for (uint64_t u : j.map_units) {
-          spec.Map(u);
-          input += u;
-        }
-        return spec.InputBytes(input).ReduceUnits(j.reduce_units).Build();
-      });
-    controller_.RunUntilIdle();
+  AvailabilityRun(const RandomWorkload& w, bool feedback)
+      : policy_(&history_, RtmrOptions{.feedback = feedback, .feedback_threshold = std::nullopt},
+                std::make_shared<KnownForecast>(w.cluster.Slots(), w.availability)),
+        run_(w, policy_) {
+    run_.Run();
   }
 
-  const Controller& controller() const { return controller_; }
+  const Controller& controller() const { return run_.controller(); }
 
  private:
   JobHistory history_ = ExactHistory();
-  std::vector<SlotInfo> slots_;
-  SimLoop loop_;
-  SimExecutor exec_;
   RtmrPolicy policy_;
-  Controller controller_;
+  WorkloadRun run_;
 };
 
-GenJob MapOnlyJob(double deadline_s, std::vector<double> map_s) {
-  GenJob j;
+RandomJob MapOnlyJob(double deadline_s, std::vector<double> map_s) {
+  RandomJob j;
   j.deadline_s = deadline_s;
   for (double s : map_s) j.map_units.push_back(static_cast<uint64_t>(s * 1e6));
   j.map_s = std::move(map_s);
@@ -106,8 +62,8 @@ GenJob MapOnlyJob(double deadline_s, std::vector<double> map_s) {
 // One map slot at speed 1.0, at 0.25 over [10 s, 30 s); a job of two 8 s maps arriving at 0.
 // At nominal speed it ends at 16 s. Known: the first map [0, 8); the second does 2 s of
 // work by 10, 20 × 0.25 = 5 s by 30, the last 1 s by 31.
-Workload SlowedSlot(double deadline_s) {
-  Workload w;
+RandomWorkload SlowedSlot(double deadline_s) {
+  RandomWorkload w;
   w.cluster = ClusterSpec({NodeGroup{1, 1, 0, 1.0}});
   w.availability[0] = SpeedProfile({FromSeconds(10), FromSeconds(30)}, {0.25, 1.0});
   w.jobs = {MapOnlyJob(deadline_s, {8, 8})};
@@ -143,76 +99,26 @@ TEST(RtmrAvailability, AConstantForecastKeepsTheNominalEstimate) {
 // A random workload whose nodes (some of them) slow down for a while, perhaps more than
 // once: 1-5 nodes of 1-3 map and 0-2 reduce slots at speed 0.5 or 1.0; 6-12 jobs of 1-30
 // equal maps and 0-6 equal reduces (worst case 1-10 s at speed 1.0), each task running
-// 50-100 % of it; deadlines 1-4 × the job's worst-case path alone at full speed, arrivals
+// 50-100 % of it; deadlines 1-4 × the job's isolated worst-case path, arrivals
 // exponential with a mean of 0.1-0.5 × that path; each node, with probability 2/3, at
-// 0.25-1.0 over 1-3 random spans inside the arrivals' horizon.
-Workload Generate(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  auto real = [&rng](double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-  };
-  static constexpr double kFactors[] = {0.25, 0.5, 0.75};
-  Workload w;
-  std::vector<NodeGroup> nodes(static_cast<size_t>(uniform(1, 5)));
-  for (NodeGroup& n : nodes)
-    n = NodeGroup{1, uniform(1, 3), uniform(0, 2), uniform(0, 1) ? 1.0 : 0.5};
-  nodes[0].reduce_slots = std::max(nodes[0].reduce_slots, 1);
-  w.cluster = ClusterSpec(std::move(nodes));
-  const double slowest = 0.5;  // a bound: the path below is only a scale for deadlines
-  double mean_path = 0;
-  w.jobs.resize(static_cast<size_t>(uniform(6, 12)));
-  for (GenJob& j : w.jobs) {
-    const int maps = uniform(1, 30), reduces = uniform(0, 6);
-    const double map_s = real(1, 10), reduce_s = real(1, 10);
-    auto add = [&](double worst_s, std::vector<uint64_t>& units, std::vector<double>& s) {
-      units.push_back(static_cast<uint64_t>(worst_s * 1e6));
-      s.push_back(std::floor(double(units.back()) * real(0.5, 1.0)) * 1e-6);
-    };
-    for (int i = 0; i < maps; ++i) add(map_s, j.map_units, j.map_s);
-    for (int i = 0; i < reduces; ++i) add(reduce_s, j.reduce_units, j.reduce_s);
-    const double path = (std::ceil(double(maps) / w.cluster.map_slots()) * map_s +
-                         std::ceil(double(reduces) / w.cluster.reduce_slots()) * reduce_s) /
-                        slowest;
-    j.deadline_s = real(1, 4) * path;
-    mean_path += path / double(w.jobs.size());
-  }
-  std::exponential_distribution<double> gap(1.0 / (real(0.1, 0.5) * mean_path));
-  double t = 0;
-  for (GenJob& j : w.jobs) {
-    j.arrival_s = t;
-    t += gap(rng);
-  }
-  const double horizon = t + mean_path;
-  for (NodeId n = 0; n < w.cluster.nodes(); ++n) {
-    if (uniform(0, 2) == 0) continue;
-    std::vector<double> at;
-    for (int k = uniform(2, 6); k > 0; --k) at.push_back(real(0, horizon));
-    std::sort(at.begin(), at.end());
-    SpeedProfile p;
-    for (size_t k = 0; k < at.size(); ++k)
-      if (p.empty() || FromSeconds(at[k]) > p.times().back())
-        p.Add(FromSeconds(at[k]), k % 2 ? 1.0 : kFactors[uniform(0, 2)]);
-    w.availability[n] = std::move(p);
-  }
-  return w;
-}
-
-std::string Describe(uint64_t seed, const Workload& w) {
-  std::ostringstream o;
-  o << "seed " << seed << ", cluster " << w.cluster.ToString() << "\n";
-  for (const auto& [node, p] : w.availability) {
-    o << "  node " << node << ":";
-    for (size_t k = 0; k < p.size(); ++k)
-      o << " " << Seconds(p.times()[k] - Time{0}) << " s → " << p.factors()[k];
-    o << "\n";
-  }
-  for (size_t i = 0; i < w.jobs.size(); ++i)
-    o << "  job " << i + 1 << ": arrival " << w.jobs[i].arrival_s << " s, deadline "
-      << w.jobs[i].deadline_s << " s, " << w.jobs[i].map_s.size() << " maps, "
-      << w.jobs[i].reduce_s.size() << " reduces\n";
-  return o.str();
-}
+// 0.25-0.75 over 1-3 random spans inside the arrivals' horizon.
+const WorkloadRanges kRanges{
+    .nodes = {1, 5},
+    .map_slots = {1, 3},
+    .reduce_slots = {0, 2},
+    .speeds = {0.5, 1.0},
+    .shape = {.one_speed = false, .equal_tasks = true, .run_fraction = RealRange{0.5, 1.0}},
+    .jobs = {6, 12},
+    .maps = {1, 30},
+    .reduces = {0, 6},
+    .map_s = {1, 10},
+    .reduce_s = {1, 10},
+    .deadline_path = {1, 4},
+    .mean_gap_path = {0.1, 0.5},
+    .slowed_share = 2.0 / 3,
+    .slowdown_steps = {2, 6},  // alternately slow and back: 1-3 spans
+    .slowdown_factors = {0.25, 0.5, 0.75},
+};
 
 constexpr int kWorkloads = 2'000;
 
@@ -222,19 +128,19 @@ TEST_P(RtmrAvailabilityProperty, NoAdmittedJobMissesThroughAKnownSlowdown) {
   const bool feedback = GetParam();
   uint64_t jobs = 0, admitted = 0;
   for (uint64_t seed = 0; seed < kWorkloads && !HasFailure(); ++seed) {
-    const Workload w = Generate(seed);
+    const RandomWorkload w = DrawWorkload(kRanges, seed);
     AvailabilityRun run(w, feedback);
     for (const auto& [id, job] : run.controller().state().jobs) {
       ++jobs;
       const Admission& a = run.controller().outcome(id).admission;
       if (!a.admitted) continue;
       ++admitted;
-      ASSERT_EQ(job.phase, JobPhase::kDone) << job.failure << "\n" << Describe(seed, w);
+      ASSERT_EQ(job.phase, JobPhase::kDone) << job.failure << "\n" << Describe(w);
       EXPECT_LE(job.finish, *job.absolute_deadline())
           << "job " << id << " admitted (estimated finish " << Seconds(*a.estimated_finish())
           << " s) ended at " << Seconds(job.finish) << " s, past its deadline "
           << Seconds(*job.absolute_deadline()) << " s\n"
-          << Describe(seed, w);
+          << Describe(w);
     }
   }
   // Not vacuous: a fair share of the jobs was admitted, and some rejected.

@@ -13,7 +13,7 @@
 // C = 1 (the worst case), and at C = 1 no admitted job misses (the paper's property, here
 // under noise that never exceeds the worst case).
 //
-// Each workload (mt19937_64 seeded with its index):
+// Each workload (tests/util/random_workload.h, seeded with its index):
 //   cluster   2-6 nodes of one speed (0.5 or 1.0), each 1-4 map and 0-2 reduce slots (at
 //             least one reduce slot in all);
 //   jobs      20-40, each 1-60 maps (log-uniform) of one mean time 1-10 s and 0-8 reduces of
@@ -27,91 +27,57 @@
 //             tasks take their mean, few when every task takes its worst case.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <tuple>
+#include <vector>
 
-#include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
 #include "sched/estimate/job_history.h"
-#include "sched/partition/partitioner.h"
 #include "sched/policy/rtmr_policy.h"
 #include "sched/sim/sim_executor.h"
-#include "sched/sim/sim_loop.h"
-#include "tests/util/job_builder.h"
+#include "tests/util/random_workload.h"
+#include "tests/util/sanitized_build.h"
+#include "tests/util/workload_run.h"
 
 namespace mrlocal {
 namespace {
 
-using testing::JobBuilder;
+using testing::RandomJob;
+using testing::RandomWorkload;
+using testing::WorkloadRanges;
+using testing::WorkloadRun;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define MRLOCAL_CONFIDENCE_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MRLOCAL_CONFIDENCE_SANITIZED 1
-#endif
-#endif
-#ifdef MRLOCAL_CONFIDENCE_SANITIZED
-constexpr int kWorkloads = 250;
-#else
-constexpr int kWorkloads = 1'000;
-#endif
+constexpr int kWorkloads = testing::kSanitizedBuild ? 250 : 1'000;
 constexpr int kShards = 2;
 constexpr double kConfidence = 0.99;
 
-struct GenJob {
-  double arrival_s = 0, deadline_s = 0;
-  double map_s = 0, reduce_s = 0;  // mean times at speed 1.0
-  int maps = 0, reduces = 0;
+// The tasks are drawn at their mean times, which they run before the executor's noise
+// (no run_fraction); RunWorkload declares each at its worst case.
+const WorkloadRanges kRanges{
+    .nodes = {2, 6},
+    .map_slots = {1, 4},
+    .reduce_slots = {0, 2},
+    .speeds = {0.5, 1.0},
+    .shape = {.one_speed = true, .equal_tasks = true},
+    .jobs = {20, 40},
+    .maps = {1, 60},
+    .log_uniform_maps = true,
+    .reduces = {0, 8},
+    .map_s = {1, 10},
+    .reduce_s = {1, 15},
+    .deadline_path = {1, 4},
+    .mean_gap_path = {0.02, 0.2},
+    .noise_sigmas = {0.2, 0.5},
 };
 
-struct Workload {
-  ClusterSpec cluster;
-  double sigma = 0;
-  std::vector<GenJob> jobs;
-};
-
-Workload Generate(uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  auto real = [&rng](double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-  };
-  Workload w;
-  w.sigma = uniform(0, 1) ? 0.5 : 0.2;
-  const double speed = uniform(0, 1) ? 0.5 : 1.0;
-  std::vector<NodeGroup> nodes(static_cast<size_t>(uniform(2, 6)));
-  int reduce_slots = 0;
-  for (NodeGroup& n : nodes) {
-    n = NodeGroup{1, uniform(1, 4), uniform(0, 2), speed};
-    reduce_slots += n.reduce_slots;
-  }
-  if (reduce_slots == 0) nodes[0].reduce_slots = 1;
-  w.cluster = ClusterSpec(std::move(nodes));
-  w.jobs.resize(static_cast<size_t>(uniform(20, 40)));
-  double mean_path = 0;
-  for (GenJob& j : w.jobs) {
-    j.maps = std::min(60, static_cast<int>(std::exp(real(0, std::log(61.0)))));
-    j.reduces = uniform(0, 8);
-    j.map_s = real(1, 10);
-    j.reduce_s = real(1, 15);
-    double path = std::ceil(double(j.maps) / w.cluster.map_slots()) * j.map_s / speed;
-    if (j.reduces > 0)
-      path += std::ceil(double(j.reduces) / w.cluster.reduce_slots()) * j.reduce_s / speed;
-    j.deadline_s = real(1, 4) * path;
-    mean_path += path / double(w.jobs.size());
-  }
-  std::exponential_distribution<double> gap(1.0 / (real(0.02, 0.2) * mean_path));
-  double t = 0;
-  for (GenJob& j : w.jobs) {
-    j.arrival_s = t;
-    t += gap(rng);
-  }
-  return w;
+// Declared at the worst case, the mean × the largest noise factor, in whole µs rounded up:
+// never below a task's time.
+void DeclareWorstCase(RandomWorkload& w, double worst) {
+  for (RandomJob& j : w.jobs)
+    for (std::vector<uint64_t>* units : {&j.map_units, &j.reduce_units})
+      for (uint64_t& u : *units) u = static_cast<uint64_t>(std::ceil(double(u) * worst));
 }
 
 struct Tally {
@@ -120,47 +86,23 @@ struct Tally {
 
 // Runs one workload; counts its admitted jobs and those that missed.
 void RunWorkload(uint64_t seed, bool feedback, double confidence, Tally& tally) {
-  const Workload w = Generate(seed);
-  const double worst = SimExecutor::MaxNoiseFactor(w.sigma);
-  std::vector<double> ratios = SimExecutor::NoiseQuantiles(w.sigma, 4096);
+  RandomWorkload w = DrawWorkload(kRanges, seed);
+  const double worst = SimExecutor::MaxNoiseFactor(w.noise_sigma);
+  DeclareWorstCase(w, worst);
+  std::vector<double> ratios = SimExecutor::NoiseQuantiles(w.noise_sigma, 4096);
   for (double& r : ratios) r /= worst;
   const auto spread = CostDistribution::FromRatios(ratios);
   JobHistory history;
   history.Set("synthetic", {.model = {.map_s_per_unit = 1e-6, .reduce_s_per_unit = 1e-6},
                             .map_spread = spread,
                             .reduce_spread = spread});
-  const std::vector<SlotInfo> slots = w.cluster.Slots();
-  SimLoop loop;
-  SimExecutorOptions noise;
-  noise.noise = w.sigma;
-  noise.seed = seed;
-  SimExecutor exec(loop, slots, noise);
   RtmrOptions options;
   options.feedback = feedback;
   options.confidence = confidence;
   RtmrPolicy policy(&history, options);
-  Controller controller(
-      loop, exec, policy, slots, w.cluster.nodes(), std::move(MakePartitioner("hash")).value(),
-      ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}});
-  for (const GenJob& j : w.jobs) {
-    controller.SubmitAt(FromSeconds(j.arrival_s), [&exec, &j, worst](JobId id) {
-      SimJob model;
-      model.map_work_s.assign(static_cast<size_t>(j.maps), j.map_s);
-      model.reduce_work_s.assign(static_cast<size_t>(j.reduces), j.reduce_s);
-      exec.AddJob(id, std::move(model));
-      // Declared at the worst case, in whole µs rounded up: never below a task's time.
-      JobBuilder spec;
-      spec.Name("job" + std::to_string(id)).Deadline(FromSeconds(j.deadline_s));
-      const uint64_t map_units = static_cast<uint64_t>(std::ceil(j.map_s * worst * 1e6));
-      for (int i = 0; i < j.maps; ++i) spec.Map(map_units);
-      return spec.InputBytes(map_units * static_cast<uint64_t>(j.maps))
-          .ReduceUnits(std::vector<uint64_t>(
-              static_cast<size_t>(j.reduces),
-              static_cast<uint64_t>(std::ceil(j.reduce_s * worst * 1e6))))
-          .Build();
-    });
-  }
-  controller.RunUntilIdle();
+  WorkloadRun run(w, policy);
+  run.Run();
+  const Controller& controller = run.controller();
   for (const auto& [id, job] : controller.state().jobs) {
     ++tally.jobs;
     if (!controller.outcome(id).admission.admitted) continue;
