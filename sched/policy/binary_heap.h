@@ -33,9 +33,11 @@ void HeapPush(T* h, size_t n, const T& item, Less less) {
 template <typename T, typename Less>
 T HeapPop(T* h, size_t n, Less less) {
   const T top = h[0];
-  const T last = h[n - 1];
   // The hole at the top goes down to a leaf along the greater children (libstdc++'s
-  // __adjust_heap), then `last` rises from there (__push_heap).
+  // __adjust_heap), then `last` rises from there (__push_heap). `last` stays in place
+  // until then, read late: it is usually the item pushed just before, and reading it
+  // whole right after it was written field by field stalls.
+  const T& last = h[n - 1];
   const ptrdiff_t len = static_cast<ptrdiff_t>(n) - 1;
   ptrdiff_t hole = 0, child = 0;
   while (child < (len - 1) / 2) {
