@@ -64,12 +64,13 @@ std::array<double, ThetaGrid::kThetas> Thetas(bool inverse) {
   return t;
 }
 const std::array<double, ThetaGrid::kThetas> kThetaValues = Thetas(false);
-const std::array<double, ThetaGrid::kThetas> kInverseThetas = Thetas(true);
 
 }  // namespace
 
+const std::array<double, ThetaGrid::kThetas> ThetaGrid::kInverse = Thetas(true);
+
 double ThetaGrid::Theta(int k) { return kThetaValues[size_t(k)]; }
-double ThetaGrid::InverseTheta(int k) { return kInverseThetas[size_t(k)]; }
+double ThetaGrid::InverseTheta(int k) { return kInverse[size_t(k)]; }
 
 // theta_k * worst_s is kThetaStep k points up the x grid from theta_0 * worst_s, at the
 // same fraction between two points: one logarithm per task, not one per theta.
@@ -93,22 +94,6 @@ TaskCumulants CostDistribution::OfTask(const CostDistribution* d, double worst_s
     out[size_t(k)] = RoundUp(v);
   }
   return out;
-}
-
-void ChainTail::Add(const TaskCumulants& task) {
-  for (size_t k = 0; k < k_.size(); ++k) k_[k] += task[k];
-  ++tasks_;
-}
-
-double ChainTail::Bound(double log_inv_delta) const {
-  if (tasks_ == 0) return 0;
-  const double rounding = 1 + double(tasks_) * 0x1p-23;
-  double best = std::numeric_limits<double>::infinity();
-  for (size_t k = 0; k < k_.size(); ++k) {
-    const double b = (double(k_[k]) * rounding + log_inv_delta) * kInverseThetas[k];
-    best = b < best ? b : best;
-  }
-  return best;
 }
 
 }  // namespace mrlocal

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sched/core/units.h"
+#include "sched/policy/binary_heap.h"
 #include "sched/policy/fifo_policy.h"
 
 namespace mrlocal {
@@ -41,19 +42,19 @@ constexpr auto kLater = [](const auto& a, const auto& b) { return a.at > b.at; }
 
 }  // namespace
 
-RtmrPolicy::SlotEnd RtmrPolicy::SlotTimes::PopSmallest() {
-  std::pop_heap(heap.begin(), heap.end(), kLater);
-  SlotEnd t = heap.back();
+// Inline, as PlanTask: called per planned task, and a call passes the slot through memory.
+inline RtmrPolicy::SlotEnd RtmrPolicy::SlotTimes::PopSmallest() {
+  const SlotEnd s = HeapPop(heap.Own(), heap.size(), kLater);
   heap.pop_back();
-  return t;
+  return s;
 }
 
-void RtmrPolicy::SlotTimes::Push(const SlotEnd& s) {
+inline void RtmrPolicy::SlotTimes::Push(const SlotEnd& s) {
   heap.push_back(s);
-  std::push_heap(heap.begin(), heap.end(), kLater);
+  HeapPush(heap.Own(), heap.size() - 1, s, kLater);
 }
 
-void RtmrPolicy::SlotTimes::Restart(SlotEnd& s, Time t) {
+inline void RtmrPolicy::SlotTimes::Restart(SlotEnd& s, Time t) {
   s.at = t;
   if (keeps_chains) chains[s.chain] = {t, t, {}};
 }
@@ -87,7 +88,7 @@ Time RtmrPolicy::TaskEnd(const Entry& job, SlotKind kind, Time start) const {
   return start + (map ? job.estimate.map_task : job.estimate.reduce_task);
 }
 
-Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const {
+inline Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const {
   const Time anchor = chain.anchor;
   const double seconds = chain.tail.Bound(log_inv_delta_);
   const bool map = kind == SlotKind::kMap;
@@ -99,8 +100,8 @@ Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) c
   return anchor + FromSeconds(seconds);
 }
 
-void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots,
-                          SlotEnd& s) const {
+inline void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots,
+                                 SlotEnd& s) const {
   if (!slots.keeps_chains) {  // confidence 1: `at` is the worst case
     s.at = TaskEnd(job, kind, std::max(s.at, floor));
     return;

@@ -37,6 +37,7 @@
 #include "sched/estimate/cost_distribution.h"
 #include "sched/estimate/estimator.h"
 #include "sched/estimate/job_estimate.h"
+#include "sched/policy/shared_vector.h"
 
 namespace mrlocal {
 
@@ -97,10 +98,11 @@ class RtmrPolicy final : public Policy {
   };
   // A min-heap of slot free times (Algorithms II, III and VI only ever take the smallest),
   // and below confidence 1 each slot's chain, kept apart so that the heap stays small (at
-  // confidence 1 there is none: `at` is the worst case).
+  // confidence 1 there is none: `at` is the worst case). Each queued job keeps its own
+  // and its predecessor's, equal to another job's: shared until changed.
   struct SlotTimes {
-    std::vector<SlotEnd> heap;
-    std::vector<Chain> chains;
+    SharedVector<SlotEnd> heap;
+    SharedVector<Chain> chains;
     bool keeps_chains = false;  // below confidence 1
     bool empty() const { return heap.empty(); }
     SlotEnd PopSmallest();
