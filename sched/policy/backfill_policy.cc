@@ -47,7 +47,7 @@ BackfillPolicy::Demand BackfillPolicy::AdmittedDemand(const ClusterState& state)
 }
 
 void BackfillPolicy::Dispatch(DispatchRound& round, const ClusterState& state, Time now) {
-  if (PreemptForAdmitted(round, state)) return;  // the reports' rounds go on
+  if (PreemptForAdmittedReduces(round, state)) return;  // the reports' rounds go on
   if (best_effort_.empty()) {
     inner_->Dispatch(round, state, now);
     return;
@@ -58,7 +58,7 @@ void BackfillPolicy::Dispatch(DispatchRound& round, const ClusterState& state, T
   Backfill(round, state, now);
 }
 
-bool BackfillPolicy::PreemptForAdmitted(DispatchRound& round, const ClusterState& state) {
+bool BackfillPolicy::PreemptForAdmittedReduces(DispatchRound& round, const ClusterState& state) {
   if (!in_flight_.empty()) return true;
   if (best_effort_.empty()) return false;
   const Demand d = AdmittedDemand(state);
@@ -105,8 +105,7 @@ bool BackfillPolicy::ReclaimMapSlots(DispatchRound& round, const ClusterState& s
     if (need == 0) break;
     const JobState& job = state.job(s.task.job);
     if (inner_->LendSlot(state.slots[s.slot].info, job, s.start, state, now)) {
-      loans_.push_back({s.task, s.slot});
-      ++loans_made_;
+      StartLoan(s.task, s.slot);
     } else {
       PreemptAttempt(s.task);
       --need;
@@ -178,10 +177,14 @@ void BackfillPolicy::LendSlack(DispatchRound& round, const ClusterState& state, 
       inner_->ReturnSlot(s);
       return;
     }
-    loans_.push_back({*task, s});
-    ++loans_made_;
+    StartLoan(*task, s);
     --waiting;
   }
+}
+
+void BackfillPolicy::StartLoan(const TaskRef& task, SlotId slot) {
+  loans_.push_back({task, slot});
+  ++loans_made_;
 }
 
 bool BackfillPolicy::lent(const TaskRef& task) const {

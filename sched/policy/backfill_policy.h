@@ -92,8 +92,9 @@ class BackfillPolicy final : public Policy, private PolicyHost {
   };
   Demand AdmittedDemand(const ClusterState& state) const;
   bool best_effort(JobId job) const { return best_effort_.count(job) > 0; }
-  // Preempts best-effort attempts that admitted work needs; true when any is in flight.
-  bool PreemptForAdmitted(DispatchRound& round, const ClusterState& state);
+  // Preempts best-effort reduces that admitted ready reduces need (maps are reclaimed after
+  // the inner, ReclaimMapSlots); true when any preemption is in flight.
+  bool PreemptForAdmittedReduces(DispatchRound& round, const ClusterState& state);
   // Best-effort attempts of `kind` running on slots not lent, nor being preempted: the
   // latest start first (the least work lost), then the latest deadline (EDF's last).
   struct Spare {
@@ -134,6 +135,7 @@ class BackfillPolicy final : public Policy, private PolicyHost {
     TaskRef task;
     SlotId slot;
   };
+  void StartLoan(const TaskRef& task, SlotId slot);
   std::vector<Loan> loans_;  // attempts on slots the inner lent (LendSlot), running
   uint64_t preemptions_ = 0;
   uint64_t loans_made_ = 0;
