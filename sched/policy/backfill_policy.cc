@@ -47,7 +47,7 @@ BackfillPolicy::Demand BackfillPolicy::AdmittedDemand(const ClusterState& state)
 }
 
 void BackfillPolicy::Dispatch(DispatchRound& round, const ClusterState& state, Time now) {
-  if (PreemptForAdmittedReduces(round, state)) return;  // the reports' rounds go on
+  if (ReclaimReduceSlots(round, state, now)) return;  // the reports' rounds go on
   if (best_effort_.empty()) {
     inner_->Dispatch(round, state, now);
     return;
@@ -58,18 +58,20 @@ void BackfillPolicy::Dispatch(DispatchRound& round, const ClusterState& state, T
   Backfill(round, state, now);
 }
 
-bool BackfillPolicy::PreemptForAdmittedReduces(DispatchRound& round, const ClusterState& state) {
+bool BackfillPolicy::ReclaimReduceSlots(DispatchRound& round, const ClusterState& state,
+                                        Time now) {
   if (!in_flight_.empty()) return true;
   if (best_effort_.empty()) return false;
   const Demand d = AdmittedDemand(state);
   if (d.ready_reduces > 0) {
-    // A ready reduce waits for the slot it is planned for when that slot is free: free it.
+    // A ready reduce waits for the slot it is planned for when that slot is free: free it,
+    // unless the inner lends it in place (the reduce then takes another slot, or waits).
     const std::vector<bool> planned = PlannedForAdmitted(state);
-    for (const SlotState& s : state.slots)
-      if (planned[s.info.id] && s.task && best_effort(s.task->job)) PreemptAttempt(*s.task);
+    for (const Spare& s : SpareAttempts(SlotKind::kReduce, state))
+      if (planned[s.slot]) LendOrPreempt(s, state, now);
     uint64_t free = FreeSlots(round, SlotKind::kReduce);
     for (const TaskRef& t : in_flight_) free += t.kind == TaskKind::kReduce;
-    if (d.ready_reduces > free) PreemptSome(SlotKind::kReduce, d.ready_reduces - free, state);
+    if (d.ready_reduces > free) Reclaim(SlotKind::kReduce, d.ready_reduces - free, state, now);
   }
   return !in_flight_.empty();
 }
@@ -91,26 +93,26 @@ std::vector<BackfillPolicy::Spare> BackfillPolicy::SpareAttempts(SlotKind kind,
   return spares;
 }
 
-void BackfillPolicy::PreemptSome(SlotKind kind, uint64_t n, const ClusterState& state) {
-  const std::vector<Spare> spares = SpareAttempts(kind, state);
-  for (size_t i = 0; i < std::min<size_t>(n, spares.size()); ++i) PreemptAttempt(spares[i].task);
+bool BackfillPolicy::LendOrPreempt(const Spare& s, const ClusterState& state, Time now) {
+  if (inner_->LendSlot(state.slots[s.slot].info, state.job(s.task.job), s.start, state, now)) {
+    StartLoan(s.task, s.slot);
+    return false;
+  }
+  PreemptAttempt(s.task);
+  return true;
+}
+
+void BackfillPolicy::Reclaim(SlotKind kind, uint64_t need, const ClusterState& state, Time now) {
+  for (const Spare& s : SpareAttempts(kind, state)) {
+    if (need == 0) return;
+    need -= LendOrPreempt(s, state, now);
+  }
 }
 
 bool BackfillPolicy::ReclaimMapSlots(DispatchRound& round, const ClusterState& state, Time now) {
   const uint64_t waiting = AdmittedDemand(state).maps;
   const uint64_t free = FreeSlots(round, SlotKind::kMap);
-  if (waiting <= free) return false;
-  uint64_t need = waiting - free;
-  for (const Spare& s : SpareAttempts(SlotKind::kMap, state)) {
-    if (need == 0) break;
-    const JobState& job = state.job(s.task.job);
-    if (inner_->LendSlot(state.slots[s.slot].info, job, s.start, state, now)) {
-      StartLoan(s.task, s.slot);
-    } else {
-      PreemptAttempt(s.task);
-      --need;
-    }
-  }
+  if (waiting > free) Reclaim(SlotKind::kMap, waiting - free, state, now);
   return !in_flight_.empty();
 }
 

@@ -17,6 +17,7 @@
 //   A round, in order:
 //   reduces      best-effort reduces on a slot an admitted ready reduce is planned for,
 //                and more while the ready reduces exceed the free reduce slots, are
+//                lent in place when the inner agrees (as maps are below), else
 //                preempted (the latest started first: the least work lost; then the
 //                latest deadline). A preemption is reported from an event of its own (at
 //                the same instant in simulation); until every preempted attempt has
@@ -92,9 +93,10 @@ class BackfillPolicy final : public Policy, private PolicyHost {
   };
   Demand AdmittedDemand(const ClusterState& state) const;
   bool best_effort(JobId job) const { return best_effort_.count(job) > 0; }
-  // Preempts best-effort reduces that admitted ready reduces need (maps are reclaimed after
-  // the inner, ReclaimMapSlots); true when any preemption is in flight.
-  bool PreemptForAdmittedReduces(DispatchRound& round, const ClusterState& state);
+  // Frees the reduce slots admitted ready reduces need (maps are reclaimed after the inner,
+  // ReclaimMapSlots): best-effort reduces on them are lent in place or preempted. True when
+  // any preemption is in flight.
+  bool ReclaimReduceSlots(DispatchRound& round, const ClusterState& state, Time now);
   // Best-effort attempts of `kind` running on slots not lent, nor being preempted: the
   // latest start first (the least work lost), then the latest deadline (EDF's last).
   struct Spare {
@@ -104,8 +106,11 @@ class BackfillPolicy final : public Policy, private PolicyHost {
     SlotId slot;
   };
   std::vector<Spare> SpareAttempts(SlotKind kind, const ClusterState& state) const;
-  // Preempts up to `n` of them.
-  void PreemptSome(SlotKind kind, uint64_t n, const ClusterState& state);
+  // Lends the attempt's slot in place (the inner re-plans with it running to its worst
+  // case) or, refused, preempts it; true when it preempted.
+  bool LendOrPreempt(const Spare& spare, const ClusterState& state, Time now);
+  // LendOrPreempt on SpareAttempts(kind) in order until `need` slots are being freed.
+  void Reclaim(SlotKind kind, uint64_t need, const ClusterState& state, Time now);
   // Admitted maps the inner could not place wait for slots best-effort maps run on, which
   // its plans count free: each is lent in place (the inner re-plans with that map running
   // to its worst case) or, refused, preempted. True when any preemption is in flight.

@@ -213,14 +213,16 @@ void RtmrPolicy::StorePlan(Estimate base, std::vector<Estimate>& plans) {
 
 bool RtmrPolicy::LendSlot(const SlotInfo& slot, const JobState& job, Time start,
                           const ClusterState& state, Time now) {
-  if (slot.kind != SlotKind::kMap || !estimator_ || queue_.empty()) return false;
+  if (!estimator_ || queue_.empty()) return false;
   std::optional<JobEstimate> estimate =
       EstimateJob(job, state, *estimator_, options_.estimate_margin);
   if (!estimate) return false;
   Entry lender;
   lender.estimate = std::move(*estimate);
   lender.map_work = Seconds(lender.estimate.map_task) * SlowestSpeed(state, SlotKind::kMap);
-  loans_[slot.id] = TaskEnd(lender, SlotKind::kMap, start);
+  lender.reduce_work =
+      Seconds(lender.estimate.reduce_task) * SlowestSpeed(state, SlotKind::kReduce);
+  loans_[slot.id] = TaskEnd(lender, slot.kind, start);
   Estimate base;
   std::vector<Estimate> plans;
   if (!PlanFromState(state, now, base, plans)) {
@@ -402,10 +404,12 @@ std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterS
   // reserved > Ra; with reserved == Ra a lower job would take one of the Ra free slots and
   // leave fewer than the jobs ahead reserved, so we stop at reserved >= Ra.
   // A slot running a best-effort attempt counts free: BackfillPolicy preempts it for the
-  // reduce this dispatcher would put there.
+  // reduce this dispatcher would put there. A lent one does not: it is busy until its loan
+  // ends, as the plans count it.
   uint64_t free_reduce = 0;
   for (const SlotState& s : state.slots)
-    free_reduce += s.info.kind == SlotKind::kReduce && (!s.task || s.best_effort);
+    free_reduce += s.info.kind == SlotKind::kReduce &&
+                   (!s.task || (s.best_effort && !loans_.contains(s.info.id)));
   uint64_t reserved = 0;
   for (const Entry& e : queue_) {
     if (reserved >= free_reduce) break;

@@ -191,7 +191,7 @@ class RtmrPolicy final : public Policy {
   SlotTimes zero_map_, zero_reduce_;  // l and q zeros: the vectors before any job
   double log_inv_delta_ = 0;          // ln(1 / δ), δ = (1 - C) / slots; infinite at C = 1
   uint64_t feedback_updates_ = 0;
-  std::unordered_map<SlotId, Time> loans_;  // map slots lent to best-effort tasks: until when
+  std::unordered_map<SlotId, Time> loans_;  // slots lent to best-effort tasks: until when
   bool planned_from_state_ = false;          // StorePlan ran: the vectors are not the paper's
 };
 

@@ -176,6 +176,9 @@ TEST(LoadSweep, RefusesBadLoadsInOneLineAndRunsNothing) {
       {{"--load", "1,,2"}, "--load: an empty value in '1,,2'"},
       {{"--load", "1,2,"}, "--load: an empty value"},
       {{"--load", "1,2", "--sweep", "jobs=1:2"}, "--load and --sweep: give one of them"},
+      {{"--load", "1,2000000"}, "--load: 2000000 is above 1000000"},
+      // Arrivals stretched past what the clock counts: refused, not wrapped around.
+      {{"--load", "1e-300"}, "arrival at 9.703e+300 s is past the latest time a run reaches"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = base;
@@ -188,6 +191,40 @@ TEST(LoadSweep, RefusesBadLoadsInOneLineAndRunsNothing) {
   ExpectUsageError(RunMrlocal({"compare", "--preset", "rtmr-wl1", "--sim", "--policies", "fifo",
                                "--load", many}),
                    "--load: more than 1000 values");
+}
+
+// One point of the sweep, with everything `workload` reports (per-job files included): the
+// figures of `compare --load 4` at load 4.
+TEST(LoadSweep, WorkloadRunsOnePointOfTheSweep) {
+  auto sweep = RunMrlocal({"compare", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
+                           "--load", "4", "--policies", "rtmr", "-q"});
+  auto point = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
+                           "--load", "4", "--policy", "rtmr", "-q"});
+  auto one = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
+                         "--policy", "rtmr", "-q"});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  ASSERT_EQ(point.exit_code, 0) << point.err;
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const std::string met = Row(sweep.out, "met of all jobs", "4").at(0);  // "85.2" with one seed
+  EXPECT_TRUE(Contains(point.out, "(" + met + "%)")) << met << "\n" << point.out;
+  EXPECT_NE(point.out, one.out) << "load 4 is not the workload as given";
+  for (const char* bad : {"0", "-2", "nan", "2000000"})
+    ExpectUsageError(RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--load", bad}),
+                     "--load: must be a number in (0, 1000000]");
+}
+
+// A spec's absurd arrival is refused in one line, naming the job, before anything runs.
+TEST(LoadSweep, ATimePastWhatTheClockCountsIsRefused) {
+  ScratchDir dir;
+  testing::WriteFile(dir / "spec.json", R"json({"cluster": "1x(1m,1r,1.0)", "jobs": [
+      {"name": "soon", "arrival_s": 0, "app": "synthetic", "maps": 1, "map_s": 1, "reduces": 0},
+      {"name": "late", "arrival_s": 1e12, "app": "synthetic", "maps": 1, "map_s": 1,
+       "reduces": 0}]})json");
+  auto r = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--policy", "fifo"});
+  ExpectUsageError(r, "job 'late': arrival at 1e+12 s is past the latest time a run reaches");
+  auto scaled = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--policy",
+                            "fifo", "--time-scale", "1000000"});
+  ExpectUsageError(scaled, "arrival at 1e+18 s is past the latest time a run reaches");
 }
 
 }  // namespace

@@ -128,6 +128,7 @@ Result<std::vector<double>> ParseLoads(std::string_view text) {
     auto x = Number(kOption, v);
     if (!x.ok()) return x.status();
     if (!(*x > 0)) return Bad(kOption, std::string(v) + " is not a positive number");
+    if (*x > kMaxLoad) return Bad(kOption, std::string(v) + " is above 1000000");
     loads.push_back(*x);
   }
   return loads;
@@ -139,7 +140,8 @@ CLI::Validator LoadList() {
         auto loads = ParseLoads(text);
         return loads.ok() ? std::string() : std::string(loads.status().message());
       },
-      "each a number > 0, at most " + std::to_string(kMaxSweepPoints));
+      "each a number in (0, 1000000], at most " + std::to_string(kMaxSweepPoints) +
+          " of them");
 }
 
 }  // namespace mrlocal

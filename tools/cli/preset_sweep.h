@@ -20,6 +20,9 @@ struct PresetSweep {
 };
 
 inline constexpr size_t kMaxSweepPoints = 1000;
+// The largest arrival-rate multiplier (as --time-scale's largest factor): beyond it every
+// arrival is at 0 to the nanosecond anyway.
+inline constexpr double kMaxLoad = 1e6;
 
 // Parses the text and checks every value against `preset`'s parameter. Errors are one
 // line for exit code 2: "--sweep: preset rtmr-wl1 has no parameter 'concurrency' (it has
@@ -32,7 +35,7 @@ Result<PresetSweep> ParsePresetSweep(std::string_view text, std::string_view pre
 Result<std::pair<std::string, double>> ParsePresetParam(std::string_view text,
                                                         std::string_view preset);
 
-// `--load A,B,C`: each value a finite number > 0, at most kMaxSweepPoints of them, in the
+// `--load A,B,C`: each value a number in (0, kMaxLoad], at most kMaxSweepPoints of them, in the
 // order given. Errors are one line, without the option's name (its validator, LoadList,
 // adds it): "0 is not a positive number", "an empty value in '1,,2'".
 Result<std::vector<double>> ParseLoads(std::string_view text);

@@ -15,6 +15,7 @@
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
+#include "tools/cli/preset_sweep.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/plural.h"
 #include "tools/cli/workload_options.h"
@@ -144,6 +145,12 @@ class WorkloadCommand final : public Command {
     Within(app->add_option("--policy", policy_, "Scheduling policy"), OneOf(PolicyNames()))
         ->capture_default_str();
     app->footer(PolicyHelp());
+    // One point of `compare --load`, so that the sweep's point can be run with --report.
+    Within(app->add_option("--load", options_.load,
+                           "Arrival-rate multiplier: every arrival time is divided by X, each "
+                           "job keeping its deadline after its arrival (compare --load's point "
+                           "X; default 1, the workload as given)"),
+           NumberIn(0, kMaxLoad, LowEnd::kOpen));
     app->add_flag("--no-feedback", no_feedback_,
                   "rtmr without its feedback controller (the same as --policy rtmr-nofb)");
   }

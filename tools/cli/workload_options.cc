@@ -117,9 +117,11 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   Within(cmd->add_option("--reject-policy", o.reject_policy,
                          "rtmr/dc: a job the admission test rejects is dropped (drop), or runs "
-                         "best-effort in the slots admitted jobs leave, preempted when they "
-                         "need them, and counts as met if it ends by its deadline (backfill, "
-                         "the default); admitted jobs keep their guarantee either way"),
+                         "best-effort in the slots admitted jobs leave, and under rtmr in their "
+                         "slack where a re-plan shows every admitted deadline still holds, "
+                         "preempted when they need a slot not lent, and counts as met if it "
+                         "ends by its deadline (backfill, the default); admitted jobs keep "
+                         "their guarantee either way"),
          SettingValue(kRejectPolicySetting));
   Within(cmd->add_option("--reduce-slowstart", o.reduce_slowstart,
                          "Fraction F of a job's maps done before its reduces may take slots "

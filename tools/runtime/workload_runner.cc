@@ -1,6 +1,7 @@
 #include "tools/runtime/workload_runner.h"
 
 #include <chrono>
+#include <sstream>
 
 #include "datasets/graph_generator.h"
 #include "datasets/text_generator.h"
@@ -161,28 +162,66 @@ size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int 
 }  // namespace
 
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& o) {
-  return JobSetPreview(ScaleTime(spec, o.time_scale), o.cluster, *o.apps, o.calibration);
+  auto scaled = ScaleTime(spec, o.time_scale);
+  if (!scaled.ok()) return scaled.status();
+  return JobSetPreview(*scaled, o.cluster, *o.apps, o.calibration);
 }
 
-WorkloadSpec ScaleTime(WorkloadSpec spec, double scale) {
-  if (scale == 1.0) return spec;
-  for (WorkloadJob& j : spec.jobs) {
-    j.arrival_s *= scale;
-    if (j.deadline_s) *j.deadline_s *= scale;
-    if (j.goal_s) *j.goal_s *= scale;
+namespace {
+
+// Every time the scaled spec names, absolute on the run's clock, within kMaxWorkloadTimeS.
+Status CheckTimesInRange(const WorkloadSpec& spec) {
+  auto past = [](double s) { return !(s <= kMaxWorkloadTimeS); };  // NaN too
+  auto error = [](const std::string& what, double s) {
+    std::ostringstream out;
+    out << what << " at " << s << " s is past the latest time a run reaches ("
+        << kMaxWorkloadTimeS << " s, 31 years; --load and --time-scale included)";
+    return Status::InvalidArgument(out.str());
+  };
+  for (const WorkloadJob& j : spec.jobs) {
+    if (past(j.arrival_s)) return error("job '" + j.name + "': arrival", j.arrival_s);
+    if (j.deadline_s && past(j.arrival_s + *j.deadline_s))
+      return error("job '" + j.name + "': deadline", j.arrival_s + *j.deadline_s);
+    if (j.goal_s && past(j.arrival_s + *j.goal_s))
+      return error("job '" + j.name + "': goal", j.arrival_s + *j.goal_s);
   }
-  for (AvailabilityProfile& a : spec.availability) {
-    for (auto& step : a.steps) step.at_s *= scale;
+  for (const AvailabilityProfile& a : spec.availability) {
+    for (const auto& step : a.steps)
+      if (past(step.at_s)) return error("an availability step", step.at_s);
     if (a.forecast)
-      for (auto& step : *a.forecast) step.at_s *= scale;
+      for (const auto& step : *a.forecast)
+        if (past(step.at_s)) return error("a forecast step", step.at_s);
   }
-  spec.forecast.period_s *= scale;
-  spec.forecast.window_s *= scale;
+  if (past(spec.forecast.period_s)) return error("the forecast's period", spec.forecast.period_s);
+  if (past(spec.forecast.window_s)) return error("the forecast's window", spec.forecast.window_s);
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<WorkloadSpec> ScaleTime(WorkloadSpec spec, double scale) {
+  if (scale != 1.0) {
+    for (WorkloadJob& j : spec.jobs) {
+      j.arrival_s *= scale;
+      if (j.deadline_s) *j.deadline_s *= scale;
+      if (j.goal_s) *j.goal_s *= scale;
+    }
+    for (AvailabilityProfile& a : spec.availability) {
+      for (auto& step : a.steps) step.at_s *= scale;
+      if (a.forecast)
+        for (auto& step : *a.forecast) step.at_s *= scale;
+    }
+    spec.forecast.period_s *= scale;
+    spec.forecast.window_s *= scale;
+  }
+  MRLOCAL_RETURN_IF_ERROR(CheckTimesInRange(spec));
   return spec;
 }
 
 Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunOptions& o) {
-  WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto scaled = ScaleTime(given, o.time_scale);
+  if (!scaled.ok()) return scaled.status();
+  WorkloadSpec spec = std::move(scaled).value();
   auto descriptor = FindPolicy(o.policy);
   if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
@@ -376,7 +415,9 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
 
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
                                     Interrupt* interrupt) {
-  WorkloadSpec spec = ScaleTime(given, o.time_scale);
+  auto scaled = ScaleTime(given, o.time_scale);
+  if (!scaled.ok()) return scaled.status();
+  WorkloadSpec spec = std::move(scaled).value();
   auto descriptor = FindPolicy(o.policy);
   if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;

@@ -111,8 +111,15 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunO
 // InvalidArgument naming the job when its app has no model.
 Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunOptions& options);
 
+// The latest time, in seconds from the run's start, that a scaled workload may name. The
+// clocks count int64 nanoseconds (292 years); a billion seconds (31 years) leaves the jobs
+// room to run after it, and no real or simulated run needs more.
+inline constexpr double kMaxWorkloadTimeS = 1e9;
+
 // The spec with arrival times, deadlines, goals, availability and forecast steps, and the
-// learned forecast's period and window multiplied by `scale`.
-WorkloadSpec ScaleTime(WorkloadSpec spec, double scale);
+// learned forecast's period and window multiplied by `scale`. InvalidArgument, naming the
+// job or profile, when a time lands past kMaxWorkloadTimeS (an absurd arrival, or --load and
+// --time-scale stretching the workload that far): it would overflow the clock.
+Result<WorkloadSpec> ScaleTime(WorkloadSpec spec, double scale);
 
 }  // namespace mrlocal

@@ -101,10 +101,11 @@ TEST(BackfillPolicy, LendsARunningBestEffortMapInPlaceWhereTheAdmittedJobHasSlac
 }
 
 // A best-effort reduce holding the only reduce slot gives it up when an admitted job's
-// reduce becomes ready. Job 1 (best effort, deadline 1 s): 1 map of 1 s, a reduce of 20 s:
+// reduce becomes ready and cannot wait for it. Job 1 (best effort, deadline 1 s): 1 map of 1 s, a reduce of 20 s:
 // map [0,1], reduce from 1. Job 2 at 2 s: 1 map of 2 s, a reduce of 2 s, deadline 8 s,
-// admitted (finish 6 s): map [2,4]; at 4 its reduce needs the slot: job 1's reduce is
-// preempted, job 2's runs [4,6]; job 1's reduce starts over [6,26].
+// admitted (finish 6 s): map [2,4]; at 4 its reduce needs the slot, and lent in place to job
+// 1's reduce (to 21 s) it would end at 23 s, past 10 s: job 1's reduce is preempted, job 2's
+// runs [4,6]; job 1's reduce starts over [6,26].
 TEST(BackfillPolicy, PreemptsABestEffortReduceForAnAdmittedOne) {
   Backfilled b;
   SimRun run(OneNode(2, 1), b.policy);
@@ -116,6 +117,23 @@ TEST(BackfillPolicy, PreemptsABestEffortReduceForAnAdmittedOne) {
   EXPECT_EQ(run.controller.state().job(2).finish, seconds(6));
   EXPECT_EQ(run.controller.state().job(1).finish, seconds(26));
   EXPECT_EQ(b.policy.preemptions(), 1u);
+}
+
+// The same with job 1's reduce of 4 s and job 2's deadline at 12 s (14 s absolute): at 4,
+// job 1's reduce, running since 1, ends by 5 at its worst case, and job 2's reduce after it,
+// [5,7], still meets 14 s: the slot is lent in place and nothing is preempted.
+TEST(BackfillPolicy, LendsARunningBestEffortReduceInPlaceWhereTheAdmittedJobHasSlack) {
+  Backfilled b;
+  SimRun run(OneNode(2, 1), b.policy);
+  run.Submit(Time{0}, 1, 1, 1, 4, 1);
+  run.Submit(seconds(2), 1, 2, 1, 2, 12);
+  run.controller.RunUntilIdle();
+  ASSERT_TRUE(run.controller.outcome(1).admission.best_effort);
+  ASSERT_TRUE(run.controller.outcome(2).admission.guaranteed());
+  EXPECT_EQ(run.controller.state().job(1).finish, seconds(5));
+  EXPECT_EQ(run.controller.state().job(2).finish, seconds(7));
+  EXPECT_EQ(b.policy.loans(), 1u);
+  EXPECT_EQ(b.policy.preemptions(), 0u);
 }
 
 // Best-effort jobs among themselves: earliest deadline first. On one map slot, three jobs
