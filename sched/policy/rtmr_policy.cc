@@ -40,16 +40,45 @@ std::string Describe(const JobState& job) {
 
 constexpr auto kLater = [](const auto& a, const auto& b) { return a.at > b.at; };
 
+// When a task of one kind of one job ends, as Plan asks per planned task (Plan is compiled
+// once for each: no test per task). Without a forecast: its time after its start.
+struct FixedEnds {
+  Duration task;
+  Time End(Time start) const { return start + task; }
+  // A chain that takes `seconds` from `anchor`.
+  Time ChainEnd(Time anchor, double seconds) const { return anchor + FromSeconds(seconds); }
+};
+
+// With a forecast: where the task's work is done (RtmrPolicy::TaskEnd).
+struct ForecastEnds {
+  const CapacityForecast& forecast;
+  SlotKind kind;
+  Duration task;  // φ, on the slowest slot as it ran at admission
+  double work;    // the work φ stands for
+  Time End(Time start) const {
+    if (auto end = forecast.LatestEndOf(kind, start, work)) return *end;
+    return start + task;
+  }
+  Time ChainEnd(Time anchor, double seconds) const {
+    const double task_s = Seconds(task);
+    if (task_s > 0) {  // seconds on the slowest slot: the work they stand for
+      const double work_per_s = work / task_s;
+      if (auto end = forecast.LatestEndOf(kind, anchor, seconds * work_per_s)) return *end;
+    }
+    return anchor + FromSeconds(seconds);
+  }
+};
+
 }  // namespace
 
-// Inline, as PlanTask: called per planned task, and a call passes the slot through memory.
-inline RtmrPolicy::SlotEnd RtmrPolicy::SlotTimes::PopSmallest() {
+// Inline: called per planned task, and a call passes the slot through memory.
+[[gnu::always_inline]] inline RtmrPolicy::SlotEnd RtmrPolicy::SlotTimes::PopSmallest() {
   const SlotEnd s = HeapPop(heap.Own(), heap.size(), kLater);
   heap.pop_back();
   return s;
 }
 
-inline void RtmrPolicy::SlotTimes::Push(const SlotEnd& s) {
+[[gnu::always_inline]] inline void RtmrPolicy::SlotTimes::Push(const SlotEnd& s) {
   heap.push_back(s);
   HeapPush(heap.Own(), heap.size() - 1, s, kLater);
 }
@@ -65,8 +94,7 @@ void RtmrPolicy::SlotTimes::Add(Time t) {
 }
 
 std::string RtmrPolicy::ConfidenceNote() const {
-  return options_.confidence < 1 ? "at confidence " + FormatNumber(options_.confidence) + "; "
-                                 : "";
+  return options_.confidence < 1 ? "at confidence " + FormatNumber(options_.confidence) + "; " : "";
 }
 
 RtmrPolicy::RtmrPolicy(const Estimator* estimator, RtmrOptions options,
@@ -79,76 +107,79 @@ RtmrPolicy::RtmrPolicy(const Estimator* estimator, RtmrOptions options,
 // a task that ends early on one node can send the next onto a node that is about to slow
 // down, so the bound is the slot where it would end last; the vectors then stay
 // anonymous, and actual free times stay below the estimated ones as in the paper.
+template <typename F>
+decltype(auto) RtmrPolicy::WithEnds(const Entry& job, SlotKind kind, F&& f) const {
+  const bool map = kind == SlotKind::kMap;
+  const Duration task = map ? job.estimate.map_task : job.estimate.reduce_task;
+  if (forecast_)
+    return f(ForecastEnds{*forecast_, kind, task, map ? job.map_work : job.reduce_work});
+  return f(FixedEnds{task});
+}
+
 Time RtmrPolicy::TaskEnd(const Entry& job, SlotKind kind, Time start) const {
-  const bool map = kind == SlotKind::kMap;
-  if (forecast_) {
-    if (auto end = forecast_->LatestEndOf(kind, start, map ? job.map_work : job.reduce_work))
-      return *end;
-  }
-  return start + (map ? job.estimate.map_task : job.estimate.reduce_task);
+  return WithEnds(job, kind, [start](const auto& ends) { return ends.End(start); });
 }
 
-inline Time RtmrPolicy::ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const {
-  const Time anchor = chain.anchor;
-  const double seconds = chain.tail.Bound(log_inv_delta_);
-  const bool map = kind == SlotKind::kMap;
-  const double task_s = Seconds(map ? job.estimate.map_task : job.estimate.reduce_task);
-  if (forecast_ && task_s > 0) {  // seconds on the slowest slot as it ran at admission
-    const double work_per_s = (map ? job.map_work : job.reduce_work) / task_s;
-    if (auto end = forecast_->LatestEndOf(kind, anchor, seconds * work_per_s)) return *end;
-  }
-  return anchor + FromSeconds(seconds);
-}
-
-inline void RtmrPolicy::PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots,
-                                 SlotEnd& s) const {
-  if (!slots.keeps_chains) {  // confidence 1: `at` is the worst case
-    s.at = TaskEnd(job, kind, std::max(s.at, floor));
+template <typename Ends>
+[[gnu::always_inline]] inline void RtmrPolicy::PlanTask(const Ends& ends,
+                                                        const TaskCumulants& cumulants, Time floor,
+                                                        Chain* chains, SlotEnd& s) const {
+  if (!chains) {  // confidence 1: `at` is the worst case
+    s.at = ends.End(std::max(s.at, floor));
     return;
   }
-  Chain& c = slots.chains[s.chain];
-  const Time worst = TaskEnd(job, kind, std::max(c.worst, floor));
+  Chain& c = chains[s.chain];
+  const Time worst = ends.End(std::max(c.worst, floor));
   // A slot planned free before the floor is free by then (at the plan's probability): its
   // chain starts again there.
-  if (floor >= s.at) slots.Restart(s, floor);
+  if (floor >= s.at) {
+    s.at = floor;
+    c.anchor = floor;
+    c.tail = {};
+  }
   c.worst = worst;
-  const bool map = kind == SlotKind::kMap;
-  c.tail.Add(map ? job.map_cumulants : job.reduce_cumulants);
-  s.at = std::min(c.worst, ChainEnd(job, kind, c));
+  c.tail.Add(cumulants);
+  s.at = std::min(worst, ends.ChainEnd(c.anchor, c.tail.Bound(log_inv_delta_)));
 }
 
-// Algorithm II (map slots) then Algorithm III (reduce slots).
-RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
-                                           const SlotTimes& reduce_free, Time now) const {
-  return Calculate(job, map_free, reduce_free, now, {job.maps, job.reduces, now, now});
+// The heap keeps its size: each task takes the smallest entry and puts its slot back.
+template <typename Ends>
+Time RtmrPolicy::PlanStage(SlotTimes& slots, uint32_t tasks, Time floor, Time end, const Ends& ends,
+                           const TaskCumulants& cumulants) const {
+  const size_t n = slots.heap.size();
+  if (n == 0) return end;
+  SlotEnd* heap = slots.heap.Own();
+  Chain* chains = slots.keeps_chains ? slots.chains.Own() : nullptr;
+  for (uint32_t k = 0; k < tasks; ++k) {
+    SlotEnd s = HeapPop(heap, n, kLater);
+    PlanTask(ends, cumulants, floor, chains, s);
+    end = std::max(end, s.at);
+    HeapPush(heap, n - 1, s, kLater);
+  }
+  return end;
 }
 
-RtmrPolicy::Estimate RtmrPolicy::Calculate(const Entry& job, const SlotTimes& map_free,
-                                           const SlotTimes& reduce_free, Time now,
-                                           const Remaining& left) const {
-  Estimate e{map_free, reduce_free, now};
-  Time map_end = std::max(now, left.map_end);
-  for (uint32_t k = 0; k < left.maps && !e.map_free.empty(); ++k) {
-    SlotEnd s = e.map_free.PopSmallest();
-    PlanTask(job, SlotKind::kMap, now, e.map_free, s);
-    map_end = std::max(map_end, s.at);
-    e.map_free.Push(s);
-  }
-  e.finish = std::max(map_end, left.reduce_end);
-  for (uint32_t k = 0; k < left.reduces && !e.reduce_free.empty(); ++k) {
-    SlotEnd s = e.reduce_free.PopSmallest();
-    PlanTask(job, SlotKind::kReduce, map_end, e.reduce_free, s);
-    e.finish = std::max(e.finish, s.at);
-    e.reduce_free.Push(s);
-  }
-  return e;
+// Algorithm II (map slots) then Algorithm III (reduce slots, from the map stage's end),
+// in place.
+Time RtmrPolicy::Plan(const Entry& job, FreeSlots& slots, Time now, const Remaining& left) const {
+  const Time map_end = WithEnds(job, SlotKind::kMap, [&](const auto& ends) {
+    return PlanStage(slots.map, left.maps, now, std::max(now, left.map_end), ends,
+                     job.map_cumulants);
+  });
+  return WithEnds(job, SlotKind::kReduce, [&](const auto& ends) {
+    return PlanStage(slots.reduce, left.reduces, map_end, std::max(map_end, left.reduce_end), ends,
+                     job.reduce_cumulants);
+  });
 }
 
 Time RtmrPolicy::AddRunning(const Entry& job, SlotKind kind, Time start, Time now,
                             SlotTimes& slots) const {
   SlotEnd s{start, static_cast<uint32_t>(slots.heap.size())};
   if (slots.keeps_chains) slots.chains.push_back({start, start, {}});
-  PlanTask(job, kind, start, slots, s);
+  Chain* chains = slots.keeps_chains ? slots.chains.Own() : nullptr;
+  const TaskCumulants& cumulants =
+      kind == SlotKind::kMap ? job.map_cumulants : job.reduce_cumulants;
+  WithEnds(job, kind, [&](const auto& ends) { PlanTask(ends, cumulants, start, chains, s); });
   // Still running past the end it was planned by (below confidence 1, a quantile): it
   // ends by its worst case.
   if (s.at < now)
@@ -157,28 +188,26 @@ Time RtmrPolicy::AddRunning(const Entry& job, SlotKind kind, Time start, Time no
   return s.at;
 }
 
-bool RtmrPolicy::PlanFromState(const ClusterState& state, Time now, Estimate& base,
-                               std::vector<Estimate>& plans) const {
+bool RtmrPolicy::PlanFromState(const ClusterState& state, Time now, Replan& out) const {
   std::unordered_map<JobId, size_t> position;
-  std::vector<Remaining> left(queue_.size());
+  out.left.assign(queue_.size(), {});
   for (size_t i = 0; i < queue_.size(); ++i) {
     const JobState& job = state.job(queue_[i].id);
     position[job.id] = i;
-    left[i] = {job.maps_pending(), job.R() - job.reduces_done - job.reduces_running, now, now};
+    out.left[i] = {job.maps_pending(), job.R() - job.reduces_done - job.reduces_running, now, now};
   }
-  base = Estimate{};
-  base.finish = now;
-  base.map_free.keeps_chains = base.reduce_free.keeps_chains = zero_map_.keeps_chains;
+  out.base = FreeSlots{};
+  out.base.map.keeps_chains = out.base.reduce.keeps_chains = zero_.map.keeps_chains;
   for (const SlotState& s : state.slots) {
     const SlotKind kind = s.info.kind;
-    SlotTimes& slots = kind == SlotKind::kMap ? base.map_free : base.reduce_free;
+    SlotTimes& slots = kind == SlotKind::kMap ? out.base.map : out.base.reduce;
     const auto loan = loans_.find(s.info.id);
     const auto at = s.task && !s.best_effort ? position.find(s.task->job) : position.end();
     if (at != position.end()) {
       const JobState& job = state.job(s.task->job);
       const Time start = job.task(s.task->kind, s.task->index).start;
       const Time end = AddRunning(queue_[at->second], kind, start, now, slots);
-      Remaining& l = left[at->second];
+      Remaining& l = out.left[at->second];
       Time& stage_end = kind == SlotKind::kMap ? l.map_end : l.reduce_end;
       stage_end = std::max(stage_end, end);
     } else if (loan != loans_.end() && (!s.task || s.best_effort)) {
@@ -187,27 +216,17 @@ bool RtmrPolicy::PlanFromState(const ClusterState& state, Time now, Estimate& ba
       slots.Add(now);  // free, or best-effort work that gives way
     }
   }
-  plans.clear();
-  plans.reserve(queue_.size());
-  const Estimate* pred = &base;
-  for (size_t i = 0; i < queue_.size(); ++i) {
-    plans.push_back(Calculate(queue_[i], pred->map_free, pred->reduce_free, now, left[i]));
-    if (plans.back().finish > queue_[i].deadline) return false;
-    pred = &plans.back();
-  }
-  return true;
+  out.run = Run{};
+  size_t miss = 0;
+  // A job admitted at the head starts from the last started job's vectors, or, with none
+  // in the queue, from the cluster as it is (StorePlan).
+  const size_t keep = started_ ? started_ - 1 : queue_.size();
+  return Propagate(0, out.base, now, &out.left, keep, out.run, &miss);
 }
 
-void RtmrPolicy::StorePlan(Estimate base, std::vector<Estimate>& plans) {
-  for (size_t i = 0; i < queue_.size(); ++i) {
-    const Estimate& pred = i ? queue_[i - 1].plan : base;
-    queue_[i].pred_map_free = pred.map_free;
-    queue_[i].pred_reduce_free = pred.reduce_free;
-    queue_[i].plan = std::move(plans[i]);
-  }
-  // A job admitted at the head starts from the last started job's vectors, or, with none
-  // in the queue, from the cluster as it is.
-  latest_started_ = started_ ? queue_[started_ - 1].plan : std::move(base);
+void RtmrPolicy::StorePlan(Replan& replan, Time now) {
+  StoreRun(0, now, &replan.left, replan.run);
+  latest_started_ = started_ ? std::move(replan.run.kept) : std::move(replan.base);
   planned_from_state_ = true;
 }
 
@@ -223,13 +242,12 @@ bool RtmrPolicy::LendSlot(const SlotInfo& slot, const JobState& job, Time start,
   lender.reduce_work =
       Seconds(lender.estimate.reduce_task) * SlowestSpeed(state, SlotKind::kReduce);
   loans_[slot.id] = TaskEnd(lender, slot.kind, start);
-  Estimate base;
-  std::vector<Estimate> plans;
-  if (!PlanFromState(state, now, base, plans)) {
+  Replan replan;
+  if (!PlanFromState(state, now, replan)) {
     loans_.erase(slot.id);
     return false;
   }
-  StorePlan(std::move(base), plans);
+  StorePlan(replan, now);
   return true;
 }
 
@@ -239,45 +257,72 @@ size_t RtmrPolicy::InsertionPoint(Time deadline) const {
   return static_cast<size_t>(it - queue_.begin());
 }
 
-RtmrPolicy::Vectors RtmrPolicy::PredecessorVectors(size_t pos) const {
-  if (pos > 0) return {&queue_[pos - 1].plan.map_free, &queue_[pos - 1].plan.reduce_free};
-  if (latest_started_) return {&latest_started_->map_free, &latest_started_->reduce_free};
-  return {&zero_map_, &zero_reduce_};
+RtmrPolicy::FreeSlots RtmrPolicy::PlanOf(size_t pos) const {
+  if (queue_[pos].output) return *queue_[pos].output;
+  // A job with no input kept has its predecessor's vectors as input; queue_[0] keeps it.
+  size_t from = pos;
+  while (!queue_[from].input && !queue_[from - 1].output) --from;
+  FreeSlots slots = queue_[from].input ? *queue_[from].input : *queue_[from - 1].output;
+  for (size_t i = from; i <= pos; ++i) Plan(queue_[i], slots, queue_[i].planned_at, queue_[i].left);
+  return slots;
 }
 
-bool RtmrPolicy::Propagate(size_t from, const SlotTimes* map_free, const SlotTimes* reduce_free,
-                           Time now, std::vector<Estimate>* out, size_t* first_miss) const {
+RtmrPolicy::FreeSlots RtmrPolicy::InputOf(size_t pos) const {
+  return queue_[pos].input ? *queue_[pos].input : PlanOf(pos - 1);
+}
+
+void RtmrPolicy::PinInput(size_t pos) {
+  if (pos < queue_.size() && !queue_[pos].input) queue_[pos].input = PlanOf(pos - 1);
+}
+
+RtmrPolicy::FreeSlots RtmrPolicy::PredecessorVectors(size_t pos) const {
+  if (pos > 0) return PlanOf(pos - 1);
+  return latest_started_ ? *latest_started_ : zero_;
+}
+
+bool RtmrPolicy::Propagate(size_t from, FreeSlots slots, Time now,
+                           const std::vector<Remaining>* left, size_t keep, Run& run,
+                           size_t* first_miss) const {
+  run.finish.reserve(queue_.size() - std::min(from, queue_.size()));
   for (size_t i = from; i < queue_.size(); ++i) {
-    out->push_back(Calculate(queue_[i], *map_free, *reduce_free, now));
-    if (first_miss && out->back().finish > queue_[i].deadline) {
+    // A copy shares the vectors: the next Plan copies them once, the stored ones stay.
+    if ((i - from) % kInputEvery == 0) run.inputs.push_back(slots);
+    const Entry& job = queue_[i];
+    run.finish.push_back(Plan(job, slots, now, left ? (*left)[i - from] : AllOf(job, now)));
+    if (i == keep) run.kept = slots;
+    if (first_miss && run.finish.back() > job.deadline) {
       *first_miss = i;
       return false;
     }
-    map_free = &out->back().map_free;
-    reduce_free = &out->back().reduce_free;
   }
+  run.last = std::move(slots);
   return true;
 }
 
-void RtmrPolicy::StoreSuccessors(size_t from, std::vector<Estimate>& estimates) {
-  for (size_t k = 0; k < estimates.size(); ++k) {
-    Entry& s = queue_[from + k];
-    const Entry& p = queue_[from + k - 1];
-    s.pred_map_free = p.plan.map_free;
-    s.pred_reduce_free = p.plan.reduce_free;
-    s.plan = std::move(estimates[k]);
-    if (s.id == latest_started_id_) latest_started_ = s.plan;
+void RtmrPolicy::StoreRun(size_t from, Time now, const std::vector<Remaining>* left, Run& run) {
+  for (size_t k = 0; k < run.finish.size(); ++k) {
+    Entry& e = queue_[from + k];
+    e.finish = run.finish[k];
+    e.planned_at = now;
+    e.left = left ? (*left)[k] : AllOf(e, now);
+    if (k % kInputEvery == 0)
+      e.input = std::move(run.inputs[k / kInputEvery]);
+    else
+      e.input.reset();
+    e.output.reset();
   }
+  if (!run.finish.empty()) queue_[from + run.finish.size() - 1].output = std::move(run.last);
 }
 
-std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, Time now) const {
+std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, const FreeSlots& pred,
+                                                Time now) const {
   auto fits = [&](int extra) {
-    SlotTimes m = *pred.first, r = *pred.second;
+    FreeSlots slots = pred;
     for (int k = 0; k < extra; ++k) {  // new slots are free now
-      m.Add(now);
-      if (job.reduces > 0) r.Add(now);
+      slots.map.Add(now);
+      if (job.reduces > 0) slots.reduce.Add(now);
     }
-    return Calculate(job, m, r, now).finish <= job.deadline;
+    return Plan(job, slots, now, AllOf(job, now)) <= job.deadline;
   };
   // Even one slot per task cannot beat a map then a reduce run back to back.
   const Time map_end = TaskEnd(job, SlotKind::kMap, now);
@@ -296,21 +341,22 @@ std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, Vectors pred, 
   return hi;
 }
 
-Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time now) {
-  if (zero_map_.empty() && zero_reduce_.empty()) {
-    zero_map_.keeps_chains = zero_reduce_.keeps_chains = options_.confidence < 1;
-    for (const SlotState& s : state.slots)
-      (s.info.kind == SlotKind::kMap ? zero_map_ : zero_reduce_).Add(Time{0});
-    // Below confidence 1 a job is late only if one of the slot chains it ends on runs past
-    // its plan: at δ = (1 - C) / slots each, at most 1 - C for the job (the union bound).
-    log_inv_delta_ =
-        options_.confidence >= 1
-            ? std::numeric_limits<double>::infinity()
-            : std::log(double(zero_map_.heap.size() + zero_reduce_.heap.size()) / (1 - options_.confidence));
-  }
+void RtmrPolicy::InitSlots(const ClusterState& state) {
+  zero_.map.keeps_chains = zero_.reduce.keeps_chains = options_.confidence < 1;
+  for (const SlotState& s : state.slots)
+    (s.info.kind == SlotKind::kMap ? zero_.map : zero_.reduce).Add(Time{0});
+  // Below confidence 1 a job is late only if one of the slot chains it ends on runs past
+  // its plan: at δ = (1 - C) / slots each, at most 1 - C for the job (the union bound).
+  const double slots = double(zero_.map.heap.size() + zero_.reduce.heap.size());
+  log_inv_delta_ = options_.confidence >= 1 ? std::numeric_limits<double>::infinity()
+                                            : std::log(slots / (1 - options_.confidence));
+}
+
+std::optional<RtmrPolicy::Entry> RtmrPolicy::MakeEntry(const JobState& job,
+                                                       const ClusterState& state) const {
   std::optional<JobEstimate> estimate;
   if (estimator_) estimate = EstimateJob(job, state, *estimator_, options_.estimate_margin);
-  if (!estimate) return Admission::No(NoEstimateReason(job));
+  if (!estimate) return std::nullopt;
   Entry entry;
   entry.id = job.id;
   entry.deadline = job.absolute_deadline().value_or(kNoDeadline);
@@ -320,70 +366,84 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
   // φ was taken on the slowest slot as it runs now: times its speed, the work it stands for.
   entry.map_work = Seconds(entry.estimate.map_task) * SlowestSpeed(state, SlotKind::kMap);
   entry.reduce_work = Seconds(entry.estimate.reduce_task) * SlowestSpeed(state, SlotKind::kReduce);
-  if (zero_map_.keeps_chains) {
-    entry.map_cumulants = CostDistribution::OfTask(entry.estimate.map_spread.get(),
-                                                   Seconds(entry.estimate.map_task));
+  if (zero_.map.keeps_chains) {
+    entry.map_cumulants =
+        CostDistribution::OfTask(entry.estimate.map_spread.get(), Seconds(entry.estimate.map_task));
     entry.reduce_cumulants = CostDistribution::OfTask(entry.estimate.reduce_spread.get(),
                                                       Seconds(entry.estimate.reduce_task));
   }
-  if (job.R() > 0 && zero_reduce_.empty())
+  return entry;
+}
+
+Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time now) {
+  if (zero_.map.empty() && zero_.reduce.empty()) InitSlots(state);
+  std::optional<Entry> entry = MakeEntry(job, state);
+  if (!entry) return Admission::No(NoEstimateReason(job));
+  if (job.R() > 0 && zero_.reduce.empty())
     return Admission::No("the cluster has no reduce slot for its " + std::to_string(job.R()) +
                          " reduces");
 
   // Algorithm I, lines 1-9: the job's own deadline, from its predecessor's vectors.
-  const size_t pos = InsertionPoint(entry.deadline);
-  const Vectors pred = PredecessorVectors(pos);
-  Estimate own = Calculate(entry, *pred.first, *pred.second, now);
+  const size_t pos = InsertionPoint(entry->deadline);
+  FreeSlots pred = PredecessorVectors(pos);
+  FreeSlots own = pred;
+  const Time finish = Plan(*entry, own, now, AllOf(*entry, now));
   Admission a;
-  a.estimate.emplace().finish = own.finish;
-  if (own.finish > entry.deadline) {
+  a.estimate.emplace().finish = finish;
+  if (finish > entry->deadline) {
     a.admitted = false;
-    a.reason = "estimated finish " + FormatDuration(own.finish - job.arrival) +
+    a.reason = "estimated finish " + FormatDuration(finish - job.arrival) +
                " after arrival is past its deadline of " +
-               FormatDuration(entry.deadline - job.arrival) + " (" + ConfidenceNote() +
-               "worst-case task times: map " + FormatDuration(entry.estimate.map_task) +
-               ", reduce " + FormatDuration(entry.estimate.reduce_task) + ")";
-    a.estimate->min_deadline = own.finish - job.arrival;
-    a.estimate->extra_nodes = ExtraNodesNeeded(entry, pred, now);
+               FormatDuration(entry->deadline - job.arrival) + " (" + ConfidenceNote() +
+               "worst-case task times: map " + FormatDuration(entry->estimate.map_task) +
+               ", reduce " + FormatDuration(entry->estimate.reduce_task) + ")";
+    a.estimate->min_deadline = finish - job.arrival;
+    a.estimate->extra_nodes = ExtraNodesNeeded(*entry, pred, now);
     return a;
   }
   // Lines 10-21: every job after it must still meet its deadline.
-  std::vector<Estimate> successors;
-  successors.reserve(queue_.size() - pos);
+  Run successors;
   size_t miss = 0;
-  if (!Propagate(pos, &own.map_free, &own.reduce_free, now, &successors, &miss)) {
+  if (!Propagate(pos, own, now, nullptr, queue_.size(), successors, &miss)) {
     const JobState& victim = state.job(queue_[miss].id);
     a.admitted = false;
     a.reason = "admitting it would make " + Describe(victim) + " miss its deadline by " +
-               FormatDuration(successors.back().finish - queue_[miss].deadline);
+               FormatDuration(successors.finish.back() - queue_[miss].deadline);
     return a;
   }
   a.reason = job.spec.deadline
-                 ? "estimated finish " + FormatDuration(own.finish - job.arrival) +
-                       " after arrival, slack " + FormatDuration(entry.deadline - own.finish) +
+                 ? "estimated finish " + FormatDuration(finish - job.arrival) +
+                       " after arrival, slack " + FormatDuration(entry->deadline - finish) +
                        (options_.confidence < 1
-                            ? " (" + entry.estimate.source + " estimates at confidence " +
+                            ? " (" + entry->estimate.source + " estimates at confidence " +
                                   FormatNumber(options_.confidence) + ")"
-                            : " (worst-case " + entry.estimate.source + " estimates)")
+                            : " (worst-case " + entry->estimate.source + " estimates)")
                  : "no deadline: admitted last in the queue, with no guarantee";
   if (!job.spec.deadline) a.estimate.reset();
-  // Lines 22-23: insert, and keep the new vectors.
-  entry.pred_map_free = *pred.first;
-  entry.pred_reduce_free = *pred.second;
-  entry.plan = std::move(own);
-  queue_.insert(queue_.begin() + static_cast<ptrdiff_t>(pos), std::move(entry));
-  StoreSuccessors(pos + 1, successors);
+  // Lines 22-23: insert, and keep the new plans.
+  entry->finish = finish;
+  entry->input = std::move(pred);
+  entry->output = std::move(own);
+  entry->planned_at = now;
+  entry->left = AllOf(*entry, now);
+  queue_.insert(queue_.begin() + static_cast<ptrdiff_t>(pos), std::move(*entry));
+  StoreRun(pos + 1, now, nullptr, successors);
   return a;
 }
 
 void RtmrPolicy::MarkStarted(size_t pos) {
-  if (pos != started_)
+  if (pos != started_) {
+    // The three jobs whose predecessor the move changes keep the vectors they came from.
+    PinInput(pos);
+    PinInput(started_);
+    PinInput(pos + 1);
     std::rotate(queue_.begin() + static_cast<ptrdiff_t>(started_),
                 queue_.begin() + static_cast<ptrdiff_t>(pos),
                 queue_.begin() + static_cast<ptrdiff_t>(pos) + 1);
-  const Entry& e = queue_[started_++];
-  latest_started_id_ = e.id;
-  latest_started_ = e.plan;
+  }
+  latest_started_id_ = queue_[started_].id;
+  latest_started_ = PlanOf(started_);
+  ++started_;
 }
 
 std::optional<TaskRef> RtmrPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
@@ -438,14 +498,14 @@ void RtmrPolicy::OnJobFinished(const JobState& job, const ClusterState& state, T
   // job's finishes holds only where its tasks took them, not under a lent slot's end.
   const bool paper = options_.confidence >= 1 && !planned_from_state_;
   if (feedback && paper) Feedback(job, pos, now);
+  PinInput(pos + 1);  // its predecessor leaves
   if (pos < started_) --started_;
   queue_.erase(queue_.begin() + static_cast<ptrdiff_t>(pos));
   if (feedback && !paper && !queue_.empty()) {
-    Estimate base;
-    std::vector<Estimate> plans;
+    Replan replan;
     // A re-plan that misses a deadline is never stored: the plan in place still bounds.
-    if (PlanFromState(state, now, base, plans)) {
-      StorePlan(std::move(base), plans);
+    if (PlanFromState(state, now, replan)) {
+      StorePlan(replan, now);
       ++feedback_updates_;
     }
   }
@@ -469,22 +529,26 @@ void RtmrPolicy::Feedback(const JobState& job, size_t pos, Time now) {
   }
   // Line 6 compares with e, the job's estimated finish. (Recomputing e now, as line 6 reads
   // literally, would place it after the present and always differ from the actual finish.)
-  const Duration gap = actual > e.plan.finish ? actual - e.plan.finish : e.plan.finish - actual;
+  const Duration gap = actual > e.finish ? actual - e.finish : e.finish - actual;
   if (gap < epsilon && actual <= e.deadline) return;
   ++feedback_updates_;
 
   // Algorithm VI: from the predecessor's vectors, each actual finish time in ascending
   // order replaces the smallest entry.
-  e.plan = Estimate{e.pred_map_free, e.pred_reduce_free, actual};
-  ReplaceSmallestByFinishes(e.plan.map_free, job.maps);
-  ReplaceSmallestByFinishes(e.plan.reduce_free, job.reduces);
-  if (e.id == latest_started_id_) latest_started_ = e.plan;
+  FreeSlots plan = InputOf(pos);
+  ReplaceSmallestByFinishes(plan.map, job.maps);
+  ReplaceSmallestByFinishes(plan.reduce, job.reduces);
+  if (e.id == latest_started_id_) latest_started_ = plan;
 
-  // Lines 12-19: every successor is re-estimated from its new predecessor.
-  std::vector<Estimate> successors;
-  successors.reserve(queue_.size() - pos - 1);
-  Propagate(pos + 1, &e.plan.map_free, &e.plan.reduce_free, now, &successors, nullptr);
-  StoreSuccessors(pos + 1, successors);
+  // Lines 12-19: every successor is re-estimated from its new predecessor (the first keeps
+  // it as its input: the job leaves the queue).
+  const auto latest = std::find_if(queue_.begin(), queue_.end(),
+                                   [&](const Entry& q) { return q.id == latest_started_id_; });
+  Run successors;
+  Propagate(pos + 1, std::move(plan), now, nullptr, static_cast<size_t>(latest - queue_.begin()),
+            successors, nullptr);
+  StoreRun(pos + 1, now, nullptr, successors);
+  if (successors.kept) latest_started_ = std::move(successors.kept);
 }
 
 std::vector<JobId> RtmrPolicy::queue() const {
@@ -495,7 +559,7 @@ std::vector<JobId> RtmrPolicy::queue() const {
 
 std::optional<Time> RtmrPolicy::EstimatedFinish(JobId job) const {
   for (const Entry& e : queue_)
-    if (e.id == job) return e.plan.finish;
+    if (e.id == job) return e.finish;
   return std::nullopt;
 }
 

@@ -98,8 +98,7 @@ class RtmrPolicy final : public Policy {
   };
   // A min-heap of slot free times (Algorithms II, III and VI only ever take the smallest),
   // and below confidence 1 each slot's chain, kept apart so that the heap stays small (at
-  // confidence 1 there is none: `at` is the worst case). Each queued job keeps its own
-  // and its predecessor's, equal to another job's: shared until changed.
+  // confidence 1 there is none: `at` is the worst case). Copies share until changed.
   struct SlotTimes {
     SharedVector<SlotEnd> heap;
     SharedVector<Chain> chains;
@@ -112,10 +111,14 @@ class RtmrPolicy final : public Policy {
     // A slot more, free at `t`.
     void Add(Time t);
   };
-  using Vectors = std::pair<const SlotTimes*, const SlotTimes*>;  // T^m, T^r
-  struct Estimate {
-    SlotTimes map_free, reduce_free;
-    Time finish{0};
+  struct FreeSlots {
+    SlotTimes map, reduce;  // T^m, T^r
+  };
+  // What of a queued job is left to plan: its tasks not started, and when its started
+  // maps and reduces end at the latest.
+  struct Remaining {
+    uint32_t maps = 0, reduces = 0;
+    Time map_end{0}, reduce_end{0};
   };
   struct Entry {
     JobId id = 0;
@@ -126,56 +129,91 @@ class RtmrPolicy final : public Policy {
     double map_work = 0, reduce_work = 0;
     // Below confidence 1: a task's time as ChainTail adds it, one per kind.
     TaskCumulants map_cumulants{}, reduce_cumulants{};
-    Estimate plan;                              // J.T^m, J.T^r and e
-    SlotTimes pred_map_free, pred_reduce_free;  // its predecessor's, that plan came from
+    Time finish{0};  // e, its estimated finish
+    // Its vectors J.T^m, J.T^r are Plan(this job, `input`, planned_at, left), `input` its
+    // predecessor's. Few are stored: re-planning the whole queue, as a job admitted at
+    // the head does, then writes no vectors per job. `input` is kept for the first job of
+    // a re-plan, every kInputEvery-th after it, a job admitted, and where the job's
+    // predecessor changed since (PinInput); else it is the previous job's vectors,
+    // recomputed (PlanOf). `output`, its own vectors, is kept where it costs no copy: by a
+    // job admitted, and by the last job of a re-plan.
+    std::optional<FreeSlots> input, output;
+    Time planned_at{0};
+    Remaining left;
+  };
+  static constexpr size_t kInputEvery = 16;
+  // A re-plan of queue_[from..] (Propagate): each job's finish, the vectors the
+  // kInputEvery-th ones started from, and the vectors of the job asked to keep and of the
+  // last one.
+  struct Run {
+    std::vector<Time> finish;
+    std::vector<FreeSlots> inputs;
+    std::optional<FreeSlots> kept, last;
+  };
+  // PlanFromState's result: the slots before the queue, what was left of each job, the run.
+  struct Replan {
+    FreeSlots base;
+    std::vector<Remaining> left;
+    Run run;
   };
 
-  // What of a queued job is left to plan: its tasks not started, and when its started
-  // maps and reduces end at the latest.
-  struct Remaining {
-    uint32_t maps = 0, reduces = 0;
-    Time map_end{0}, reduce_end{0};
-  };
-  // Algorithms II and III from the predecessor's vectors: all of the job's tasks, or what
-  // is left of them.
-  Estimate Calculate(const Entry& job, const SlotTimes& map_free, const SlotTimes& reduce_free,
-                     Time now) const;
-  Estimate Calculate(const Entry& job, const SlotTimes& map_free, const SlotTimes& reduce_free,
-                     Time now, const Remaining& left) const;
+  // Algorithms II and III: plans what is `left` of `job` on `slots` (its predecessor's
+  // vectors, which become its own) at `now`, and returns its finish.
+  Time Plan(const Entry& job, FreeSlots& slots, Time now, const Remaining& left) const;
+  static Remaining AllOf(const Entry& job, Time now) { return {job.maps, job.reduces, now, now}; }
   // A slot whose task of `job` started at `start` and still runs: pushed into `slots` free
   // where that task ends at the latest, which is returned.
   Time AddRunning(const Entry& job, SlotKind kind, Time start, Time now, SlotTimes& slots) const;
   // The queue re-planned from the cluster as it is now: every slot free when its task ends
   // at its worst (now when it is free or runs best-effort work, which gives way; a lent
   // slot when its loan ends), then what is left of each job in queue order. False when a
-  // job would miss its deadline; else `base` (the slots before the queue) and `plans`.
-  bool PlanFromState(const ClusterState& state, Time now, Estimate& base,
-                     std::vector<Estimate>& plans) const;
-  // Makes PlanFromState's results the queue's vectors.
-  void StorePlan(Estimate base, std::vector<Estimate>& plans);
+  // job would miss its deadline.
+  bool PlanFromState(const ClusterState& state, Time now, Replan& out) const;
+  // Makes PlanFromState's results the queue's plans.
+  void StorePlan(Replan& replan, Time now);
   // When a task of the job's `kind` that starts at `start` ends at the latest.
   Time TaskEnd(const Entry& job, SlotKind kind, Time start) const;
-  // Plans one task of the job's `kind` on slot `s` of `slots`, started no earlier than
-  // `floor`.
-  void PlanTask(const Entry& job, SlotKind kind, Time floor, SlotTimes& slots, SlotEnd& s) const;
-  // Where `chain` ends with probability >= 1 - δ; `job` gives the work a second on its
-  // slowest slot stands for.
-  Time ChainEnd(const Entry& job, SlotKind kind, const Chain& chain) const;
-  // The vectors a job at queue position `pos` starts from: its predecessor's; at the head,
-  // the latest started job's (it may have left the queue); else all zeros.
-  Vectors PredecessorVectors(size_t pos) const;
+  // Calls `f` with how the job's tasks of `kind` end (Ends: End(start), and
+  // ChainEnd(anchor, seconds) for a chain's bound), with or without the forecast.
+  template <typename F>
+  decltype(auto) WithEnds(const Entry& job, SlotKind kind, F&& f) const;
+  // One stage of Plan: `tasks` tasks on `slots`, each on the slot free first, started no
+  // earlier than `floor`; returns the latest end, at least `end`.
+  template <typename Ends>
+  Time PlanStage(SlotTimes& slots, uint32_t tasks, Time floor, Time end, const Ends& ends,
+                 const TaskCumulants& cumulants) const;
+  // Plans one task on slot `s`, started no earlier than `floor`. Below confidence 1
+  // `chains` are the slots' chains (else null), and the slot's gains the task's `cumulants`.
+  template <typename Ends>
+  void PlanTask(const Ends& ends, const TaskCumulants& cumulants, Time floor, Chain* chains,
+                SlotEnd& s) const;
+  // queue_[pos]'s vectors, kept or recomputed from the nearest ones kept before it.
+  FreeSlots PlanOf(size_t pos) const;
+  // The vectors queue_[pos]'s plan started from.
+  FreeSlots InputOf(size_t pos) const;
+  // Keeps queue_[pos]'s input, before its predecessor changes.
+  void PinInput(size_t pos);
+  // The vectors a job entering at queue position `pos` starts from: its predecessor's; at
+  // the head, the latest started job's (it may have left the queue); else all zeros.
+  FreeSlots PredecessorVectors(size_t pos) const;
   // Where a job with this deadline enters: after every started job and every unstarted one
   // with an earlier or equal deadline.
   size_t InsertionPoint(Time deadline) const;
-  // Re-estimates queue_[from..] in order, the first from the given vectors. With
+  // Re-plans queue_[from..] in order at `now`, the first from `slots`, of each job what
+  // `left` says (indexed from `from`; null: all of it); keeps queue_[keep]'s vectors. With
   // `first_miss`, stops at the first job that would miss (false, its position stored; its
-  // estimate is the last in `out`).
-  bool Propagate(size_t from, const SlotTimes* map_free, const SlotTimes* reduce_free, Time now,
-                 std::vector<Estimate>* out, size_t* first_miss) const;
-  // Keeps Propagate's results as queue_[from..]'s vectors.
-  void StoreSuccessors(size_t from, std::vector<Estimate>& estimates);
+  // finish is the last in `run`).
+  bool Propagate(size_t from, FreeSlots slots, Time now, const std::vector<Remaining>* left,
+                 size_t keep, Run& run, size_t* first_miss) const;
+  // Makes a Propagate's run (with the same `now` and `left`) queue_[from..]'s plans.
+  void StoreRun(size_t from, Time now, const std::vector<Remaining>* left, Run& run);
+  // The entry for `job`, with its estimate and, below confidence 1, its cumulants; none if
+  // it cannot be estimated.
+  std::optional<Entry> MakeEntry(const JobState& job, const ClusterState& state) const;
+  // On the first admission: the zero vectors and δ, from the cluster's slots.
+  void InitSlots(const ClusterState& state);
   // For a rejected job: the fewest nodes of (1m,1r,1.0) added now that would fit it.
-  std::optional<int> ExtraNodesNeeded(const Entry& job, Vectors pred, Time now) const;
+  std::optional<int> ExtraNodesNeeded(const Entry& job, const FreeSlots& pred, Time now) const;
   // "at confidence C; " below confidence 1, for messages; else empty.
   std::string ConfidenceNote() const;
   void MarkStarted(size_t pos);
@@ -187,12 +225,12 @@ class RtmrPolicy final : public Policy {
   std::vector<Entry> queue_;  // started jobs in start order, then EDF
   size_t started_ = 0;        // queue_[0, started_) have started
   JobId latest_started_id_ = 0;
-  std::optional<Estimate> latest_started_;
-  SlotTimes zero_map_, zero_reduce_;  // l and q zeros: the vectors before any job
-  double log_inv_delta_ = 0;          // ln(1 / δ), δ = (1 - C) / slots; infinite at C = 1
+  std::optional<FreeSlots> latest_started_;
+  FreeSlots zero_;            // l and q zeros: the vectors before any job
+  double log_inv_delta_ = 0;  // ln(1 / δ), δ = (1 - C) / slots; infinite at C = 1
   uint64_t feedback_updates_ = 0;
   std::unordered_map<SlotId, Time> loans_;  // slots lent to best-effort tasks: until when
-  bool planned_from_state_ = false;          // StorePlan ran: the vectors are not the paper's
+  bool planned_from_state_ = false;         // StorePlan ran: the vectors are not the paper's
 };
 
 }  // namespace mrlocal

@@ -1,7 +1,7 @@
 // A vector whose copies share their elements until one of them is changed: a copy costs a
 // reference count, and the first change through a shared copy copies the elements once,
-// in one block (one allocation and a memcpy). RTMR keeps for each queued job its own
-// slot vectors and its predecessor's, equal to other jobs' (sched/policy/rtmr_policy.h).
+// in one block (one allocation and a memcpy). RTMR keeps some queued jobs' slot vectors,
+// equal to other jobs' or to the working copy it plans on (sched/policy/rtmr_policy.h).
 //
 // REQUIRES: T trivially copyable (the elements are copied as bytes). Not thread-safe:
 // copies may be used from one thread only. A pointer or reference from Own() or the

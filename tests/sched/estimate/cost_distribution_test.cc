@@ -8,9 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <random>
 #include <vector>
-
 
 namespace mrlocal {
 namespace {
@@ -80,6 +81,38 @@ TEST(CostDistribution, BoundsTheSimulatorsNoiseAndGainsOnLongChains) {
     if (n >= 10) {
       EXPECT_LT(bound, 0.6 * n) << n << " tasks";
     }
+  }
+}
+
+// ChainTail sums and bounds on vectors; RTMR's decisions stay the same only if every bound
+// is the scalar formula's to the last bit: float sums in the order added, raised by their
+// rounding, the least over the grid of (K + L) / theta.
+TEST(CostDistribution, BoundIsTheScalarFormulaExactly) {
+  std::mt19937_64 rng(16);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<std::shared_ptr<const CostDistribution>> spreads = {nullptr};
+  for (int d = 0; d < 3; ++d) {
+    std::vector<double> ratios(1 + d * 20);
+    for (double& r : ratios) r = unit(rng);
+    spreads.push_back(CostDistribution::FromRatios(ratios));
+  }
+  for (int chain = 0; chain < 200; ++chain) {
+    ChainTail tail;
+    TaskCumulants sums{};
+    const int n = 1 + chain % 40;
+    for (int i = 0; i < n; ++i) {
+      const double worst_s = std::exp(unit(rng) * 12 - 4);  // 0.02 s to 3 h
+      const TaskCumulants task = CostDistribution::OfTask(spreads[rng() % 4].get(), worst_s);
+      tail.Add(task);
+      for (size_t k = 0; k < sums.size(); ++k) sums[k] += task[k];
+    }
+    const double log_inv_delta = unit(rng) * 20;
+    const double rounding = 1 + double(n) * 0x1p-23;
+    double least = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < ThetaGrid::kThetas; ++k)
+      least = std::min(
+          least, (double(sums[size_t(k)]) * rounding + log_inv_delta) * ThetaGrid::InverseTheta(k));
+    ASSERT_EQ(tail.Bound(log_inv_delta), least) << "chain " << chain;
   }
 }
 
