@@ -19,6 +19,7 @@
 #include "sched/core/cluster_state.h"
 #include "sched/core/event_loop.h"
 #include "sched/core/lof_snapshot.h"
+#include "sched/core/queue_ledger.h"
 
 namespace mrlocal {
 
@@ -163,6 +164,9 @@ class Policy {
   // A policy that detects overloaded nodes: the evaluation that first marked one
   // (DynamicShare Fig. 6), for the report; none otherwise.
   virtual std::optional<LofEvaluation> OverloadSnapshot() const { return std::nullopt; }
+  // A policy that shares slots among paying queues (dynprio, capacity): what each queue
+  // paid and got, complete once the run is idle; null otherwise.
+  virtual const QueueLedger* Ledger() const { return nullptr; }
 
  protected:
   // Null until attached (a policy driven directly by a unit test).

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "sched/policy/fifo_policy.h"
+#include "sched/policy/job_cursor.h"
 
 namespace mrlocal {
 namespace {
@@ -15,23 +16,6 @@ double UsableWeight(double w) {
   constexpr double kMinWeight = 1e-9;
   return w > kMinWeight ? w : kMinWeight;
 }
-
-// Looks jobs up for ids that mostly ascend (state.active is in arrival order, so in id
-// order): a step or two along std::map's in-order successors instead of a find() of
-// log2(n) dependent cache misses per job. Any other order falls back to find().
-class JobCursor {
- public:
-  explicit JobCursor(const std::map<JobId, JobState>& jobs) : jobs_(jobs), it_(jobs.begin()) {}
-  const JobState& operator[](JobId id) {
-    for (int step = 0; step < 4 && it_ != jobs_.end() && it_->first < id; ++step) ++it_;
-    if (it_ == jobs_.end() || it_->first != id) it_ = jobs_.find(id);
-    return it_->second;
-  }
-
- private:
-  const std::map<JobId, JobState>& jobs_;
-  std::map<JobId, JobState>::const_iterator it_;
-};
 
 }  // namespace
 

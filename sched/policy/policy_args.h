@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "sched/core/clock.h"
+#include "sched/core/queue_spec.h"
 #include "sched/estimate/capacity_forecast.h"
 #include "sched/plan/plan_preview.h"
 
@@ -30,6 +31,8 @@ inline constexpr std::string_view kLofMinPts = "lof-min-pts";
 inline constexpr std::string_view kBatchInterval = "batch-interval";
 inline constexpr std::string_view kConfidence = "confidence";
 inline constexpr std::string_view kRejectPolicy = "reject-policy";
+inline constexpr std::string_view kAllocationInterval = "allocation-interval";
+inline constexpr std::string_view kPreempt = "preempt";
 
 class PolicyArgs {
  public:
@@ -60,6 +63,14 @@ class PolicyArgs {
   }
   const PlanPreview* preview() const { return preview_.get(); }
 
+  // The queues of the run and their announced changes, for the policies that share slots
+  // among queues (dynprio, capacity). Null: queues open as jobs name them.
+  PolicyArgs& SetQueues(std::shared_ptr<const QueueSetup> queues) {
+    queues_ = std::move(queues);
+    return *this;
+  }
+  const std::shared_ptr<const QueueSetup>& queues() const { return queues_; }
+
   // The capacity ahead, for the policies that plan with it (PolicyTraits::needs_forecast);
   // the front end (tools/runtime) makes one for each run and tells it what the cluster
   // shows. Null: none given.
@@ -74,6 +85,7 @@ class PolicyArgs {
   std::map<std::string, Value, std::less<>> values_;
   std::shared_ptr<const PlanPreview> preview_;  // shared: args are copied per run
   std::shared_ptr<CapacityForecast> forecast_;  // shared with the runtime that feeds it
+  std::shared_ptr<const QueueSetup> queues_;
 };
 
 }  // namespace mrlocal

@@ -15,6 +15,7 @@
 #include "sched/policy/goal_adaptive_policy.h"
 #include "sched/policy/llf_policy.h"
 #include "sched/policy/plan_policy.h"
+#include "sched/policy/queue_share_policy.h"
 #include "sched/policy/rtmr_policy.h"
 #include "sched/policy/so_mars_policy.h"
 
@@ -35,6 +36,15 @@ std::unique_ptr<Policy> Rtmr(bool feedback, const Estimator* estimator, const Po
       RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args),
                   args.Get<double>(kConfidence).value_or(1.0)},
       args.shared_forecast());
+}
+
+std::unique_ptr<Policy> QueueShare(std::string name, ShareRule rule, const PolicyArgs& args) {
+  QueueShareOptions o;
+  o.rule = rule;
+  o.interval = args.Get<Duration>(kAllocationInterval).value_or(o.interval);
+  o.preempt = args.Get<Duration>(kPreempt);
+  o.setup = args.queues();
+  return std::make_unique<QueueSharePolicy>(std::move(name), std::move(o));
 }
 
 std::unique_ptr<Policy> Llf(const Estimator* estimator, const PolicyArgs& args) {
@@ -123,6 +133,22 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  {},
                  {},
                  Plain<FairPolicy>});
+  all.push_back({"dynprio",
+                 "Dynamic proportional share (Sandholm and Lai 2010): slots shared among queues "
+                 "in proportion to their bids, paid from their budgets; every job admitted",
+                 {},
+                 {kAllocationIntervalSetting, kPreemptSetting},
+                 [](const Estimator*, const PolicyArgs& a) {
+                   return QueueShare("dynprio", ShareRule::kDynamic, a);
+                 }});
+  all.push_back({"capacity",
+                 "Hadoop 1's Capacity Scheduler: fixed slot shares per queue, idle capacity "
+                 "lent and reclaimed by preemption; every job admitted",
+                 {},
+                 {kAllocationIntervalSetting, kPreemptSetting},
+                 [](const Estimator*, const PolicyArgs& a) {
+                   return QueueShare("capacity", ShareRule::kStatic, a);
+                 }});
   all.push_back({"edf", "Earliest deadline first, every job admitted", {}, {}, Plain<EdfPolicy>});
   all.push_back({"llf",
                  "Least laxity first (DynamicShare), steering tasks off overloaded nodes; every "

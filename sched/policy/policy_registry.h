@@ -93,8 +93,8 @@ class PolicyRegistry {
   const PolicyDescriptor* deadline_default_ = nullptr;
 };
 
-// The built-in policies: fifo, fair, edf, llf, adaptive, reverse-adaptive, rtmr, rtmr-nofb, dc, and
-// the planning ones (needs_preview): mars, mares, h-mares, huwf, hjwf, htwf, stf, so-mars.
+// The built-in policies: fifo, fair, dynprio, capacity, edf, llf, adaptive, reverse-adaptive,
+// rtmr, rtmr-nofb, dc, and the planning ones (needs_preview): mars, mares, h-mares, huwf, hjwf, htwf, stf, so-mars.
 const PolicyRegistry& Policies();
 
 // Shorthands for Policies().
