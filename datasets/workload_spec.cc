@@ -18,6 +18,10 @@ using nlohmann::json;
 
 // Keeps a typo (1e9 maps) from allocating the simulator's memory away.
 constexpr uint64_t kMaxTasks = 1'000'000;
+// Queues and announced changes a spec may declare: far past the paper's 80 queues, and
+// bounded so that a typo cannot make a decision pass over millions.
+constexpr size_t kMaxQueues = 10'000;
+constexpr size_t kMaxEvents = 1'000'000;
 
 // "jobs[3]" + "arrival_s" -> "jobs[3].arrival_s".
 std::string Join(const std::string& path, std::string_view key) {
@@ -161,6 +165,15 @@ class Reader {
 const json* Find(const json& obj, std::string_view key) {
   auto it = obj.find(key);
   return it == obj.end() ? nullptr : &*it;
+}
+
+// Credits: a budget, a bid or an addition, from 0 to kMaxCredits.
+Result<double> Credits(const Reader& r, const json& v, const std::string& path) {
+  const std::string want = "must be a number of credits from 0 to " + FormatNumber(kMaxCredits) + " ";
+  if (!v.is_number()) return r.Fail(path, want + Got(v));
+  const double x = v.get<double>();
+  if (!(x >= 0 && x <= kMaxCredits)) return r.Fail(path, want + Got(v));
+  return x;
 }
 
 // Assigns *out from an optional key through a reader returning Result<T>.
@@ -336,7 +349,8 @@ Result<std::vector<double>> ParseTaskTimes(const Reader& r, const json& v, const
 std::vector<std::string_view> JobKeys(const AppSchemas& apps) {
   std::vector<std::string_view> keys = {"name",   "arrival_s", "app",        "input",
                                         "maps",   "reduces",   "deadline_s", "deadline",
-                                        "goal_s", "goal",      "weight",     "queue"};
+                                        "goal_s", "goal",      "weight",     "queue",
+                                        "after"};
   for (const AppSchema& a : apps)
     for (const AppSchema::Field& f : a.fields)
       if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
@@ -475,6 +489,7 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
   if (const json* w = Find(v, "weight"))
     MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
   if (const json* q = Find(v, "queue")) MRLOCAL_READ_INTO(job.queue, r.String(*q, at("queue")));
+  if (const json* a = Find(v, "after")) MRLOCAL_READ_INTO(job.after, r.String(*a, at("after")));
   if (const json* s = Find(v, "shuffle_bytes"))
     MRLOCAL_READ_INTO(job.shuffle_bytes, r.Size(*s, at("shuffle_bytes"), true));
   if (const json* s = Find(v, "output_bytes"))
@@ -699,12 +714,159 @@ Status NameJobs(const Reader& r, std::vector<WorkloadJob>* jobs) {
   return Status::OK();
 }
 
+// A queue of "queues" or of an add_queue event: {name, budget?, rate?}.
+Result<QueueSpec> ParseQueue(const Reader& r, const json& v, const std::string& path) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(v, path, {"name", "budget", "rate"}));
+  QueueSpec q;
+  const json* name = Find(v, "name");
+  if (!name) return r.Fail(Join(path, "name"), "missing: the queue's name");
+  MRLOCAL_READ_INTO(q.name, r.String(*name, Join(path, "name")));
+  if (const json* b = Find(v, "budget")) MRLOCAL_READ_INTO(q.budget, Credits(r, *b, Join(path, "budget")));
+  if (const json* s = Find(v, "rate")) MRLOCAL_READ_INTO(q.rate, Credits(r, *s, Join(path, "rate")));
+  return q;
+}
+
+Result<std::vector<QueueSpec>> ParseQueues(const Reader& r, const json& v, const std::string& path) {
+  if (!v.is_array()) return r.Fail(path, "must be a list of {name, budget, rate} " + Got(v));
+  if (v.size() > kMaxQueues)
+    return r.Fail(path, "at most " + std::to_string(kMaxQueues) + " queues " + Got(v));
+  std::vector<QueueSpec> out;
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    QueueSpec q;
+    MRLOCAL_READ_INTO(q, ParseQueue(r, v[i], at));
+    if (auto [it, fresh] = seen.emplace(q.name, i); !fresh)
+      return r.Fail(at + ".name", "duplicate queue '" + q.name + "' (also " + path + "[" +
+                                      std::to_string(it->second) + "])");
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+// {at_s, queue, rate} | {at_s, queue, add_budget} | {at_s, add_queue: {...}} |
+// {at_s, remove_queue: NAME}.
+Result<QueueEvent> ParseEvent(const Reader& r, const json& v, const std::string& path) {
+  MRLOCAL_RETURN_IF_ERROR(r.NeedObject(v, path));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(v, path, {"at_s", "queue", "rate", "add_budget", "add_queue", "remove_queue"}));
+  QueueEvent e;
+  const json* at = Find(v, "at_s");
+  if (!at) return r.Fail(Join(path, "at_s"), "missing: seconds since the workload's start");
+  double at_s = 0;
+  MRLOCAL_READ_INTO(at_s, r.Number(*at, Join(path, "at_s"), true));
+  constexpr double kLatestS = 1e9;  // 31 years: the latest time a run reaches
+  if (at_s > kLatestS)
+    return r.Fail(Join(path, "at_s"), "must be at most " + FormatNumber(kLatestS) + " " + Got(*at));
+  e.at = FromSeconds(at_s);
+  const int kinds = (Find(v, "rate") != nullptr) + (Find(v, "add_budget") != nullptr) +
+                    (Find(v, "add_queue") != nullptr) + (Find(v, "remove_queue") != nullptr);
+  if (kinds != 1)
+    return r.Fail(path, "give exactly one of rate, add_budget, add_queue, remove_queue " + Got(v));
+  const json* queue = Find(v, "queue");
+  if (const json* q = Find(v, "add_queue")) {
+    if (queue) return r.Fail(Join(path, "queue"), "add_queue names its queue itself");
+    e.kind = QueueEvent::Kind::kAddQueue;
+    MRLOCAL_READ_INTO(e.queue, ParseQueue(r, *q, Join(path, "add_queue")));
+    return e;
+  }
+  if (const json* q = Find(v, "remove_queue")) {
+    if (queue) return r.Fail(Join(path, "queue"), "remove_queue names its queue itself");
+    e.kind = QueueEvent::Kind::kRemoveQueue;
+    MRLOCAL_READ_INTO(e.queue.name, r.String(*q, Join(path, "remove_queue")));
+    return e;
+  }
+  if (!queue) return r.Fail(Join(path, "queue"), "missing: the queue it changes");
+  MRLOCAL_READ_INTO(e.queue.name, r.String(*queue, Join(path, "queue")));
+  const bool rate = Find(v, "rate") != nullptr;
+  e.kind = rate ? QueueEvent::Kind::kSetRate : QueueEvent::Kind::kAddBudget;
+  const std::string key = rate ? "rate" : "add_budget";
+  MRLOCAL_READ_INTO(e.value, Credits(r, *Find(v, key), Join(path, key)));
+  return e;
+}
+
+Result<std::vector<QueueEvent>> ParseEvents(const Reader& r, const json& v) {
+  if (!v.is_array()) return r.Fail("events", "must be a list of timed queue changes " + Got(v));
+  if (v.size() > kMaxEvents)
+    return r.Fail("events", "at most " + std::to_string(kMaxEvents) + " events " + Got(v));
+  std::vector<QueueEvent> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    QueueEvent e;
+    MRLOCAL_READ_INTO(e, ParseEvent(r, v[i], "events[" + std::to_string(i) + "]"));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// Every queue an event or a job names is open then (events) or declared at all (jobs),
+// when the spec declares queues; events in time order, ties in the file's order.
+Status CheckQueueNames(const Reader& r, WorkloadSpec& spec) {
+  std::vector<QueueEvent>& events = spec.queues.events;
+  std::vector<size_t> order(events.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return events[a].at < events[b].at; });
+  std::set<std::string> open, declared;
+  for (const QueueSpec& q : spec.queues.queues) open.insert(q.name), declared.insert(q.name);
+  auto list = [](const std::set<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s.empty() ? std::string("none") : s;
+  };
+  for (size_t i : order) {
+    const QueueEvent& e = events[i];
+    const std::string at = "events[" + std::to_string(i) + "]";
+    const bool is_open = open.count(e.queue.name) > 0;
+    if (e.kind == QueueEvent::Kind::kAddQueue) {
+      if (is_open)
+        return r.Fail(at + ".add_queue.name", "queue '" + e.queue.name + "' is open already");
+      open.insert(e.queue.name);
+      declared.insert(e.queue.name);
+      continue;
+    }
+    if (!is_open)
+      return r.Fail(at, "no open queue '" + e.queue.name + "' at " + FormatNumber(Seconds(e.at)) +
+                            " s (open then: " + list(open) + ")");
+    if (e.kind == QueueEvent::Kind::kRemoveQueue) open.erase(e.queue.name);
+  }
+  std::vector<QueueEvent> sorted;
+  for (size_t i : order) sorted.push_back(std::move(events[i]));
+  events = std::move(sorted);
+  if (declared.empty()) return Status::OK();
+  for (size_t i = 0; i < spec.jobs.size(); ++i)
+    if (!declared.count(spec.jobs[i].queue))
+      return r.Fail("jobs[" + std::to_string(i) + "].queue",
+                    "unknown queue '" + spec.jobs[i].queue + "' (declared: " + list(declared) + ")");
+  return Status::OK();
+}
+
+// "after" names another job, and following the names never comes back to a job.
+Status CheckChains(const Reader& r, const std::vector<WorkloadJob>& jobs) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < jobs.size(); ++i) index[jobs[i].name] = i;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].after.empty()) continue;
+    const std::string at = "jobs[" + std::to_string(i) + "].after";
+    size_t j = i;
+    for (size_t steps = 0; !jobs[j].after.empty(); ++steps) {
+      auto it = index.find(jobs[j].after);
+      if (it == index.end()) return r.Fail(at, "no job named '" + jobs[j].after + "'");
+      j = it->second;
+      if (j == i || steps > jobs.size())
+        return r.Fail(at, "'" + jobs[i].name + "' would wait for itself (a cycle of after)");
+    }
+  }
+  return Status::OK();
+}
+
 Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchemas& apps,
                               std::string_view base_dir) {
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
   MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(root, "",
                                       {"name", "description", "cluster", "block_size", "model",
-                                       "reduce_slowstart", "availability", "forecast", "jobs"}));
+                                       "reduce_slowstart", "availability", "forecast", "queues",
+                                       "events", "jobs"}));
   WorkloadSpec spec;
   spec.source = r.source();
   spec.name = std::filesystem::path(r.source()).stem().string();
@@ -774,6 +936,10 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
     spec.jobs.push_back(std::move(job));
   }
   MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &spec.jobs));
+  MRLOCAL_RETURN_IF_ERROR(CheckChains(r, spec.jobs));
+  if (const json* q = Find(root, "queues")) MRLOCAL_READ_INTO(spec.queues.queues, ParseQueues(r, *q, "queues"));
+  if (const json* e = Find(root, "events")) MRLOCAL_READ_INTO(spec.queues.events, ParseEvents(r, *e));
+  MRLOCAL_RETURN_IF_ERROR(CheckQueueNames(r, spec));
   std::stable_sort(
       spec.jobs.begin(), spec.jobs.end(),
       [](const WorkloadJob& a, const WorkloadJob& b) { return a.arrival_s < b.arrival_s; });

@@ -20,6 +20,7 @@
 #include "datasets/availability_profile.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
+#include "sched/core/queue_spec.h"
 
 namespace mrlocal {
 
@@ -57,6 +58,10 @@ struct WorkloadJob {
   std::optional<double> goal_s;      // soft completion-time goal, relative to arrival; none: none
   double weight = 1.0;               // MarS, TWJCT
   std::string queue = "default";     // fair share by queue, dynamic proportional share
+  // A closed loop: the job arrives arrival_s after the job of this name ends (done,
+  // failed or rejected), as a user who submits the next job when the last one is over.
+  // Empty: arrival_s is since the workload's start.
+  std::string after;
   // W_u of each task, its maps then its reduces (MarS section 4.4: T-MarS, HTWF, TWTCT),
   // each > 0. Empty: every task weighs `weight`.
   std::vector<double> task_weights;
@@ -126,6 +131,9 @@ struct WorkloadSpec {
   // fraction of a job's maps done before its reduces may take slots. None: once all are.
   std::optional<double> reduce_slowstart;
   std::vector<WorkloadJob> jobs;  // sorted by arrival_s (stable)
+  // The queues of dynprio and capacity, and their announced changes ("queues", "events").
+  // Empty: queues open as jobs name them.
+  QueueSetup queues;
 };
 
 // Reads a JSON workload spec (format: README, "Workload spec") whose jobs are of `apps`.

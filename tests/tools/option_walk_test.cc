@@ -88,6 +88,8 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --reduce-slowstart", {}},
       {"WORKLOAD --forecast", {}},
       {"WORKLOAD --reject-policy", {}},
+      {"WORKLOAD --preempt", {}},
+      {"WORKLOAD --allocation-interval", {}},
       {"workload --policy", {}},
       {"compare --policies", {{}, "fifo"}},
       {"compare --seeds", {}},

@@ -109,6 +109,15 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "are planned at the next multiple of B (default: 5 x the first job's "
                          "mean task time, ~50s on mars-random as the paper's)"),
          SettingValue(kBatchIntervalSetting));
+  Within(cmd->add_option("--allocation-interval", o.allocation_interval,
+                         "dynprio/capacity: how often shares are re-set from the bids and queues "
+                         "pay for the slots they used, a positive duration (default 20s)"),
+         SettingValue(kAllocationIntervalSetting));
+  Within(cmd->add_option("--preempt", o.preempt,
+                         "dynprio/capacity: kill and requeue attempts of queues over their share "
+                         "once a queue below its share has waited this long for a slot, a "
+                         "positive duration (default: never preempt)"),
+         SettingValue(kPreemptSetting));
   Within(cmd->add_option("--estimate-margin", o.estimate_margin,
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "
                          "simulation, 1.5 for real runs)"),
@@ -258,6 +267,10 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
       CheckSettingOption(!o.batch_interval.empty(), "--batch-interval", kBatchInterval, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, policies));
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!o.preempt.empty(), "--preempt", kPreempt, policies));
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!o.allocation_interval.empty(),
+                                             "--allocation-interval", kAllocationInterval,
+                                             policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
   MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.reject_policy.has_value(), "--reject-policy",
@@ -378,6 +391,9 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     w.run.policy_args.Set(kFeedbackThreshold, ParseDuration(o.feedback_threshold).value());
   if (!o.batch_interval.empty())
     w.run.policy_args.Set(kBatchInterval, ParseDuration(o.batch_interval).value());
+  if (!o.preempt.empty()) w.run.policy_args.Set(kPreempt, ParseDuration(o.preempt).value());
+  if (!o.allocation_interval.empty())
+    w.run.policy_args.Set(kAllocationInterval, ParseDuration(o.allocation_interval).value());
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
   if (o.confidence) w.run.policy_args.Set(kConfidence, *o.confidence);
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);

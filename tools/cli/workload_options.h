@@ -49,6 +49,8 @@ struct WorkloadOptions {
   std::optional<std::string> estimator;    // history (default) or knn
   std::string feedback_threshold;          // rtmr's epsilon, a duration
   std::string batch_interval;              // so-mars's B, a duration
+  std::string preempt;                     // dynprio/capacity: a duration; empty: no preemption
+  std::string allocation_interval;         // dynprio/capacity: a duration
   std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
   std::optional<double> confidence;        // rtmr; none: 1
   std::optional<double> lof_threshold;     // llf; none: its default

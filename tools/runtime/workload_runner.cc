@@ -1,6 +1,8 @@
 #include "tools/runtime/workload_runner.h"
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <sstream>
 
 #include "datasets/graph_generator.h"
@@ -45,6 +47,8 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   ro.availability_as = o.availability_as;
   // A fresh one for each run (it learns from the run), unless the caller gave one.
   if (!ro.policy_args.forecast()) ro.policy_args.SetForecast(SpecForecast(spec, o.cluster.Slots()));
+  if (!ro.policy_args.queues() && !spec.queues.empty())
+    ro.policy_args.SetQueues(std::make_shared<QueueSetup>(spec.queues));
   ro.noise = spec.model.noise;
   ro.seed = o.seed;
   return ro;
@@ -213,10 +217,49 @@ Result<WorkloadSpec> ScaleTime(WorkloadSpec spec, double scale) {
     }
     spec.forecast.period_s *= scale;
     spec.forecast.window_s *= scale;
+    for (QueueEvent& e : spec.queues.events) e.at = FromSeconds(Seconds(e.at) * scale);
   }
   MRLOCAL_RETURN_IF_ERROR(CheckTimesInRange(spec));
   return spec;
 }
+
+// Submits a spec's jobs: each at its arrival, or, with `after`, arrival_s after the job it
+// follows ends (done, failed or rejected). Kept as an observer until the run is over.
+class Arrivals final : public ControllerObserver {
+ public:
+  using Make = std::function<RuntimeJob(size_t job)>;
+  Arrivals(Runtime& runtime, const WorkloadSpec& spec, Make make)
+      : runtime_(runtime), spec_(spec), make_(std::move(make)) {
+    for (size_t i = 0; i < spec.jobs.size(); ++i) {
+      if (spec.jobs[i].after.empty()) {
+        Submit(i, Time{0});
+      } else {
+        followers_.emplace(spec.jobs[i].after, i);
+      }
+    }
+    if (!followers_.empty()) runtime.AddObserver(this);
+  }
+  void OnAdmission(const JobState& job, const Admission& a, Time now) override {
+    if (!a.admitted) Ended(job.spec.name, now);
+  }
+  void OnJobFinished(const JobState& job, const JobOutcome&, Time now) override {
+    Ended(job.spec.name, now);
+  }
+
+ private:
+  void Submit(size_t i, Time from) {
+    runtime_.SubmitAt(from + FromSeconds(spec_.jobs[i].arrival_s),
+                      [this, i](JobId) { return make_(i); });
+  }
+  void Ended(const std::string& name, Time now) {
+    auto [first, last] = followers_.equal_range(name);
+    for (auto it = first; it != last; ++it) Submit(it->second, now);
+  }
+  Runtime& runtime_;
+  const WorkloadSpec& spec_;
+  Make make_;
+  std::multimap<std::string, size_t> followers_;  // by the name of the job they follow
+};
 
 Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunOptions& o) {
   auto scaled = ScaleTime(given, o.time_scale);
@@ -248,16 +291,14 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   if (!runtime.ok()) return runtime.status();
   if (o.sim_progress) WatchProgress(**runtime, *run.recorder, spec.jobs.size(), o.sim_progress);
   Status build_error;
-  for (const WorkloadJob& j : spec.jobs) {
-    (*runtime)->SubmitAt(FromSeconds(j.arrival_s), [&, job = &j](JobId) -> RuntimeJob {
-      auto built = BuildSimJob(*o.apps, *job, model);
-      if (built.ok()) return {std::move(built->spec), std::move(built->sim)};
-      if (build_error.ok()) build_error = built.status();  // checked above; kept for safety
-      JobSpec empty;
-      empty.name = job->name;
-      return {std::move(empty), SimJob{}};
-    });
-  }
+  Arrivals arrivals(**runtime, spec, [&](size_t i) -> RuntimeJob {
+    auto built = BuildSimJob(*o.apps, spec.jobs[i], model);
+    if (built.ok()) return {std::move(built->spec), std::move(built->sim)};
+    if (build_error.ok()) build_error = built.status();  // checked above; kept for safety
+    JobSpec empty;
+    empty.name = spec.jobs[i].name;
+    return {std::move(empty), SimJob{}};
+  });
   RunAndMeasure(**runtime, run);
   if (!build_error.ok()) return build_error;
   return run;
@@ -448,11 +489,9 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   // The clock starts with the runtime: arrivals and availability steps count from here.
   auto runtime = MakeRuntime(spec, std::move(ro), /*sim=*/false, o, run);
   if (!runtime.ok()) return runtime.status();
-  for (size_t i = 0; i < spec.jobs.size(); ++i) {
-    (*runtime)->SubmitAt(FromSeconds(spec.jobs[i].arrival_s), [&, i](JobId) -> RuntimeJob {
-      return {std::move((*jobs)[i].spec), std::move((*jobs)[i].real)};
-    });
-  }
+  Arrivals arrivals(**runtime, spec, [&](size_t i) -> RuntimeJob {
+    return {std::move((*jobs)[i].spec), std::move((*jobs)[i].real)};
+  });
   if (interrupt) interrupt->Watch(runtime->get());
   RunAndMeasure(**runtime, run);
   if (interrupt) interrupt->Watch(nullptr);

@@ -37,9 +37,10 @@ PolicyArgs OneJobPreview() {
 
 TEST(PolicyRegistry, KeepsTheNamesAndTheirOrder) {
   EXPECT_EQ(PolicyNames(),
-            (std::vector<std::string>{"fifo", "fair", "edf", "llf", "adaptive", "reverse-adaptive",
-                                      "rtmr", "rtmr-nofb", "dc", "mars", "t-mars", "mares",
-                                      "h-mares", "huwf", "hjwf", "htwf", "stf", "so-mars"}));
+            (std::vector<std::string>{"fifo", "fair", "dynprio", "capacity", "edf", "llf",
+                                      "adaptive", "reverse-adaptive", "rtmr", "rtmr-nofb", "dc",
+                                      "mars", "t-mars", "mares", "h-mares", "huwf", "hjwf",
+                                      "htwf", "stf", "so-mars"}));
   for (const std::string& name : PolicyNames()) EXPECT_FALSE(Descriptor(name).summary.empty());
 }
 
@@ -58,8 +59,9 @@ TEST(PolicyRegistry, TraitsSayWhatCallersMustDoWithoutNamingThePolicy) {
     // --no-feedback: rtmr and rtmr-nofb become rtmr-nofb; no other policy has feedback.
     EXPECT_EQ(Descriptor(name).without_feedback,
               name == "rtmr" || name == "rtmr-nofb" ? "rtmr-nofb" : "");
-    EXPECT_EQ(t.needs_preview, !deadline && !goals && name != "llf" && name != "fifo" &&
-                                   name != "fair" && name != "edf");
+    const bool shares = name == "fair" || name == "dynprio" || name == "capacity";
+    EXPECT_EQ(t.needs_preview,
+              !deadline && !goals && !shares && name != "llf" && name != "fifo" && name != "edf");
     auto made = MakePolicy(name, &h, OneJobPreview());
     ASSERT_TRUE(made.ok()) << made.status().message();
     EXPECT_EQ((*made)->name(), name);
@@ -106,7 +108,8 @@ TEST(PolicyRegistry, AnUnknownNameListsTheKnownOnes) {
   auto bad = MakePolicy("nope");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "unknown policy 'nope' (known: fifo, fair, edf, llf, adaptive, reverse-adaptive, rtmr, "
+            "unknown policy 'nope' (known: fifo, fair, dynprio, capacity, edf, llf, adaptive, "
+            "reverse-adaptive, rtmr, "
             "rtmr-nofb, dc, mars, t-mars, mares, h-mares, huwf, hjwf, htwf, stf, so-mars)");
   EXPECT_FALSE(FindPolicy("nope").ok());
 }

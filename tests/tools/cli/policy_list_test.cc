@@ -55,7 +55,7 @@ TEST(PolicyList, EachBadListIsRefusedWithOneLineThatSaysWhy) {
       {",,", "expected a comma-separated list of policies"},
       {"edf,,rtmr", "an empty entry in 'edf,,rtmr'"},
       {"edf,", "an empty entry in 'edf,'"},
-      {"nope", "unknown policy 'nope' (known: fifo, fair, edf,"},
+      {"nope", "unknown policy 'nope' (known: fifo, fair, dynprio,"},
       {"rtmr:lof-threshold=2",
        "rtmr has no setting 'lof-threshold' (its settings: estimate-margin, feedback-threshold"},
       {"edf:estimate-margin=2", "edf has no setting 'estimate-margin' (it has none)"},
