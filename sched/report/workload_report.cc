@@ -11,6 +11,7 @@
 #include "sched/report/fixed.h"
 #include "sched/report/goals_svg.h"
 #include "sched/report/lof_snapshot_svg.h"
+#include "sched/report/queue_report.h"
 #include "sched/report/trace_json.h"
 
 namespace mrlocal {
@@ -241,10 +242,11 @@ std::string CsvField(std::string_view field) {
   return out;
 }
 
-std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>& jobs) {
+std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>& jobs,
+                        const QueueLedger* ledger) {
   Json per_job = Json::array();
   for (const JobMetrics& j : jobs) per_job.push_back(JobJson(j));
-  const Json json{{"policy", m.policy},
+  Json json{{"policy", m.policy},
                   {"admission_policy", m.admission_policy},
                   {"best_effort", m.best_effort},
                   {"sim", m.sim},
@@ -295,6 +297,7 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
                     {"decision_latency_us", PercentilesJson(m.scheduler.decision_latency_us)},
                     {"dispatch_latency_us", PercentilesJson(m.scheduler.dispatch_latency_us)}}},
                   {"per_job", std::move(per_job)}};
+  if (ledger) json["queues"] = Json::parse(QueuesJson(*ledger, jobs));
   // Invalid UTF-8 (a job name from a trace file) becomes U+FFFD rather than an error.
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -332,8 +335,11 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
   if (ec)
     return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
   MRLOCAL_RETURN_IF_ERROR(
-      WriteFileAtomically((dir / "metrics.json").string(), MetricsJson(metrics, jobs)));
+      WriteFileAtomically((dir / "metrics.json").string(), MetricsJson(metrics, jobs, options.ledger)));
   MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "jobs.csv").string(), JobsCsv(jobs)));
+  if (options.ledger)
+    MRLOCAL_RETURN_IF_ERROR(
+        WriteFileAtomically((dir / "queues.csv").string(), QueuesCsv(*options.ledger)));
   if (options.write_tasks) MRLOCAL_RETURN_IF_ERROR(WriteTasks(dir / "tasks.csv", recorder, slots));
   if (options.write_trace) {
     TraceOptions trace;

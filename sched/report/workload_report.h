@@ -33,6 +33,9 @@
 //   goals.svg     goals_svg.h: f(t), each job's slots over time and its goal; only when a
 //                 job has a goal or a node's availability varies (WantsGoalsChart).
 //   overload.svg  lof_snapshot_svg.h: only when the policy marked a node overloaded (llf).
+//   queues.csv    queue_report.h: each queue's statement per allocation interval; only
+//                 under a policy that shares slots among paying queues (dynprio, capacity),
+//                 which also adds metrics.json's "queues".
 // CSV: RFC 4180, a header line, CRLF-free ("\n" line ends), text fields quoted when they
 // hold a comma, quote, CR or LF (quotes doubled). Times in seconds with 6 decimals.
 #pragma once
@@ -46,6 +49,7 @@
 
 #include "engine/status.h"
 #include "sched/core/lof_snapshot.h"
+#include "sched/core/queue_ledger.h"
 #include "sched/core/slot_info.h"
 #include "sched/core/speed_profile.h"
 #include "sched/report/gantt_svg.h"
@@ -67,6 +71,9 @@ struct ReportOptions {
   // The policy's overload snapshot (Policy::OverloadSnapshot), drawn as overload.svg;
   // none: no such file.
   std::optional<LofEvaluation> overload;
+  // The policy's queue statements (Policy::Ledger): metrics.json's "queues" and
+  // queues.csv; null: neither.
+  const QueueLedger* ledger = nullptr;
 };
 
 // Creates `dir` if needed and writes the files above. `jobs`: ComputeJobMetrics of the
@@ -76,7 +83,8 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
                            const std::vector<SlotInfo>& slots, const ReportOptions& options = {});
 
 // The pieces, for tests and for callers that want one file.
-std::string MetricsJson(const WorkloadMetrics& metrics, const std::vector<JobMetrics>& jobs);
+std::string MetricsJson(const WorkloadMetrics& metrics, const std::vector<JobMetrics>& jobs,
+                        const QueueLedger* ledger = nullptr);
 std::string JobsCsv(const std::vector<JobMetrics>& jobs);
 std::string TasksCsv(const RunRecorder& recorder, const std::vector<SlotInfo>& slots);
 // `field` as an RFC 4180 CSV field: quoted (inner quotes doubled) only when needed.

@@ -1,5 +1,5 @@
-// One PickTask decision for a free map slot, for fair (one queue, and 8 queues) beside
-// fifo, edf and llf, with 10, 100 and 1,000 running jobs on a 1000x(1m,1r,1.0) cluster. Every
+// One PickTask decision for a free map slot, for fair (one queue, and 8 queues) and
+// dynprio and capacity (80 queues) beside fifo, edf and llf, with 10, 100 and 1,000 running jobs on a 1000x(1m,1r,1.0) cluster. Every
 // job has pending maps (3 replicas each, spread over the nodes) and 1-5 running; 3 jobs
 // in 4 have a deadline, in an order unrelated to arrival; weights 1-3. The state does not
 // change between calls (no launch), so each call is the same steady-state decision, asked
@@ -104,6 +104,10 @@ DECISION_BENCH(edf, "edf", 1);
 DECISION_BENCH(llf, "llf", 1);
 DECISION_BENCH(fair, "fair", 1);
 DECISION_BENCH(fair_8queues, "fair", 8);
+// dynprio and capacity with the paper's largest setting, 80 queues (section 4.3); each
+// queue opens bidding 1 at its first job, as without a spec's "queues".
+DECISION_BENCH(dynprio_80queues, "dynprio", 80);
+DECISION_BENCH(capacity_80queues, "capacity", 80);
 
 }  // namespace
 }  // namespace mrlocal

@@ -41,6 +41,28 @@ std::string Num(double v, int decimals) {
   return buf;
 }
 
+// One line per queue of a proportional-share run: what it got and what it paid.
+void PrintQueues(std::ostream& out, const QueueLedger& ledger) {
+  double used = 0, entitled = 0;
+  for (const QueueAccount& a : ledger.accounts) used += a.used_slot_s, entitled += a.entitled_slot_s;
+  for (const QueueAccount& a : ledger.accounts) {
+    out << "  queue " << a.name << ": " << Plural(a.jobs, "job") << ", slot time "
+        << Num(a.used_slot_s, 1) << " s (" << Percent(used > 0 ? a.used_slot_s / used : 0)
+        << " of all; entitled " << Percent(entitled > 0 ? a.entitled_slot_s / entitled : 0)
+        << "), spent " << Num(ToCredits(a.spent), 2);
+    if (a.unlimited) {
+      out << " (no budget limit)";
+    } else {
+      out << " of " << Num(ToCredits(a.opening + a.added), 2) << ", "
+          << Num(ToCredits(a.balance()), 2) << " left";
+    }
+    out << "\n";
+  }
+  if (ledger.preempted_attempts > 0)
+    out << "  preempted  " << Plural(ledger.preempted_attempts, "attempt") << " for entitled queues, "
+        << Num(ledger.preempted_slot_s, 1) << " slot-s lost\n";
+}
+
 void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOptions& o,
               const WorkloadRun& run) {
   const WorkloadMetrics& m = run.metrics;
@@ -77,6 +99,7 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
   out << "  scheduler " << Plural(m.scheduler.decisions, "decision") << ", p50 "
       << Num(m.scheduler.decision_latency_us.p50, 2) << " us, p99 "
       << Num(m.scheduler.decision_latency_us.p99, 2) << " us\n";
+  if (run.ledger) PrintQueues(out, *run.ledger);
   if (run.load_cpus > 0 && run.wall_s > 0)
     out << "  load       beside the slots on " << Plural(run.load_cpus, "CPU") << ": "
         << Num(run.load_cpu_s, 1) << " CPU-s over " << Num(run.wall_s, 1) << " s ("
@@ -205,6 +228,7 @@ class WorkloadCommand final : public Command {
     if (!options_.report_dir.empty()) {
       ReportOptions report;
       report.overload = run->overload;
+      report.ledger = run->ledger ? &*run->ledger : nullptr;
       report.availability = run->availability;
       Status st =
           WriteWorkloadReport(options_.report_dir, run->metrics, ComputeJobMetrics(*run->recorder),
@@ -213,7 +237,8 @@ class WorkloadCommand final : public Command {
       std::cout << "  report in " << options_.report_dir
                 << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
                 << (WantsGoalsChart(*run->recorder, run->availability) ? ", goals.svg" : "")
-                << (run->overload ? ", overload.svg" : "") << ")\n";
+                << (run->overload ? ", overload.svg" : "") << (run->ledger ? ", queues.csv" : "")
+                << ")\n";
     }
     return kExitOk;
   }

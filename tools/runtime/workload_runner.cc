@@ -116,6 +116,7 @@ void RunAndMeasure(Runtime& runtime, WorkloadRun& run) {
     run.load_cpu_s = load->cpu_s();
   }
   run.overload = runtime.policy().OverloadSnapshot();
+  if (const QueueLedger* ledger = runtime.policy().Ledger()) run.ledger = *ledger;
   run.policy_note = runtime.policy().note();
   const ClusterSpec& cluster = runtime.options().cluster;
   if (auto d = FindPolicy(runtime.policy().name());

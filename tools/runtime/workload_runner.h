@@ -14,6 +14,7 @@
 #include "datasets/workload_spec.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
+#include "sched/core/queue_ledger.h"
 #include "sched/core/scheduler_stats.h"
 #include "sched/core/speed_profile.h"
 #include "sched/estimate/job_history.h"
@@ -80,6 +81,7 @@ struct WorkloadRun {
   // Reduce slow-start as applied: the spec's, unless the policy opts out (rtmr).
   std::optional<double> reduce_slowstart;
   std::optional<LofEvaluation> overload;  // Policy::OverloadSnapshot after the run
+  std::optional<QueueLedger> ledger;      // Policy::Ledger after the run
   std::string policy_note;                // Policy::note(): a plan's fallback, or empty
   // The capacity forecast the policy was given (the spec's, run_forecast.h), as the run
   // left it: a learned one has seen the whole run.
