@@ -37,7 +37,9 @@ struct QueueAccount {
 struct QueueCharge {
   uint32_t account = 0;        // index in QueueLedger::accounts
   double rate = 0;             // its bid when the interval started: the price it pays
-  int entitled_map_slots = 0;  // its share of the slots (rounded: section 3.1's example)
+  // Its share of the slots (rounded: section 3.1's example) as the interval ended; the
+  // shares it held over the interval are entitled_slot_s.
+  int entitled_map_slots = 0;
   int entitled_reduce_slots = 0;
   double used_slot_s = 0;  // slot time its attempts used in the interval
   double paid_slot_s = 0;  // the part its budget paid for
