@@ -860,6 +860,46 @@ Status CheckChains(const Reader& r, const std::vector<WorkloadJob>& jobs) {
   return Status::OK();
 }
 
+// "availability": a list of profiles, no node in two of them.
+Result<std::vector<AvailabilityProfile>> ParseAvailabilities(const Reader& r, const json& av,
+                                                             const std::optional<ClusterSpec>& cluster,
+                                                             std::string_view base_dir) {
+  if (!av.is_array()) return r.Fail("availability", "must be a list of {nodes, profile} " + Got(av));
+  std::vector<AvailabilityProfile> out;
+  std::map<int, size_t> owner;  // node -> the profile that has it
+  for (size_t i = 0; i < av.size(); ++i) {
+    const std::string path = "availability[" + std::to_string(i) + "]";
+    AvailabilityProfile a;
+    MRLOCAL_READ_INTO(a, ParseAvailability(r, av[i], path, cluster, base_dir));
+    for (size_t k = 0; k < a.nodes.size(); ++k) {
+      auto [it, fresh] = owner.emplace(a.nodes[k], i);
+      if (!fresh)
+        return r.Fail(path + ".nodes[" + std::to_string(k) + "]",
+                      "node " + std::to_string(a.nodes[k]) + " already has a profile (availability[" +
+                          std::to_string(it->second) + "])");
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// "jobs": a non-empty list, each named (given or by default) and each "after" a job of it.
+Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs, const AppSchemas& apps,
+                                           std::string_view base_dir) {
+  if (!jobs.is_array() || jobs.empty())
+    return r.Fail("jobs", "must be a non-empty list of jobs " + Got(jobs));
+  std::vector<WorkloadJob> out;
+  out.reserve(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    WorkloadJob job;
+    MRLOCAL_READ_INTO(job, ParseJob(r, jobs[i], "jobs[" + std::to_string(i) + "]", apps, base_dir));
+    out.push_back(std::move(job));
+  }
+  MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &out));
+  MRLOCAL_RETURN_IF_ERROR(CheckChains(r, out));
+  return out;
+}
+
 Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchemas& apps,
                               std::string_view base_dir) {
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
@@ -903,42 +943,17 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
     if (const json* s = Find(*m, "shuffle_delay_s"))
       MRLOCAL_READ_INTO(spec.model.shuffle_delay_s, r.Number(*s, "model.shuffle_delay_s", true));
   }
-  if (const json* av = Find(root, "availability")) {
-    if (!av->is_array())
-      return r.Fail("availability", "must be a list of {nodes, profile} " + Got(*av));
-    std::map<int, size_t> owner;  // node -> the profile that has it
-    for (size_t i = 0; i < av->size(); ++i) {
-      const std::string path = "availability[" + std::to_string(i) + "]";
-      AvailabilityProfile a;
-      MRLOCAL_READ_INTO(a, ParseAvailability(r, (*av)[i], path, spec.cluster, base_dir));
-      for (size_t k = 0; k < a.nodes.size(); ++k) {
-        auto [it, fresh] = owner.emplace(a.nodes[k], i);
-        if (!fresh)
-          return r.Fail(path + ".nodes[" + std::to_string(k) + "]",
-                        "node " + std::to_string(a.nodes[k]) +
-                            " already has a profile (availability[" + std::to_string(it->second) +
-                            "])");
-      }
-      spec.availability.push_back(std::move(a));
-    }
-  }
+  if (const json* av = Find(root, "availability"))
+    MRLOCAL_READ_INTO(spec.availability, ParseAvailabilities(r, *av, spec.cluster, base_dir));
   if (const json* f = Find(root, "forecast"))
     MRLOCAL_READ_INTO(spec.forecast, ParseForecast(r, *f));
   const json* jobs = Find(root, "jobs");
   if (!jobs) return r.Fail("jobs", "missing: the list of jobs");
-  if (!jobs->is_array() || jobs->empty())
-    return r.Fail("jobs", "must be a non-empty list of jobs " + Got(*jobs));
-  spec.jobs.reserve(jobs->size());
-  for (size_t i = 0; i < jobs->size(); ++i) {
-    WorkloadJob job;
-    MRLOCAL_READ_INTO(job,
-                      ParseJob(r, (*jobs)[i], "jobs[" + std::to_string(i) + "]", apps, base_dir));
-    spec.jobs.push_back(std::move(job));
-  }
-  MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &spec.jobs));
-  MRLOCAL_RETURN_IF_ERROR(CheckChains(r, spec.jobs));
-  if (const json* q = Find(root, "queues")) MRLOCAL_READ_INTO(spec.queues.queues, ParseQueues(r, *q, "queues"));
-  if (const json* e = Find(root, "events")) MRLOCAL_READ_INTO(spec.queues.events, ParseEvents(r, *e));
+  MRLOCAL_READ_INTO(spec.jobs, ParseJobs(r, *jobs, apps, base_dir));
+  if (const json* q = Find(root, "queues"))
+    MRLOCAL_READ_INTO(spec.queues.queues, ParseQueues(r, *q, "queues"));
+  if (const json* e = Find(root, "events"))
+    MRLOCAL_READ_INTO(spec.queues.events, ParseEvents(r, *e));
   MRLOCAL_RETURN_IF_ERROR(CheckQueueNames(r, spec));
   std::stable_sort(
       spec.jobs.begin(), spec.jobs.end(),

@@ -61,6 +61,21 @@ struct QueueLedger {
   // Attempts killed to give entitled queues their share (--preempt), and their slot time.
   uint64_t preempted_attempts = 0;
   double preempted_slot_s = 0;
+
+  // `a`'s share of all queues' used (entitled) slot time; 0 when none was.
+  double UsedShare(const QueueAccount& a) const {
+    return Share(a.used_slot_s, &QueueAccount::used_slot_s);
+  }
+  double EntitledShare(const QueueAccount& a) const {
+    return Share(a.entitled_slot_s, &QueueAccount::entitled_slot_s);
+  }
+
+ private:
+  double Share(double mine, double QueueAccount::*field) const {
+    double all = 0;
+    for (const QueueAccount& a : accounts) all += a.*field;
+    return all > 0 ? mine / all : 0;
+  }
 };
 
 }  // namespace mrlocal

@@ -4,8 +4,8 @@
 #include <map>
 #include <tuple>
 
-#include "sched/policy/fifo_policy.h"
 #include "sched/policy/job_cursor.h"
+#include "sched/policy/pick_in_order.h"
 
 namespace mrlocal {
 namespace {
@@ -57,8 +57,6 @@ std::optional<TaskRef> FairPolicy::PickTask(const SlotInfo& slot, const ClusterS
     if ((map ? job.maps_pending() : job.reduces_pending()) == 0) continue;
     candidates_.push_back({info.queue, running / info.weight, id, &job});
   }
-  if (candidates_.empty()) return std::nullopt;
-
   // Queues by running tasks (weight 1.0), then jobs by running / weight; ties by arrival.
   auto before = [this](const Candidate& a, const Candidate& b) {
     const QueueTally& qa = tallies_[a.queue];
@@ -66,22 +64,7 @@ std::optional<TaskRef> FairPolicy::PickTask(const SlotInfo& slot, const ClusterS
     return std::tie(qa.running, qa.first, a.ratio, a.job) <
            std::tie(qb.running, qb.first, b.ratio, b.job);
   };
-  auto take = [&](const Candidate& c) -> std::optional<TaskRef> {
-    if (map) {
-      if (auto i = c.state->NextPendingMap(slot.node, /*local_only=*/false))
-        return TaskRef{c.job, TaskKind::kMap, *i};
-    } else if (auto i = PickReduceFor(*c.state, slot, state)) {
-      return TaskRef{c.job, TaskKind::kReduce, *i};
-    }
-    return std::nullopt;
-  };
-  if (auto pick = take(*std::min_element(candidates_.begin(), candidates_.end(), before)))
-    return pick;
-  // Only a reduce held for its free planned slot gets here: the rest, in fair order.
-  std::sort(candidates_.begin(), candidates_.end(), before);
-  for (const Candidate& c : candidates_)
-    if (auto pick = take(c)) return pick;
-  return std::nullopt;
+  return PickInOrder(candidates_, before, slot, state);
 }
 
 }  // namespace mrlocal

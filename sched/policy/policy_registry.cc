@@ -119,6 +119,30 @@ void AddPlanned(std::vector<PolicyDescriptor>& all) {
                  }});
 }
 
+void AddQueueShares(std::vector<PolicyDescriptor>& all) {
+  const struct {
+    const char* name;
+    ShareRule rule;
+    const char* summary;
+  } shares[] = {
+      {"dynprio", ShareRule::kDynamic,
+       "Dynamic proportional share (Sandholm and Lai 2010): slots shared among queues in "
+       "proportion to their bids, paid from their budgets; every job admitted"},
+      {"capacity", ShareRule::kStatic,
+       "Hadoop 1's Capacity Scheduler: fixed slot shares per queue, idle capacity lent and "
+       "reclaimed by preemption; every job admitted"},
+  };
+  for (const auto& p : shares)
+    all.push_back({p.name,
+                   p.summary,
+                   {},
+                   {kAllocationIntervalSetting, kPreemptSetting},
+                   [name = std::string(p.name), rule = p.rule](const Estimator*,
+                                                                const PolicyArgs& args) {
+                     return QueueShare(name, rule, args);
+                   }});
+}
+
 // One entry per policy, in the order --help lists them.
 std::vector<PolicyDescriptor> BuiltIns() {
   const PolicyTraits deadline{.needs_estimator = true, .admission_control = true};
@@ -133,22 +157,7 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  {},
                  {},
                  Plain<FairPolicy>});
-  all.push_back({"dynprio",
-                 "Dynamic proportional share (Sandholm and Lai 2010): slots shared among queues "
-                 "in proportion to their bids, paid from their budgets; every job admitted",
-                 {},
-                 {kAllocationIntervalSetting, kPreemptSetting},
-                 [](const Estimator*, const PolicyArgs& a) {
-                   return QueueShare("dynprio", ShareRule::kDynamic, a);
-                 }});
-  all.push_back({"capacity",
-                 "Hadoop 1's Capacity Scheduler: fixed slot shares per queue, idle capacity "
-                 "lent and reclaimed by preemption; every job admitted",
-                 {},
-                 {kAllocationIntervalSetting, kPreemptSetting},
-                 [](const Estimator*, const PolicyArgs& a) {
-                   return QueueShare("capacity", ShareRule::kStatic, a);
-                 }});
+  AddQueueShares(all);
   all.push_back({"edf", "Earliest deadline first, every job admitted", {}, {}, Plain<EdfPolicy>});
   all.push_back({"llf",
                  "Least laxity first (DynamicShare), steering tasks off overloaded nodes; every "

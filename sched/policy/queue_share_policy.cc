@@ -6,8 +6,9 @@
 #include <numeric>
 #include <tuple>
 
-#include "sched/policy/fifo_policy.h"
 #include "sched/policy/job_cursor.h"
+#include "sched/policy/pick_in_order.h"
+#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {
@@ -288,7 +289,6 @@ std::optional<TaskRef> QueueSharePolicy::PickTask(const SlotInfo& slot, const Cl
   if (shares_stale_) SetShares(now);
   const int k = KindIndex(slot.kind);
   Tally(state, slot.kind);
-  if (candidates_.empty()) return std::nullopt;
   // Paying queues below their share first, furthest below first; then the paying ones over
   // it, in the same order; then the queues that pay nothing, FIFO. Within a queue, FIFO
   // (candidates_ are in arrival order).
@@ -300,22 +300,7 @@ std::optional<TaskRef> QueueSharePolicy::PickTask(const SlotInfo& slot, const Cl
     return std::make_tuple(tier, q.running[k] / q.share[k], -q.bid, c.job);
   };
   auto before = [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); };
-  auto take = [&](const Candidate& c) -> std::optional<TaskRef> {
-    if (k == 0) {
-      if (auto i = c.state->NextPendingMap(slot.node, /*local_only=*/false))
-        return TaskRef{c.job, TaskKind::kMap, *i};
-    } else if (auto i = PickReduceFor(*c.state, slot, state)) {
-      return TaskRef{c.job, TaskKind::kReduce, *i};
-    }
-    return std::nullopt;
-  };
-  if (auto pick = take(*std::min_element(candidates_.begin(), candidates_.end(), before)))
-    return pick;
-  // Only a reduce held for its free planned slot gets here: the rest, in the same order.
-  std::sort(candidates_.begin(), candidates_.end(), before);
-  for (const Candidate& c : candidates_)
-    if (auto pick = take(c)) return pick;
-  return std::nullopt;
+  return PickInOrder(candidates_, before, slot, state);
 }
 
 void QueueSharePolicy::PreemptIfStarved(const ClusterState& state, SlotKind kind, Time now) {

@@ -50,7 +50,6 @@
 #include "sched/core/policy.h"
 #include "sched/core/queue_ledger.h"
 #include "sched/core/queue_spec.h"
-#include "sched/core/units.h"
 
 namespace mrlocal {
 
@@ -93,7 +92,6 @@ class QueueSharePolicy final : public Policy {
     int entitled[kKinds] = {0, 0};  // rounded
     Duration used{0};               // slot time in the current interval
     Duration entitled_time{0};      // slot time entitled to in the current interval
-    Time oldest_waiting[kKinds] = {};  // scratch of a decision
     int running[kKinds] = {0, 0};      // scratch of a decision
     int pending[kKinds] = {0, 0};      // scratch of a decision
   };

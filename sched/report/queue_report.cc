@@ -36,8 +36,6 @@ std::string QueuesJson(const QueueLedger& ledger, const std::vector<JobMetrics>&
       completion[j.queue].sum += *j.finish_s - j.arrival_s;
       ++completion[j.queue].n;
     }
-  double used = 0, entitled = 0;
-  for (const QueueAccount& a : ledger.accounts) used += a.used_slot_s, entitled += a.entitled_slot_s;
   Json out = Json::array();
   for (const QueueAccount& a : ledger.accounts) {
     const Completion& c = completion[a.name];
@@ -58,8 +56,8 @@ std::string QueuesJson(const QueueLedger& ledger, const std::vector<JobMetrics>&
            {"used_slot_s", a.used_slot_s},
            {"paid_slot_s", a.paid_slot_s},
            {"entitled_slot_s", a.entitled_slot_s},
-           {"share_used", used > 0 ? a.used_slot_s / used : 0.0},
-           {"share_entitled", entitled > 0 ? a.entitled_slot_s / entitled : 0.0}};
+           {"share_used", ledger.UsedShare(a)},
+           {"share_entitled", ledger.EntitledShare(a)}};
     out.push_back(std::move(q));
   }
   Json all{{"allocation_interval_s", ledger.interval_s},

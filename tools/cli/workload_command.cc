@@ -43,12 +43,10 @@ std::string Num(double v, int decimals) {
 
 // One line per queue of a proportional-share run: what it got and what it paid.
 void PrintQueues(std::ostream& out, const QueueLedger& ledger) {
-  double used = 0, entitled = 0;
-  for (const QueueAccount& a : ledger.accounts) used += a.used_slot_s, entitled += a.entitled_slot_s;
   for (const QueueAccount& a : ledger.accounts) {
     out << "  queue " << a.name << ": " << Plural(a.jobs, "job") << ", slot time "
-        << Num(a.used_slot_s, 1) << " s (" << Percent(used > 0 ? a.used_slot_s / used : 0)
-        << " of all; entitled " << Percent(entitled > 0 ? a.entitled_slot_s / entitled : 0)
+        << Num(a.used_slot_s, 1) << " s (" << Percent(ledger.UsedShare(a)) << " of all; entitled "
+        << Percent(ledger.EntitledShare(a))
         << "), spent " << Num(ToCredits(a.spent), 2);
     if (a.unlimited) {
       out << " (no budget limit)";
