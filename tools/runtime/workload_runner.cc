@@ -174,15 +174,19 @@ Result<PlanPreview> WorkloadPreview(const WorkloadSpec& spec, const WorkloadRunO
 
 namespace {
 
+bool PastTheEnd(double s) { return !(s <= kMaxWorkloadTimeS); }  // NaN too
+
+Status PastTheEndError(const std::string& what, double s) {
+  std::ostringstream out;
+  out << what << " at " << s << " s is past the latest time a run reaches ("
+      << kMaxWorkloadTimeS << " s, 31 years; --load and --time-scale included)";
+  return Status::InvalidArgument(out.str());
+}
+
 // Every time the scaled spec names, absolute on the run's clock, within kMaxWorkloadTimeS.
 Status CheckTimesInRange(const WorkloadSpec& spec) {
-  auto past = [](double s) { return !(s <= kMaxWorkloadTimeS); };  // NaN too
-  auto error = [](const std::string& what, double s) {
-    std::ostringstream out;
-    out << what << " at " << s << " s is past the latest time a run reaches ("
-        << kMaxWorkloadTimeS << " s, 31 years; --load and --time-scale included)";
-    return Status::InvalidArgument(out.str());
-  };
+  auto past = PastTheEnd;
+  auto error = PastTheEndError;
   for (const WorkloadJob& j : spec.jobs) {
     if (past(j.arrival_s)) return error("job '" + j.name + "': arrival", j.arrival_s);
     if (j.deadline_s && past(j.arrival_s + *j.deadline_s))
@@ -218,7 +222,12 @@ Result<WorkloadSpec> ScaleTime(WorkloadSpec spec, double scale) {
     }
     spec.forecast.period_s *= scale;
     spec.forecast.window_s *= scale;
-    for (QueueEvent& e : spec.queues.events) e.at = FromSeconds(Seconds(e.at) * scale);
+    // Checked here, in seconds: past the end, the clock's nanoseconds would overflow.
+    for (QueueEvent& e : spec.queues.events) {
+      const double at_s = Seconds(e.at) * scale;
+      if (PastTheEnd(at_s)) return PastTheEndError("a queue event", at_s);
+      e.at = FromSeconds(at_s);
+    }
   }
   MRLOCAL_RETURN_IF_ERROR(CheckTimesInRange(spec));
   return spec;
