@@ -5,6 +5,7 @@
 // up to its totals exactly: opening + added - spent = balance.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,23 @@
 #include "sched/core/queue_spec.h"
 
 namespace mrlocal {
+
+// Micro-credits as credits, from the integer (no rounding on the way): "12.5", "1000";
+// with all_decimals, always 6 decimals ("12.500000"), for columns.
+inline std::string FormatCredits(MicroCredits micro, bool all_decimals = false) {
+  const bool negative = micro < 0;
+  const uint64_t m = negative ? 0 - static_cast<uint64_t>(micro) : static_cast<uint64_t>(micro);
+  char text[32];
+  std::snprintf(text, sizeof text, "%s%llu.%06llu", negative ? "-" : "",
+                static_cast<unsigned long long>(m / 1'000'000),
+                static_cast<unsigned long long>(m % 1'000'000));
+  std::string out = text;
+  if (!all_decimals) {
+    out.erase(out.find_last_not_of('0') + 1);
+    if (out.back() == '.') out.pop_back();
+  }
+  return out;
+}
 
 struct QueueAccount {
   std::string name;

@@ -102,7 +102,7 @@ Admission QueueSharePolicy::Admit(const JobState& job, const ClusterState& state
   std::string why = name_ + " admits every job: queue '" + a.name + "'";
   if (options_.rule == ShareRule::kDynamic) {
     why += " bids " + FormatNumber(a.rate) + " per slot per interval";
-    if (!a.unlimited) why += ", " + FormatNumber(ToCredits(a.balance())) + " left";
+    if (!a.unlimited) why += ", " + FormatCredits(a.balance()) + " left";
   } else {
     why += " has a fixed share in proportion to its bid " + FormatNumber(a.rate);
   }

@@ -1,6 +1,5 @@
 #include "sched/report/queue_report.h"
 
-#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -12,16 +11,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Micro-credits as credits with 6 decimals, from the integer: no rounding on the way.
-std::string Credits(MicroCredits micro) {
-  const bool negative = micro < 0;
-  const uint64_t m = negative ? 0 - static_cast<uint64_t>(micro) : static_cast<uint64_t>(micro);
-  char text[32];
-  std::snprintf(text, sizeof text, "%s%llu.%06llu", negative ? "-" : "",
-                static_cast<unsigned long long>(m / 1'000'000),
-                static_cast<unsigned long long>(m % 1'000'000));
-  return text;
-}
+// queues.csv's money: every decimal, so that columns line up.
+std::string Credits(MicroCredits micro) { return FormatCredits(micro, /*all_decimals=*/true); }
 
 }  // namespace
 

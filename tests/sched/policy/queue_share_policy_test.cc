@@ -342,6 +342,27 @@ TEST(QueueSharePolicy, StatementsAddUpExactlyOverRandomRuns) {
   EXPECT_GT(exhausted, 0);
 }
 
+TEST(QueueSharePolicy, CreditsAreWrittenExactlyFromMicroCredits) {
+  EXPECT_EQ(FormatCredits(ToMicroCredits(999998556.529067)), "999998556.529067");
+  EXPECT_EQ(FormatCredits(ToMicroCredits(12.5)), "12.5");
+  EXPECT_EQ(FormatCredits(ToMicroCredits(1000)), "1000");
+  EXPECT_EQ(FormatCredits(0), "0");
+  EXPECT_EQ(FormatCredits(-1), "-0.000001");
+  EXPECT_EQ(FormatCredits(ToMicroCredits(12.5), /*all_decimals=*/true), "12.500000");
+}
+
+TEST(QueueSharePolicy, TheAdmissionSaysTheQueuesBidAndWhatItHasLeft) {
+  // A balance of a billion credits is written out, not as 1e+09.
+  QueueRun run(2, 1, Queues({Q("a", 2, 999998556.53), Q("b", 1)}), Fixed(1));
+  run.Submit("a", 1);
+  run.Submit("b", 1);
+  run.Run();
+  EXPECT_EQ(run.controller->outcome(1).admission.reason,
+            "dynprio admits every job: queue 'a' bids 2 per slot per interval, 999998556.53 left");
+  EXPECT_EQ(run.controller->outcome(2).admission.reason,
+            "dynprio admits every job: queue 'b' bids 1 per slot per interval");
+}
+
 TEST(QueueSharePolicy, IsRegisteredAsDynprioAndCapacityWithItsSettings) {
   for (const char* name : {"dynprio", "capacity"}) {
     auto d = FindPolicy(name);
