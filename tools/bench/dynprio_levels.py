@@ -7,7 +7,10 @@ means when there are two (q2 / q1); and Spearman's rank correlation between each
 bid (the spec's "queues") and its speed (1 / mean completion time), 1 when every level is in the
 order of its bid.
 
-    dynprio_levels.py SPEC.json REPORT_DIR... [--warmup S]
+    dynprio_levels.py SPEC.json REPORT_DIR... [--warmup S] [--until S]
+
+--warmup (default 60) and --until (default: none) bound the jobs counted: arrived at or
+after the first, ended by the second (a phase of the run: before a budget ran out, after).
 
 The reports may be of any policy (fifo, fair...): the bids come from the spec.
 """
@@ -40,12 +43,12 @@ def spearman(x, y):
     return cov / (vx * vy) if vx and vy else float("nan")
 
 
-def levels(report_dir, rates, warmup):
+def levels(report_dir, rates, warmup, until):
     rows = list(csv.DictReader(open(f"{report_dir}/jobs.csv")))
     last = defaultdict(float)
     for r in rows:
         last[r["queue"]] = max(last[r["queue"]], float(r["finish_s"]))
-    end = min(last.values())
+    end = min(min(last.values()), until)
     times = defaultdict(list)
     for r in rows:
         arrival, finish = float(r["arrival_s"]), float(r["finish_s"])
@@ -58,14 +61,15 @@ def levels(report_dir, rates, warmup):
 
 def main():
     args = sys.argv[1:]
-    warmup = 60.0
-    if "--warmup" in args:
-        i = args.index("--warmup")
-        warmup = float(args[i + 1])
-        del args[i:i + 2]
+    bounds = {"--warmup": 60.0, "--until": float("inf")}
+    for flag in bounds:
+        if flag in args:
+            i = args.index(flag)
+            bounds[flag] = float(args[i + 1])
+            del args[i:i + 2]
     rates = {q["name"]: q.get("rate", 1.0) for q in json.load(open(args[0]))["queues"]}
     for d in args[1:]:
-        queues, mean, counted = levels(d, rates, warmup)
+        queues, mean, counted = levels(d, rates, bounds["--warmup"], bounds["--until"])
         line = "  ".join(f"{q} {mean[q]:.1f} s ({counted[q]})" for q in queues)
         if len(queues) == 2:
             line += f"  ratio {mean[queues[1]] / mean[queues[0]]:.3f}"
