@@ -961,14 +961,12 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
   return spec;
 }
 
-Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
-                               const AppSchemas& apps, std::string_view base_dir,
-                               bool check_files) {
-  const Reader r(source.empty() ? std::string("spec") : std::string(source), check_files);
+// Parses `text` as JSON into `root`: a syntax error with its line and column, a repeated
+// key by its path.
+Status ParseJsonText(const Reader& r, std::string_view text, json* root) {
   DuplicateKeyFinder dups;
-  json root;
   try {
-    root = json::parse(text.begin(), text.end(), std::ref(dups));
+    *root = json::parse(text.begin(), text.end(), std::ref(dups));
   } catch (const json::parse_error& e) {
     // e.byte is the 1-based offset of the last byte read; the message repeats the place.
     std::string what = e.what();
@@ -991,6 +989,15 @@ Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
   }
   if (!dups.duplicate().empty())
     return r.Fail(dups.duplicate(), "repeated key (JSON keeps only the last)");
+  return Status::OK();
+}
+
+Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
+                               const AppSchemas& apps, std::string_view base_dir,
+                               bool check_files) {
+  const Reader r(source.empty() ? std::string("spec") : std::string(source), check_files);
+  json root;
+  MRLOCAL_RETURN_IF_ERROR(ParseJsonText(r, text, &root));
   try {
     return ParseTop(r, root, apps, base_dir);
   } catch (const json::exception& e) {  // a check above that missed a type: still one line
@@ -1003,6 +1010,17 @@ Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
 Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
                                        const AppSchemas& apps, std::string_view base_dir) {
   return ParseSpec(text, source, apps, base_dir, /*check_files=*/false);
+}
+
+Result<std::vector<QueueSpec>> ParseQueueListJson(std::string_view text, std::string_view source) {
+  const Reader r(source.empty() ? std::string("queues") : std::string(source), false);
+  json root;
+  MRLOCAL_RETURN_IF_ERROR(ParseJsonText(r, text, &root));
+  try {
+    return ParseQueues(r, root, "");
+  } catch (const json::exception& e) {
+    return r.Fail("", e.what());
+  }
 }
 
 std::string_view ToString(ForecastKind kind) {

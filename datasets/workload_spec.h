@@ -146,6 +146,11 @@ struct WorkloadSpec {
 Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view source,
                                        const AppSchemas& apps, std::string_view base_dir = {});
 
+// A queues file (dynprio and capacity's queues for one job, README "Queues that pay"): the
+// list a spec's "queues" holds, [{"name": "q1", "budget": 1000, "rate": 2}, ...]. Errors as
+// ParseWorkloadJson's, the field a path into the list: "q.json: [1].rate: must be ...".
+Result<std::vector<QueueSpec>> ParseQueueListJson(std::string_view text, std::string_view source);
+
 // OK, or InvalidArgument naming the job when it gives task_weights but not one per task of
 // its `maps` maps and `reduces` reduces: an input of several files may split into more maps
 // than the spec's "maps" (one split list per file), known only when the job is built.

@@ -60,6 +60,10 @@ const std::map<std::string, Row>& Table() {
       {"JOB --lof-threshold", {}},
       {"JOB --lof-min-pts", {}},
       {"JOB --confidence", {}},
+      {"JOB --queue", {kAnyName}},   // found in --queues when the job starts
+      {"JOB --queues", {kAnyName}},  // read when the job starts
+      {"JOB --preempt", {}},
+      {"JOB --allocation-interval", {}},
       // workload and compare: the workload options.
       {"WORKLOAD WORKLOAD", {kAnyName}},
       {"WORKLOAD --preset", {}},

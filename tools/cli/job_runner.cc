@@ -23,6 +23,7 @@
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/job_run.h"
+#include "tools/runtime/queues_file.h"
 
 namespace mrlocal {
 namespace {
@@ -42,7 +43,36 @@ std::vector<std::string> EstimatingPolicies() {
 struct Plan {
   JobRequest request;
   std::optional<HistoryFile> history;  // request.history points here
+  std::optional<QueuesFile> queues;    // --queues: charged as the job runs
 };
+
+// --queue, --queues and the queue-share settings, for dynprio and capacity: the queues file
+// read (never trusted when corrupt) and the job's queue found in it.
+Status PlanQueues(const JobOptions& o, Plan& p) {
+  JobRequest& r = p.request;
+  MRLOCAL_RETURN_IF_ERROR(CheckQueueShareOptions(o.allocation_interval, o.preempt, {r.policy}));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.queue.has_value(), "--queue", kAllocationInterval, {r.policy}));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.queues_file.has_value(), "--queues", kAllocationInterval, {r.policy}));
+  SetQueueShareSettings(o.allocation_interval, o.preempt, r.policy_args);
+  if (o.queue) r.queue = *o.queue;
+  if (!o.queues_file) return Status::OK();
+  auto file = QueuesFile::Open(*o.queues_file);
+  if (!file.ok()) return file.status().WithContext("--queues: ");
+  if (!file->Has(r.queue)) {
+    std::string names;
+    for (const QueueSpec& q : file->queues()) names += (names.empty() ? "" : ", ") + q.name;
+    return Status::InvalidArgument(
+        "--queue " + r.queue + ": no such queue in " + *o.queues_file + " (its queues: " +
+        (names.empty() ? "none" : names) + ")" + (o.queue ? "" : "; name the job's with --queue"));
+  }
+  auto setup = std::make_shared<QueueSetup>();
+  setup->queues = file->queues();
+  r.policy_args.SetQueues(std::move(setup));
+  p.queues = std::move(file).value();
+  return Status::OK();
+}
 
 // The shuffle: reduces, partitions, the partitioner and its sketch. Each option's own range
 // is checked while parsing (AddJobOptions); what is left here is how they go together.
@@ -92,6 +122,7 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, {r.policy}));
   if (o.confidence) r.policy_args.Set(kConfidence, *o.confidence);
+  MRLOCAL_RETURN_IF_ERROR(PlanQueues(o, p));
   if (o.partitioner == "hash" && r.partitions != r.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
   if (!o.output.empty()) MRLOCAL_RETURN_IF_ERROR(OutputCommitter::Check(o.output, o.overwrite));
@@ -174,8 +205,27 @@ int Submit(JobRun& run, const JobOptions& o, const JobRequest& r) {
   return ReportIfError(run.RunAnyway()).ok() ? kExitOk : kExitInternal;
 }
 
+// The job's queue: what it paid, and what its budget has left.
+void PrintQueueCharge(std::ostream& out, const QueueLedger& ledger, const std::string& queue,
+                      const QueuesFile* file) {
+  for (const QueueAccount& a : ledger.accounts) {
+    if (a.name != queue) continue;
+    out << "queue " << a.name << ": paid " << FormatCredits(a.spent) << " credits for "
+        << FormatNumber(a.paid_slot_s) << " slot-s (bidding " << FormatNumber(a.rate) << ")";
+    if (a.unlimited)
+      out << ", no budget limit\n";
+    else
+      out << ", " << FormatCredits(a.balance()) << " left" << (file ? " in " + file->path().string() : "")
+          << "\n";
+  }
+  if (ledger.preempted_attempts > 0)
+    out << "preempted: " << ledger.preempted_attempts << " attempts, "
+        << FormatNumber(ledger.preempted_slot_s) << " slot-s lost\n";
+}
+
 // The result, the closing report, the report files and the history; the exit code.
-int Finish(JobRun& run, const JobOptions& o, const JobApp& app, bool interrupted) {
+int Finish(JobRun& run, const JobOptions& o, const JobApp& app, const QueuesFile* queues,
+           bool interrupted) {
   const JobState& job = run.job();
   const JobOutcome& outcome = run.outcome();
   const JobReport report = run.Report();
@@ -186,10 +236,13 @@ int Finish(JobRun& run, const JobOptions& o, const JobApp& app, bool interrupted
   else
     PrintTop(std::cout, summary);
   PrintClosingReport(std::cout, report.run, summary, o.output);
+  if (const QueueLedger* ledger = run.ledger())
+    PrintQueueCharge(std::cout, *ledger, run.queue(), queues);
   if (!o.report_dir.empty()) {
     ReportOptions options;
     options.title = "mrlocal " + app.name;
     options.overload = run.overload();
+    options.ledger = run.ledger();
     Status st = WriteWorkloadReport(o.report_dir, report.run, report.jobs, run.recorder(),
                                     run.slots(), options);
     if (!st.ok()) ReportError(st);
@@ -229,6 +282,15 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   cmd->footer(PolicyHelp());
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   AddConfidenceOption(cmd, o.confidence);
+  cmd->add_option("--queue", o.queue,
+                  "dynprio/capacity: the paying queue the job runs in (default: default)")
+      ->check(NotEmpty());
+  cmd->add_option("--queues", o.queues_file,
+                  "dynprio/capacity: the queues' budgets and bids, a JSON list [{\"name\": \"q1\", "
+                  "\"budget\": 1000, \"rate\": 2}, ...]; what the job's queue spends is taken "
+                  "off its budget in FILE as it runs")
+      ->check(NotEmpty());
+  AddQueueShareOptions(cmd, o.allocation_interval, o.preempt);
   cmd->add_option("--history", o.history,
                   "Task-time history of the deadline policies (default: " +
                       DefaultHistoryPath().string() + ")")
@@ -304,8 +366,16 @@ int RunJob(const JobOptions& o, const JobApp& app) {
       return ReportError(Status::IoError("cannot create report directory '" + o.report_dir +
                                          "': " + ec.message()));
   }
+  std::optional<QueuesFileCharger> charger;
+  if (plan->queues) {
+    charger.emplace(*plan->queues, [&run] { return (*run)->ledger(); }, std::cerr);
+    (*run)->AddObserver(&*charger);
+  }
   (*run)->Run(&interrupt);
-  return Finish(**run, o, app, interrupt.interrupted());
+  if (charger)
+    if (Status st = charger->Flush(); !st.ok())
+      std::cerr << "mrlocal: warning: queues file not updated: " << st.message() << "\n";
+  return Finish(**run, o, app, plan->queues ? &*plan->queues : nullptr, interrupt.interrupted());
 }
 
 }  // namespace mrlocal

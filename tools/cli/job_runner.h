@@ -45,6 +45,12 @@ struct JobOptions {
   std::optional<double> confidence;  // rtmr; none: 1
   std::optional<double> lof_threshold;
   std::optional<int> lof_min_pts;
+  // dynprio, capacity: the job's paying queue, the queues file it is defined in and
+  // charged to (tools/runtime/queues_file.h), and the policies' settings (empty: not given).
+  std::optional<std::string> queue;
+  std::optional<std::string> queues_file;
+  std::string allocation_interval;
+  std::string preempt;
 };
 
 // Registers the common job options on `cmd`. Jobs without input files (Pi) take only

@@ -109,15 +109,7 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "are planned at the next multiple of B (default: 5 x the first job's "
                          "mean task time, ~50s on mars-random as the paper's)"),
          SettingValue(kBatchIntervalSetting));
-  Within(cmd->add_option("--allocation-interval", o.allocation_interval,
-                         "dynprio/capacity: how often shares are re-set from the bids and queues "
-                         "pay for the slots they used, a positive duration (default 20s)"),
-         SettingValue(kAllocationIntervalSetting));
-  Within(cmd->add_option("--preempt", o.preempt,
-                         "dynprio/capacity: kill and requeue attempts of queues over their share "
-                         "once a queue below its share has waited this long for a slot, a "
-                         "positive duration (default: never preempt)"),
-         SettingValue(kPreemptSetting));
+  AddQueueShareOptions(cmd, o.allocation_interval, o.preempt);
   Within(cmd->add_option("--estimate-margin", o.estimate_margin,
                          "rtmr/dc: multiply every estimated task time by X (default: 1 in "
                          "simulation, 1.5 for real runs)"),
@@ -219,6 +211,32 @@ void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence) {
          SettingValue(kConfidenceSetting));
 }
 
+void AddQueueShareOptions(CLI::App* cmd, std::string& allocation_interval, std::string& preempt) {
+  Within(cmd->add_option("--allocation-interval", allocation_interval,
+                         "dynprio/capacity: how often shares are re-set from the bids and queues "
+                         "pay for the slots they used, a positive duration (default 20s)"),
+         SettingValue(kAllocationIntervalSetting));
+  Within(cmd->add_option("--preempt", preempt,
+                         "dynprio/capacity: kill and requeue attempts of queues over their share "
+                         "once a queue below its share has waited this long for a slot, a "
+                         "positive duration (default: never preempt)"),
+         SettingValue(kPreemptSetting));
+}
+
+Status CheckQueueShareOptions(const std::string& allocation_interval, const std::string& preempt,
+                              const std::vector<std::string>& policies) {
+  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!preempt.empty(), "--preempt", kPreempt, policies));
+  return CheckSettingOption(!allocation_interval.empty(), "--allocation-interval",
+                            kAllocationInterval, policies);
+}
+
+void SetQueueShareSettings(const std::string& allocation_interval, const std::string& preempt,
+                           PolicyArgs& args) {
+  if (!preempt.empty()) args.Set(kPreempt, ParseDuration(preempt).value());
+  if (!allocation_interval.empty())
+    args.Set(kAllocationInterval, ParseDuration(allocation_interval).value());
+}
+
 void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args) {
   if (threshold) args.Set(kLofThreshold, *threshold);
   if (min_pts) args.Set(kLofMinPts, static_cast<double>(*min_pts));
@@ -267,10 +285,7 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
       CheckSettingOption(!o.batch_interval.empty(), "--batch-interval", kBatchInterval, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, policies));
-  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!o.preempt.empty(), "--preempt", kPreempt, policies));
-  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(!o.allocation_interval.empty(),
-                                             "--allocation-interval", kAllocationInterval,
-                                             policies));
+  MRLOCAL_RETURN_IF_ERROR(CheckQueueShareOptions(o.allocation_interval, o.preempt, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
   MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.reject_policy.has_value(), "--reject-policy",
@@ -391,9 +406,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     w.run.policy_args.Set(kFeedbackThreshold, ParseDuration(o.feedback_threshold).value());
   if (!o.batch_interval.empty())
     w.run.policy_args.Set(kBatchInterval, ParseDuration(o.batch_interval).value());
-  if (!o.preempt.empty()) w.run.policy_args.Set(kPreempt, ParseDuration(o.preempt).value());
-  if (!o.allocation_interval.empty())
-    w.run.policy_args.Set(kAllocationInterval, ParseDuration(o.allocation_interval).value());
+  SetQueueShareSettings(o.allocation_interval, o.preempt, w.run.policy_args);
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
   if (o.confidence) w.run.policy_args.Set(kConfidence, *o.confidence);
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);

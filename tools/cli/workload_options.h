@@ -97,6 +97,14 @@ Status CheckSettingOption(bool given, std::string_view option, std::string_view 
 void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optional<int>& min_pts);
 // Sets the settings of those given.
 void SetLofSettings(std::optional<double> threshold, std::optional<int> min_pts, PolicyArgs& args);
+// dynprio and capacity's --allocation-interval and --preempt (durations; empty: not given).
+void AddQueueShareOptions(CLI::App* cmd, std::string& allocation_interval, std::string& preempt);
+// An error when one is given and none of `policies` reads it.
+Status CheckQueueShareOptions(const std::string& allocation_interval, const std::string& preempt,
+                              const std::vector<std::string>& policies);
+// Sets the settings of those given.
+void SetQueueShareSettings(const std::string& allocation_interval, const std::string& preempt,
+                           PolicyArgs& args);
 // --confidence C, in (0, 1], for rtmr's admission (the "confidence" setting).
 void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence);
 

@@ -69,6 +69,7 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
   q.sketch_rows = request.sketch_rows;
   q.top = request.top;
   q.skip_bad_records = request.skip_bad_records;
+  q.queue = request.queue;
   // Begun only once a reduce writes: a rejected job leaves nothing.
   if (!request.output.empty())
     q.output = std::make_shared<CommitterOutput>(request.output, request.overwrite);

@@ -48,6 +48,7 @@ struct JobRequest {
   std::optional<Duration> goal;
   std::string policy = BestEffortPolicy().name;
   PolicyArgs policy_args;  // the policy's settings; estimate-margin is the run's own
+  std::string queue = "default";  // dynprio, capacity: the paying queue the job runs in
   std::string partitioner = "dp-sketch";
   uint32_t reduces = 1;
   uint32_t partitions = 1;
@@ -121,12 +122,16 @@ class JobRun {
   const std::optional<AppEstimate>& estimate() const { return estimate_; }
   double estimate_margin() const { return estimate_margin_; }
   const std::string& policy() const { return request_.policy; }
+  const std::string& queue() const { return request_.queue; }
   // The figures, with what the recorder does not know: a --best-effort run's rejection,
   // where the estimate came from, and N (the top list is cut to the `top` best keys).
   JobReport Report() const;
   // What the report files are made of: the run that ran the job.
   const RunRecorder& recorder() const { return *recorder_; }
   const std::vector<SlotInfo>& slots() const { return runtime_->slots(); }
+  // What the queues paid and got (dynprio, capacity); null under other policies. Read on
+  // the controller's thread (an observer) while the job runs.
+  const QueueLedger* ledger() const { return runtime_->policy().Ledger(); }
   // The policy's overload snapshot (llf, when it marked a node overloaded).
   std::optional<LofEvaluation> overload() const { return runtime_->policy().OverloadSnapshot(); }
 
