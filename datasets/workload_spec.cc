@@ -350,7 +350,7 @@ std::vector<std::string_view> JobKeys(const AppSchemas& apps) {
   std::vector<std::string_view> keys = {"name",   "arrival_s", "app",        "input",
                                         "maps",   "reduces",   "deadline_s", "deadline",
                                         "goal_s", "goal",      "weight",     "queue",
-                                        "after"};
+                                        "bid",    "after"};
   for (const AppSchema& a : apps)
     for (const AppSchema::Field& f : a.fields)
       if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
@@ -489,6 +489,7 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
   if (const json* w = Find(v, "weight"))
     MRLOCAL_READ_INTO(job.weight, r.Number(*w, at("weight"), false));
   if (const json* q = Find(v, "queue")) MRLOCAL_READ_INTO(job.queue, r.String(*q, at("queue")));
+  if (const json* b = Find(v, "bid")) MRLOCAL_READ_INTO(job.bid, Credits(r, *b, at("bid")));
   if (const json* a = Find(v, "after")) MRLOCAL_READ_INTO(job.after, r.String(*a, at("after")));
   if (const json* s = Find(v, "shuffle_bytes"))
     MRLOCAL_READ_INTO(job.shuffle_bytes, r.Size(*s, at("shuffle_bytes"), true));

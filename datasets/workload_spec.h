@@ -58,6 +58,7 @@ struct WorkloadJob {
   std::optional<double> goal_s;      // soft completion-time goal, relative to arrival; none: none
   double weight = 1.0;               // MarS, TWJCT
   std::string queue = "default";     // fair share by queue, dynamic proportional share
+  std::optional<double> bid;         // dynprio: the queue's bid while this job runs (JobSpec::bid)
   // A closed loop: the job arrives arrival_s after the job of this name ends (done,
   // failed or rejected), as a user who submits the next job when the last one is over.
   // Empty: arrival_s is since the workload's start.

@@ -59,6 +59,10 @@ struct JobSpec {
   uint32_t reduces = 1;           // R
   double weight = 1.0;            // MarS
   std::string queue = "default";  // dynamic proportional share
+  // dynprio: while the job is admitted and not finished its queue bids this per slot per
+  // interval instead of its rate, from the next interval (the paper's section 4.4 boost: a
+  // user paying more for one job). None: the queue's rate.
+  std::optional<double> bid;
   // W_u of each task, its maps then its reduces (MarS section 4.4's TWTCT); empty: every
   // task weighs `weight`.
   std::vector<double> task_weights;

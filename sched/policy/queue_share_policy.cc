@@ -96,12 +96,15 @@ Admission QueueSharePolicy::Admit(const JobState& job, const ClusterState& state
   job_queue_[job.id] = q;
   ++ledger_.accounts[q].jobs;
   if (queues_[q].jobs++ == 0) shares_stale_ = true;
+  if (job.spec.bid) queues_[q].boosts.push_back(*job.spec.bid);
   ++active_jobs_;
   if (!interval_open_) StartInterval(now);
   const QueueAccount& a = ledger_.accounts[q];
   std::string why = name_ + " admits every job: queue '" + a.name + "'";
   if (options_.rule == ShareRule::kDynamic) {
     why += " bids " + FormatNumber(a.rate) + " per slot per interval";
+    if (job.spec.bid)
+      why += " (this job: " + FormatNumber(*job.spec.bid) + ", from the next interval)";
     if (!a.unlimited) why += ", " + FormatCredits(a.balance()) + " left";
   } else {
     why += " has a fixed share in proportion to its bid " + FormatNumber(a.rate);
@@ -115,11 +118,17 @@ bool QueueSharePolicy::Paying(uint32_t i) const {
   return options_.rule == ShareRule::kStatic || a.unlimited || a.balance() > 0;
 }
 
+double QueueSharePolicy::NextBid(uint32_t i) const {
+  const std::vector<double>& boosts = queues_[i].boosts;
+  if (options_.rule == ShareRule::kStatic || boosts.empty()) return ledger_.accounts[i].rate;
+  return *std::max_element(boosts.begin(), boosts.end());
+}
+
 void QueueSharePolicy::StartInterval(Time now) {
   interval_open_ = true;
   interval_start_ = now;
-  for (size_t i = 0; i < queues_.size(); ++i) {
-    queues_[i].bid = ledger_.accounts[i].rate;
+  for (uint32_t i = 0; i < queues_.size(); ++i) {
+    queues_[i].bid = NextBid(i);
     queues_[i].used = Duration{0};
     queues_[i].entitled_time = Duration{0};
   }
@@ -256,7 +265,9 @@ void QueueSharePolicy::OnTaskFinished(const TaskRecord& record, const ClusterSta
 
 void QueueSharePolicy::OnJobFinished(const JobState& job, const ClusterState& state, Time now) {
   if (job.id >= job_queue_.size()) return;
-  if (--queues_[job_queue_[job.id]].jobs == 0) shares_stale_ = true;
+  Queue& q = queues_[job_queue_[job.id]];
+  if (--q.jobs == 0) shares_stale_ = true;
+  if (job.spec.bid) q.boosts.erase(std::find(q.boosts.begin(), q.boosts.end(), *job.spec.bid));
   // The last job's attempts have all reported: its interval is paid for now, not at a
   // wake-up after the run.
   if (--active_jobs_ == 0) CloseInterval(state, now);

@@ -37,6 +37,9 @@
 //   changes      announced changes (QueueSetup::events) apply at their time: a new bid
 //                from the next interval (the paper prices an interval at the bids of the
 //                one before), a budget added, a queue opened or closed, at once.
+//   boosts       a job that gives its own bid (JobSpec::bid, section 4.4's "4x boost for
+//                job n") makes its queue bid that, from the next interval, while it is in
+//                the system (the highest, when several are); capacity's shares stay fixed.
 //
 // Admits every job: it makes no deadline promise.
 #pragma once
@@ -86,6 +89,7 @@ class QueueSharePolicy final : public Policy {
   // A queue as the policy runs it; its money and totals are in ledger_.accounts[i].
   struct Queue {
     double bid = 0;  // the bid of the current interval (QueueAccount::rate is the newest)
+    std::vector<double> boosts;  // JobSpec::bid of its jobs in the system that give one
     bool paying = false;  // has a share this interval: a bid > 0, money, open
     int jobs = 0;         // admitted and not finished
     double share[kKinds] = {0, 0};  // exact: s_i c / p
@@ -100,6 +104,9 @@ class QueueSharePolicy final : public Policy {
   uint32_t Open(const QueueSpec& spec, Time now);
   // Has a share now: a bid > 0, open, and (dynprio) money left.
   bool Paying(uint32_t queue) const;
+  // What it bids from the next interval: its rate, or under dynprio the highest bid of
+  // its jobs in the system that give their own (the paper's boost).
+  double NextBid(uint32_t queue) const;
   void Start(const ClusterState& state, Time now);
   void StartInterval(Time now);
   void CloseInterval(const ClusterState& state, Time now);

@@ -66,6 +66,10 @@ class JobBuilder {
     spec_.queue = std::move(queue);
     return *this;
   }
+  JobBuilder& Bid(double bid) {
+    spec_.bid = bid;
+    return *this;
+  }
   JobBuilder& PartitionHashes(std::vector<PartitionHash> hashes) {
     spec_.partition_hashes = std::move(hashes);
     return *this;

@@ -16,6 +16,7 @@ Result<RealJobParts> PrepareRealJob(const RealJobRequest& q) {
   spec.reduces = q.reduces;
   spec.weight = q.weight;
   spec.queue = q.queue;
+  spec.bid = q.bid;
   spec.partition_hashes =
       MakePartitionHashes(q.sketch_rows, q.partitions, /*seed=*/0x6d726c6f63616cull);
   // One split per block, except that a gzip file is one split (it cannot be split) and

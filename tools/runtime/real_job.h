@@ -29,6 +29,7 @@ struct RealJobRequest {
   bool skip_bad_records = false;
   double weight = 1.0;
   std::string queue = "default";
+  std::optional<double> bid;  // JobSpec::bid
   std::shared_ptr<JobOutput> output;  // null: output computed, then discarded
 };
 

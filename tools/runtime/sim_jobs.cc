@@ -142,6 +142,7 @@ Result<SimJobParts> BuildSimJob(const AppRegistry& apps, const WorkloadJob& job,
   spec.reduces = job.reduces;
   spec.weight = job.weight;
   spec.queue = job.queue;
+  spec.bid = job.bid;
   spec.shuffle_delay = FromSeconds(context.workload.model.shuffle_delay_s + job.shuffle_delay_s);
   MRLOCAL_RETURN_IF_ERROR((*app)->model(job, context, p));
   MRLOCAL_RETURN_IF_ERROR(CheckTaskWeightCount(job, p.spec.maps.size(), job.reduces));

@@ -454,6 +454,7 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
     q.top = 0;
     q.weight = j.weight;
     q.queue = j.queue;
+    q.bid = j.bid;
     auto parts = PrepareRealJob(q);
     if (!parts.ok()) return parts.status().WithContext("job '" + j.name + "': ");
     parts->spec.shuffle_delay = FromSeconds(j.shuffle_delay_s + spec.model.shuffle_delay_s);

@@ -261,6 +261,32 @@ TEST(QueueSharePolicy, ANewBidTakesEffectAtTheNextInterval) {
   EXPECT_DOUBLE_EQ(run.Account("a").rate, 3);
 }
 
+TEST(QueueSharePolicy, AJobsOwnBidBoostsItsQueueWhileItIsInTheSystem) {
+  // a and b bid 1 each on 4 slots; a's first job bids 3 (section 4.4's boost): 3 : 1 from
+  // the start. It ends at 30 s (9 maps of 10 s on 3 slots); the interval it was in keeps
+  // a's bid of 3, and from 40 s a's next job and b share 2 : 2.
+  QueueRun run(4, 1, Queues({Q("a", 1), Q("b", 1)}), Fixed(10));
+  run.queue_of[run.controller->next_job_id()] = "a";
+  run.controller->Submit(JobBuilder().Queue("a").Bid(3).Maps(9).Reduces(0).Build());
+  run.Submit("a", 40);
+  run.Submit("b", 40);
+  auto* at5 = run.SampleAt(seconds(5));
+  auto* at35 = run.SampleAt(seconds(35));
+  auto* at55 = run.SampleAt(seconds(55));
+  run.Run();
+  EXPECT_EQ((*at5)["a"], 3);
+  EXPECT_EQ((*at35)["a"], 3);
+  EXPECT_EQ((*at55)["a"], 2);
+  EXPECT_EQ((*at55)["b"], 2);
+  const QueueLedger& ledger = *run.policy->Ledger();
+  ASSERT_GE(ledger.intervals.size(), 3u);
+  EXPECT_DOUBLE_EQ(ledger.intervals[1].lines[0].rate, 3);  // [20 s, 40 s): still boosted
+  EXPECT_DOUBLE_EQ(ledger.intervals[2].lines[0].rate, 1);
+  // 3 slots x 20 s at 3 per slot per 20 s interval.
+  EXPECT_EQ(ledger.intervals[0].lines[0].charge, ToMicroCredits(9));
+  EXPECT_DOUBLE_EQ(run.Account("a").rate, 1) << "the queue's own rate is unchanged";
+}
+
 TEST(QueueSharePolicy, BudgetAddedAndQueuesOpenedAndClosedWhenAnnounced) {
   QueueShareOptions o = Queues(
       {Q("a", 1, 0), Q("b", 1)},
