@@ -303,14 +303,21 @@ std::optional<TaskRef> QueueSharePolicy::PickTask(const SlotInfo& slot, const Cl
   // Paying queues below their share first, furthest below first; then the paying ones over
   // it, in the same order; then the queues that pay nothing, FIFO. Within a queue, FIFO
   // (candidates_ are in arrival order).
+  // The queues' order is computed once per decision, not per comparison of two jobs.
   constexpr double kUnpaid = std::numeric_limits<double>::infinity();
-  auto key = [&](const Candidate& c) {
-    const Queue& q = queues_[c.queue];
-    if (!q.paying || !(q.share[k] > 0)) return std::make_tuple(2, kUnpaid, 0.0, c.job);
-    const int tier = q.running[k] < q.entitled[k] ? 0 : 1;
-    return std::make_tuple(tier, q.running[k] / q.share[k], -q.bid, c.job);
+  queue_order_.resize(queues_.size());
+  for (size_t i = 0; i < queues_.size(); ++i) {
+    const Queue& q = queues_[i];
+    queue_order_[i] = !q.paying || !(q.share[k] > 0)
+                          ? QueueOrder{2, kUnpaid, 0.0}
+                          : QueueOrder{q.running[k] < q.entitled[k] ? 0 : 1,
+                                       q.running[k] / q.share[k], -q.bid};
+  }
+  auto before = [&](const Candidate& a, const Candidate& b) {
+    const QueueOrder &qa = queue_order_[a.queue], &qb = queue_order_[b.queue];
+    return std::tie(qa.tier, qa.load, qa.minus_bid, a.job) <
+           std::tie(qb.tier, qb.load, qb.minus_bid, b.job);
   };
-  auto before = [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); };
   return PickInOrder(candidates_, before, slot, state);
 }
 

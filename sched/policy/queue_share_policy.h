@@ -144,6 +144,14 @@ class QueueSharePolicy final : public Policy {
     const JobState* state;
   };
   std::vector<Candidate> candidates_;  // scratch, reused
+  // A queue's place in a decision: tier (below its share, over it, unpaid), then running /
+  // exact share, then the higher bid. Scratch, by queue.
+  struct QueueOrder {
+    int tier;
+    double load;
+    double minus_bid;
+  };
+  std::vector<QueueOrder> queue_order_;
 };
 
 }  // namespace mrlocal

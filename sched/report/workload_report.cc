@@ -337,9 +337,15 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
   MRLOCAL_RETURN_IF_ERROR(
       WriteFileAtomically((dir / "metrics.json").string(), MetricsJson(metrics, jobs, options.ledger)));
   MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "jobs.csv").string(), JobsCsv(jobs)));
-  if (options.ledger)
+  if (options.ledger) {
     MRLOCAL_RETURN_IF_ERROR(
         WriteFileAtomically((dir / "queues.csv").string(), QueuesCsv(*options.ledger)));
+    for (const auto& [file, chart] : QueueCharts(*options.ledger, jobs, RunTitle(options, metrics))) {
+      Result<std::string> svg = LineChartSvg(chart);
+      if (!svg.ok()) return svg.status().WithContext(file + ": ");
+      MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / file).string(), *svg));
+    }
+  }
   if (options.write_tasks) MRLOCAL_RETURN_IF_ERROR(WriteTasks(dir / "tasks.csv", recorder, slots));
   if (options.write_trace) {
     TraceOptions trace;

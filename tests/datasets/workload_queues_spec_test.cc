@@ -46,6 +46,13 @@ TEST(WorkloadQueuesSpec, ReadsQueuesEventsInTimeOrderAndClosedLoops) {
   EXPECT_EQ(spec->jobs[1].after, "a");
 }
 
+TEST(WorkloadQueuesSpec, AJobMayBidForItself) {
+  auto spec = ParseWorkloadJson(Spec("", R"(, "bid": 4)"), "spec.json", Apps());
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_FALSE(spec->jobs[0].bid.has_value());
+  EXPECT_EQ(spec->jobs[1].bid, 4);
+}
+
 TEST(WorkloadQueuesSpec, WithoutQueuesAnyQueueNameIsFine) {
   auto spec = ParseWorkloadJson(Spec(""), "spec.json", Apps());
   ASSERT_TRUE(spec.ok()) << spec.status().message();
@@ -100,6 +107,8 @@ TEST(WorkloadQueuesSpec, EachMistakeIsOneLineNamingTheField) {
       {Spec("", R"(, "after": "b")"),
        "spec.json: jobs[1].after: 'b' would wait for itself (a cycle of after)"},
       {Spec("", R"(, "after": 3)"), "spec.json: jobs[1].after: must be a non-empty string"},
+      {Spec("", R"(, "bid": -4)"),
+       "spec.json: jobs[1].bid: must be a number of credits from 0 to 1000000000000 (got -4)"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);

@@ -9,7 +9,8 @@ the paper's concurrent users), and their ratio: the speed-up a boost bought.
 
 Prints a line per report, then the mean completion time of each user's jobs by position
 in its sequence (the paper's figure: valleys where job n of user n is boosted), over all
-reports, as CSV on --csv FILE when given.
+reports, as CSV on --csv FILE when given (series,x,y: the queue, the job's number, its
+mean completion time; for plot_csv).
 """
 import csv
 import json
@@ -44,7 +45,7 @@ def main():
               f"({len(times[False])})  speed-up {o / b:.2f}")
     if out:
         with open(out, "w") as f:
-            f.write("queue,job,completion_s\n")
+            f.write("series,x,y\n")
             for (q, n), v in sorted(by_position.items(), key=lambda k: (int(k[0][0][1:]), k[0][1])):
                 f.write(f"{q},{n},{sum(v) / len(v):.1f}\n")
 

@@ -235,7 +235,7 @@ class WorkloadCommand final : public Command {
       std::cout << "  report in " << options_.report_dir
                 << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
                 << (WantsGoalsChart(*run->recorder, run->availability) ? ", goals.svg" : "")
-                << (run->overload ? ", overload.svg" : "") << (run->ledger ? ", queues.csv" : "")
+                << (run->overload ? ", overload.svg" : "") << (run->ledger ? ", queues.csv, queues-*.svg" : "")
                 << ")\n";
     }
     return kExitOk;
