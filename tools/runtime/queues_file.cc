@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -57,7 +58,11 @@ std::string QueueListJson(const std::vector<QueueSpec>& queues) {
     out += i ? ",\n " : "\n ";
     out += "{\"name\": " + nlohmann::json(q.name).dump();
     if (q.budget) out += ", \"budget\": " + FormatCredits(ToMicroCredits(*q.budget));
-    out += ", \"rate\": " + nlohmann::json(q.rate).dump() + "}";
+    // A whole rate as the user wrote it ("2", not "2.0"); others in shortest round-trip form.
+    const bool whole = q.rate == std::floor(q.rate) && q.rate < 1e15;
+    out += ", \"rate\": " +
+           (whole ? std::to_string(static_cast<int64_t>(q.rate)) : nlohmann::json(q.rate).dump()) +
+           "}";
   }
   return out + "\n]\n";
 }
