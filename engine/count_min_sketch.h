@@ -40,6 +40,22 @@ class CountMinSketch {
     for (size_t k = 0; k < cells_.size(); ++k) cells_[k] += other.cells_[k];
   }
 
+  // Every cell, row after row (depth() x width()): what a sketch sent to another process
+  // carries, with its rows' hashes; Cells() of an empty sketch is empty.
+  std::span<const uint64_t> Cells() const { return cells_; }
+  // A sketch of `rows` holding `cells` (row after row); false, leaving it unchanged, when
+  // the rows disagree on their width or the cells do not fill depth x width.
+  bool Assign(std::vector<PartitionHash> rows, std::vector<uint64_t> cells) {
+    const uint32_t width = rows.empty() ? 0 : rows[0].partitions;
+    for (const PartitionHash& h : rows)
+      if (h.partitions != width || width == 0) return false;
+    if (cells.size() != rows.size() * width) return false;
+    rows_ = std::move(rows);
+    width_ = width;
+    cells_ = std::move(cells);
+    return true;
+  }
+
   std::span<const uint64_t> Row(int row) const {
     return {cells_.data() + static_cast<size_t>(row) * width_, width_};
   }

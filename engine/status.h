@@ -23,6 +23,8 @@ class [[nodiscard]] Status {
 
   Status() = default;
   static Status OK() { return Status(); }
+  // A status of `code`, as another process reported it.
+  static Status Of(Code code, std::string m) { return {code, std::move(m)}; }
   static Status InvalidArgument(std::string m) { return {Code::kInvalidArgument, std::move(m)}; }
   static Status NotFound(std::string m) { return {Code::kNotFound, std::move(m)}; }
   static Status IoError(std::string m) { return {Code::kIoError, std::move(m)}; }
