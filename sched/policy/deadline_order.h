@@ -29,13 +29,8 @@ class DeadlineOrder {
       auto it = state.jobs.find(k.job);
       if (it == state.jobs.end() || it->second.finished()) continue;
       const JobState& job = it->second;
-      if (slot.kind == SlotKind::kMap) {
-        if (job.maps_pending() == 0 || !may_map(job)) continue;
-        if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
-          return TaskRef{k.job, TaskKind::kMap, *i};
-      } else if (auto i = PickReduceFor(job, slot, state, withheld)) {
-        return TaskRef{k.job, TaskKind::kReduce, *i};
-      }
+      if (slot.kind == SlotKind::kMap && (job.maps_pending() == 0 || !may_map(job))) continue;
+      if (auto task = TaskFor(job, slot, state, withheld)) return task;
     }
     return std::nullopt;
   }

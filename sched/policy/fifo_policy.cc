@@ -24,6 +24,18 @@ std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
   return elsewhere ? elsewhere : held;
 }
 
+std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot,
+                               const ClusterState& state,
+                               const std::function<bool(SlotId)>& withheld) {
+  if (slot.kind == SlotKind::kMap) {
+    if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
+      return TaskRef{job.id, TaskKind::kMap, *i};
+  } else if (auto i = PickReduceFor(job, slot, state, withheld)) {
+    return TaskRef{job.id, TaskKind::kReduce, *i};
+  }
+  return std::nullopt;
+}
+
 std::optional<TaskRef> FifoPolicy::PickTask(const SlotInfo& slot, const ClusterState& state, Time) {
   if (slot.kind == SlotKind::kMap) {
     for (JobId id : state.active) {

@@ -26,4 +26,11 @@ std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
                                       const ClusterState& state,
                                       const std::function<bool(SlotId)>& withheld = {});
 
+// A pending task of `job` that may run on `slot`, or none: a map, data-local first, or a
+// reduce by PickReduceFor (with `withheld`). Hadoop's rule within a job, for every policy
+// that orders jobs its own way.
+std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot,
+                               const ClusterState& state,
+                               const std::function<bool(SlotId)>& withheld = {});
+
 }  // namespace mrlocal

@@ -39,19 +39,6 @@ std::optional<double> EstimatedWork(const JobState& job, TaskKind kind, const Es
   return e.TaskSeconds(job, f);
 }
 
-// A pending task of `job` for `slot`: a map (data-local first) or a reduce; none when it
-// has none the slot can take.
-std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot,
-                               const ClusterState& state) {
-  if (slot.kind == SlotKind::kMap) {
-    if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
-      return TaskRef{job.id, TaskKind::kMap, *i};
-  } else if (auto i = PickReduceFor(job, slot, state)) {
-    return TaskRef{job.id, TaskKind::kReduce, *i};
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 struct GoalAdaptivePolicy::Candidate {

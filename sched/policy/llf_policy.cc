@@ -16,21 +16,13 @@ SlotKind SlotKindOf(TaskKind kind) {
 // A pending task of `job` for `slot`: a map (data-local first) or a reduce through
 // PickReduceFor, which a healthy slot may take from an overloaded node's slots; none when
 // it has none.
-std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot, const ClusterState& state,
-                               const OverloadDetector& detector) {
+std::optional<TaskRef> TaskAvoiding(const JobState& job, const SlotInfo& slot,
+                                    const ClusterState& state, const OverloadDetector& detector) {
   if (job.finished()) return std::nullopt;  // a failed job waits for its last attempt
-  if (slot.kind == SlotKind::kMap) {
-    if (job.maps_pending() == 0) return std::nullopt;
-    if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
-      return TaskRef{job.id, TaskKind::kMap, *i};
-    return std::nullopt;
-  }
   std::function<bool(SlotId)> withheld;
-  if (!detector.overloaded(slot.node))
+  if (slot.kind == SlotKind::kReduce && !detector.overloaded(slot.node))
     withheld = [&](SlotId s) { return detector.overloaded(state.slots[s].info.node); };
-  if (auto i = PickReduceFor(job, slot, state, withheld))
-    return TaskRef{job.id, TaskKind::kReduce, *i};
-  return std::nullopt;
+  return TaskFor(job, slot, state, withheld);
 }
 
 }  // namespace
@@ -198,7 +190,7 @@ std::optional<TaskRef> LlfPolicy::Pick(const SlotInfo& slot, const ClusterState&
   auto consider = [&](JobId id) -> std::optional<TaskRef> {
     auto it = state.jobs.find(id);
     if (it == state.jobs.end()) return std::nullopt;
-    std::optional<TaskRef> task = TaskFor(it->second, slot, state, detector_);
+    std::optional<TaskRef> task = TaskAvoiding(it->second, slot, state, detector_);
     if (task && accept(it->second, *task)) return task;
     return std::nullopt;
   };

@@ -51,6 +51,7 @@ struct Plan {
 Status PlanQueues(const JobOptions& o, Plan& p) {
   JobRequest& r = p.request;
   MRLOCAL_RETURN_IF_ERROR(CheckQueueShareOptions(o.allocation_interval, o.preempt, {r.policy}));
+  // The policies with an allocation interval are those with paying queues.
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.queue.has_value(), "--queue", kAllocationInterval, {r.policy}));
   MRLOCAL_RETURN_IF_ERROR(
@@ -372,9 +373,7 @@ int RunJob(const JobOptions& o, const JobApp& app) {
     (*run)->AddObserver(&*charger);
   }
   (*run)->Run(&interrupt);
-  if (charger)
-    if (Status st = charger->Flush(); !st.ok())
-      std::cerr << "mrlocal: warning: queues file not updated: " << st.message() << "\n";
+  if (charger) charger->Flush();
   return Finish(**run, o, app, plan->queues ? &*plan->queues : nullptr, interrupt.interrupted());
 }
 

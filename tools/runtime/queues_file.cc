@@ -104,20 +104,21 @@ Status QueuesFile::Charge(const QueueLedger& ledger) {
   return Status::OK();
 }
 
-void QueuesFileCharger::Charge() {
+void QueuesFileCharger::ChargeClosedIntervals() {
   const QueueLedger* ledger = ledger_();
   if (!ledger || ledger->intervals.size() == intervals_) return;
   intervals_ = ledger->intervals.size();
+  Charge();
+}
+
+void QueuesFileCharger::Charge() {
+  const QueueLedger* ledger = ledger_();
+  if (!ledger) return;
   Status st = file_.Charge(*ledger);
   if (!st.ok() && !warned_) {
     err_ << "mrlocal: warning: queues file not updated: " << st.message() << "\n";
     warned_ = true;
   }
-}
-
-Status QueuesFileCharger::Flush() {
-  const QueueLedger* ledger = ledger_();
-  return ledger ? file_.Charge(*ledger) : Status::OK();
 }
 
 }  // namespace mrlocal

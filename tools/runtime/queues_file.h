@@ -56,12 +56,15 @@ class QueuesFileCharger final : public ControllerObserver {
   // `ledger`: the run's (Policy::Ledger), null while it has none.
   QueuesFileCharger(QueuesFile& file, std::function<const QueueLedger*()> ledger, std::ostream& err)
       : file_(file), ledger_(std::move(ledger)), err_(err) {}
-  void OnTick(const ClusterState&, const Executor&, Time) override { Charge(); }
-  void OnJobFinished(const JobState&, const JobOutcome&, Time) override { Charge(); }
+  void OnTick(const ClusterState&, const Executor&, Time) override { ChargeClosedIntervals(); }
+  void OnJobFinished(const JobState&, const JobOutcome&, Time) override {
+    ChargeClosedIntervals();
+  }
   // What is left to charge, after the run: the ledger's last interval.
-  Status Flush();
+  void Flush() { Charge(); }
 
  private:
+  void ChargeClosedIntervals();
   void Charge();
   QueuesFile& file_;
   std::function<const QueueLedger*()> ledger_;

@@ -185,24 +185,25 @@ Status PastTheEndError(const std::string& what, double s) {
 
 // Every time the scaled spec names, absolute on the run's clock, within kMaxWorkloadTimeS.
 Status CheckTimesInRange(const WorkloadSpec& spec) {
-  auto past = PastTheEnd;
-  auto error = PastTheEndError;
   for (const WorkloadJob& j : spec.jobs) {
-    if (past(j.arrival_s)) return error("job '" + j.name + "': arrival", j.arrival_s);
-    if (j.deadline_s && past(j.arrival_s + *j.deadline_s))
-      return error("job '" + j.name + "': deadline", j.arrival_s + *j.deadline_s);
-    if (j.goal_s && past(j.arrival_s + *j.goal_s))
-      return error("job '" + j.name + "': goal", j.arrival_s + *j.goal_s);
+    if (PastTheEnd(j.arrival_s))
+      return PastTheEndError("job '" + j.name + "': arrival", j.arrival_s);
+    if (j.deadline_s && PastTheEnd(j.arrival_s + *j.deadline_s))
+      return PastTheEndError("job '" + j.name + "': deadline", j.arrival_s + *j.deadline_s);
+    if (j.goal_s && PastTheEnd(j.arrival_s + *j.goal_s))
+      return PastTheEndError("job '" + j.name + "': goal", j.arrival_s + *j.goal_s);
   }
   for (const AvailabilityProfile& a : spec.availability) {
     for (const auto& step : a.steps)
-      if (past(step.at_s)) return error("an availability step", step.at_s);
+      if (PastTheEnd(step.at_s)) return PastTheEndError("an availability step", step.at_s);
     if (a.forecast)
       for (const auto& step : *a.forecast)
-        if (past(step.at_s)) return error("a forecast step", step.at_s);
+        if (PastTheEnd(step.at_s)) return PastTheEndError("a forecast step", step.at_s);
   }
-  if (past(spec.forecast.period_s)) return error("the forecast's period", spec.forecast.period_s);
-  if (past(spec.forecast.window_s)) return error("the forecast's window", spec.forecast.window_s);
+  if (PastTheEnd(spec.forecast.period_s))
+    return PastTheEndError("the forecast's period", spec.forecast.period_s);
+  if (PastTheEnd(spec.forecast.window_s))
+    return PastTheEndError("the forecast's window", spec.forecast.window_s);
   return Status::OK();
 }
 
