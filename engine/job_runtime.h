@@ -102,6 +102,16 @@ struct ReduceResult {
   std::vector<TopEntry> top;  // this task's best `top_n` keys, best first
 };
 
+// Records that reach a reduce task from map outputs held by other processes (issue 18), as
+// chunks of the bytes JobRuntime::EncodeEntries writes (engine/shuffle_records.h), one at
+// a time, so that what is in memory at once stays bounded.
+class ShuffleSource {
+ public:
+  virtual ~ShuffleSource() = default;
+  // The next chunk; an empty one when there are no more. Fails when a peer did.
+  virtual Result<std::string> Next() = 0;
+};
+
 struct JobRuntimeOptions {
   std::vector<PartitionHash> hashes;  // sketch rows; all share p = hashes[0].partitions
   int top_n = 10;
@@ -122,9 +132,18 @@ class JobRuntime {
 
   // Gathers the records of the partitions that `plan` gives to `reduce_index` from every
   // map output, groups and reduces them, and appends the output sorted by key to `sink`.
+  // `remote`, when not null, adds the records other processes send (their map outputs'
+  // EncodeEntries for this reduce task).
   virtual Result<ReduceResult> RunReduce(std::span<const MapOutput* const> maps,
                                          const ReducePlan& plan, uint32_t reduce_index,
-                                         OutputSink* sink, TaskContext& ctx) const = 0;
+                                         OutputSink* sink, TaskContext& ctx,
+                                         ShuffleSource* remote = nullptr) const = 0;
+
+  // The records of `out` that `plan` gives to reduce task `reduce`, as bytes for another
+  // process: appends them to `bytes` from record `*cursor` on, until `bytes` holds at least
+  // `max_bytes` or none are left, and advances `*cursor`. True when none are left.
+  virtual bool EncodeEntries(const MapOutput& out, const ReducePlan& plan, uint32_t reduce,
+                             uint64_t* cursor, size_t max_bytes, std::string* bytes) const = 0;
 };
 
 }  // namespace mrlocal

@@ -57,6 +57,7 @@
 
 #include "engine/combining_table.h"
 #include "engine/job_runtime.h"
+#include "engine/shuffle_records.h"
 
 namespace mrlocal {
 
@@ -285,9 +286,24 @@ class TypedJobRuntime final : public JobRuntime {
         std::make_unique<Output>(app_, options_.hashes, table, skipped, std::move(first_skipped)));
   }
 
+  bool EncodeEntries(const MapOutput& map, const ReducePlan& plan, uint32_t reduce,
+                     uint64_t* cursor, size_t max_bytes, std::string* bytes) const override {
+    const auto& out = static_cast<const Output&>(map);
+    const std::span<const uint32_t> mine = out.EntriesFor(plan, reduce);
+    const auto& entries = out.entries();
+    uint64_t i = *cursor;
+    for (; i < mine.size() && bytes->size() < max_bytes; ++i) {
+      const Entry& e = entries[mine[i]];
+      shuffle::PutKey(*bytes, out.key(e));
+      shuffle::PutValue(app_, *bytes, e.value);
+    }
+    *cursor = i;
+    return i >= mine.size();
+  }
+
   Result<ReduceResult> RunReduce(std::span<const MapOutput* const> maps, const ReducePlan& plan,
-                                 uint32_t reduce_index, OutputSink* sink,
-                                 TaskContext& ctx) const override {
+                                 uint32_t reduce_index, OutputSink* sink, TaskContext& ctx,
+                                 ShuffleSource* remote = nullptr) const override {
     ReduceResult result;
     const Status aborted =
         Status::Aborted("reduce task " + std::to_string(reduce_index) + " preempted");
@@ -307,11 +323,12 @@ class TypedJobRuntime final : public JobRuntime {
         const Entry& e = entries[i];
         app_.Merge(table.FindOrInsert(out.key(e), e.hash), e.value);
         if ((++result.records_in % kReduceGatherChunk) == 0 &&
-            !ctx.Checkpoint(0.5 * static_cast<double>(result.records_in) /
+            !ctx.Checkpoint((remote ? 0.25 : 0.5) * static_cast<double>(result.records_in) /
                             static_cast<double>(total)))
           return aborted;
       }
     }
+    if (remote) MRLOCAL_RETURN_IF_ERROR(MergeRemote(*remote, reduce_index, table, ctx, result));
     if (table.overflowed())
       return Status::InvalidArgument("reduce task " + std::to_string(reduce_index) +
                                      ": more than 4 GiB of distinct keys");
@@ -370,6 +387,29 @@ class TypedJobRuntime final : public JobRuntime {
     } else {
       const void* nl = std::memchr(base + target, '\n', rest);
       return nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) + 1 : piece.size();
+    }
+  }
+
+  // Merges what other processes send for this reduce task into `table`, chunk by chunk.
+  // Its total is not known ahead: progress goes from 0.25 towards 0.5 as chunks come.
+  Status MergeRemote(ShuffleSource& remote, uint32_t reduce_index, Table& table, TaskContext& ctx,
+                     ReduceResult& result) const {
+    for (double chunks = 1;; ++chunks) {
+      Result<std::string> chunk = remote.Next();
+      if (!chunk.ok()) return chunk.status();
+      if (chunk->empty()) return Status::OK();
+      std::string_view in = *chunk;
+      Value value{};
+      while (!in.empty()) {
+        Key key{};
+        if (!shuffle::GetKey(in, key) || !shuffle::GetValue(app_, in, value))
+          return Status::Corruption("reduce task " + std::to_string(reduce_index) +
+                                    ": a malformed shuffle record from another process");
+        app_.Merge(table.FindOrInsert(key, KeyHash(key)), value);
+        ++result.records_in;
+      }
+      if (!ctx.Checkpoint(0.5 - 0.25 / chunks))
+        return Status::Aborted("reduce task " + std::to_string(reduce_index) + " preempted");
     }
   }
 

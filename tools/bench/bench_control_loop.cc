@@ -36,9 +36,13 @@ class NoopRuntime final : public JobRuntime {
     return std::unique_ptr<MapOutput>(std::make_unique<EmptyOutput>(hashes_));
   }
   Result<ReduceResult> RunReduce(std::span<const MapOutput* const>, const ReducePlan&, uint32_t,
-                                 OutputSink*, TaskContext& ctx) const override {
+                                 OutputSink*, TaskContext& ctx, ShuffleSource*) const override {
     ctx.Checkpoint(1.0);
     return ReduceResult{};
+  }
+  bool EncodeEntries(const MapOutput&, const ReducePlan&, uint32_t, uint64_t*, size_t,
+                     std::string*) const override {
+    return true;
   }
 
  private:
