@@ -110,6 +110,8 @@ class ShuffleSource {
   virtual ~ShuffleSource() = default;
   // The next chunk; an empty one when there are no more. Fails when a peer did.
   virtual Result<std::string> Next() = 0;
+  // Bytes of the chunks so far.
+  virtual uint64_t bytes() const { return 0; }
 };
 
 struct JobRuntimeOptions {

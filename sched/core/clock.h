@@ -23,6 +23,16 @@ class Clock {
   virtual Time Now() const = 0;
 };
 
+// The host's monotonic clock from the moment it was made: for a process that runs slots
+// but no loop (a rank of a distributed run, sched/dist). Thread-safe.
+class SteadyClock final : public Clock {
+ public:
+  Time Now() const override { return std::chrono::steady_clock::now() - epoch_; }
+
+ private:
+  std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+};
+
 // A clock that moves only when told to: for policy tests.
 class FakeClock final : public Clock {
  public:

@@ -392,6 +392,7 @@ void Controller::OnReport(TaskReport r) {
       ++job.reduces_done;
       outcome.output_bytes += r.output_bytes;
       outcome.output_records += r.output_records;
+      outcome.remote_shuffle_bytes += r.remote_input_bytes;
       MergeTop(outcome.top, r.top);
       if (job.reduces_done == job.R()) {
         job.phase = JobPhase::kDone;

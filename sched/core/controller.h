@@ -45,6 +45,7 @@ struct JobOutcome {
   Duration sketch_time{0};       // summed over map tasks
   uint64_t output_bytes = 0;
   uint64_t output_records = 0;
+  uint64_t remote_shuffle_bytes = 0;  // record bytes reduces fetched from other ranks
 };
 
 // What a policy and a learning estimator are told of a finished attempt: its report, with

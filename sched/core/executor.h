@@ -39,6 +39,7 @@ struct TaskReport {
   std::optional<CountMinSketch> sketch;  // map: its output's partition sizes
   Duration sketch_time{0};               // map: spent filling the sketch
   std::vector<TopEntry> top;             // reduce: its best keys
+  uint64_t remote_input_bytes = 0;  // reduce: record bytes fetched from other ranks (sched/dist)
 };
 
 class Executor {

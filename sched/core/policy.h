@@ -153,8 +153,8 @@ class Policy {
   // Slack stealing (BackfillPolicy): whether every job this policy admitted still keeps
   // its guarantee if slot `slot` is kept from admitted work until a task of best-effort job
   // `job` that starts there at `start` (now, or earlier for one already running) ends at
-  // its worst case: a map on a map slot, a reduce on a reduce slot. True commits to it: later plans count the slot busy until then, or
-  // until ReturnSlot. The default lends nothing.
+  // its worst case: a map on a map slot, a reduce on a reduce slot. True commits to it: later plans
+  // count the slot busy until then, or until ReturnSlot. The default lends nothing.
   virtual bool LendSlot(const SlotInfo& /*slot*/, const JobState& /*job*/, Time /*start*/,
                         const ClusterState& /*state*/, Time /*now*/) {
     return false;

@@ -53,14 +53,14 @@ struct QueueAccount {
 
 // One queue's line of one interval.
 struct QueueCharge {
-  uint32_t account = 0;        // index in QueueLedger::accounts
-  double rate = 0;             // its bid when the interval started: the price it pays
+  uint32_t account = 0;  // index in QueueLedger::accounts
+  double rate = 0;       // its bid when the interval started: the price it pays
   // Its share of the slots (rounded: section 3.1's example) as the interval ended; the
   // shares it held over the interval are entitled_slot_s.
   int entitled_map_slots = 0;
   int entitled_reduce_slots = 0;
-  double used_slot_s = 0;  // slot time its attempts used in the interval
-  double paid_slot_s = 0;  // the part its budget paid for
+  double used_slot_s = 0;      // slot time its attempts used in the interval
+  double paid_slot_s = 0;      // the part its budget paid for
   double entitled_slot_s = 0;  // its shares over the interval, as they changed
   MicroCredits charge = 0;
   MicroCredits balance = 0;  // after the charge (0 for an unlimited queue)
@@ -68,7 +68,7 @@ struct QueueCharge {
 
 struct QueueInterval {
   Time start{0}, end{0};
-  double price = 0;  // p: the sum of the bids of the queues with work and budget
+  double price = 0;                // p: the sum of the bids of the queues with work and budget
   std::vector<QueueCharge> lines;  // one per queue open in the interval
 };
 

@@ -1,23 +1,32 @@
 #include "sched/core/real_executor.h"
 
+#include <algorithm>
+
 namespace mrlocal {
 
 RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
                            SlowDown slow_down)
-    : clock_(clock), slow_down_(slow_down), slots_(slots) {
+    : clock_(clock), slow_down_(slow_down) {
   // Map slots and reduce slots each go round-robin over the allowed CPUs, so that a job's
   // map phase and its reduce phase both spread over every core; reduce slots continue the
   // rotation where the map slots ended, so that with fewer slots than CPUs (1 map + 1
   // reduce slot on 2 CPUs) a map and a reduce running together do not share a core.
   std::vector<int> cpus = AllowedCpus();
   size_t next_map = 0, next_reduce = 0;
-  for (const SlotInfo& s : slots_) next_reduce += s.kind == SlotKind::kMap;
-  for (const SlotInfo& s : slots_) {
+  size_t ids = 0;
+  for (const SlotInfo& s : slots) {
+    next_reduce += s.kind == SlotKind::kMap;
+    ids = std::max(ids, static_cast<size_t>(s.id) + 1);
+  }
+  slots_.resize(ids);
+  workers_.resize(ids);
+  for (const SlotInfo& s : slots) {
     size_t& next = s.kind == SlotKind::kMap ? next_map : next_reduce;
     int cpu = pin ? cpus[next++ % cpus.size()] : -1;
-    workers_.push_back(std::make_unique<SlotWorker>(
+    slots_[s.id] = s;
+    workers_[s.id] = std::make_unique<SlotWorker>(
         s.id, cpu, s.speed,
-        slow_down == SlowDown::kCpuLoad ? SlotPriority::kIdle : SlotPriority::kNormal));
+        slow_down == SlowDown::kCpuLoad ? SlotPriority::kIdle : SlotPriority::kNormal);
   }
 }
 
@@ -32,10 +41,16 @@ void RealExecutor::AddJob(JobId id, RealJob job) {
   jobs_[id] = std::move(data);
 }
 
-void RealExecutor::Launch(const TaskLaunch& launch) {
+void RealExecutor::Launch(const TaskLaunch& launch) { Start(launch, nullptr); }
+
+void RealExecutor::LaunchReduce(const TaskLaunch& launch, RemoteMaps remote) {
+  Start(launch, std::make_shared<RemoteMaps>(std::move(remote)));
+}
+
+void RealExecutor::Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> remote) {
   JobData* data = jobs_.at(launch.task.job).get();
   const NodeId node = slots_[launch.slot].node;
-  workers_[launch.slot]->Run(launch.token, [this, data, launch, node](TaskContext& ctx) {
+  workers_[launch.slot]->Run(launch.token, [this, data, launch, node, remote](TaskContext& ctx) {
     TaskReport report;
     report.task = launch.task;
     report.token = launch.token;
@@ -45,7 +60,7 @@ void RealExecutor::Launch(const TaskLaunch& launch) {
     if (launch.task.kind == TaskKind::kMap)
       RunMap(*data, launch, node, ctx, report);
     else
-      RunReduce(*data, launch, ctx, report);
+      RunReduce(*data, launch, remote.get(), ctx, report);
     report.end = clock_.Now();
     report_(std::move(report));
   });
@@ -83,11 +98,14 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, 
   data.map_outputs[launch.task.index] = std::move(out).value();
 }
 
-void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, TaskContext& ctx,
-                             TaskReport& report) {
+void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
+                             TaskContext& ctx, TaskReport& report) {
   std::vector<const MapOutput*> maps;
   maps.reserve(data.map_outputs.size());
-  for (auto& m : data.map_outputs) maps.push_back(m.get());
+  for (size_t m = 0; m < data.map_outputs.size(); ++m) {
+    const bool local = !remote || (m < remote->local.size() && remote->local[m]);
+    maps.push_back(local ? data.map_outputs[m].get() : nullptr);
+  }
   std::unique_ptr<OutputSink> sink;
   if (data.job.output) {
     Result<std::unique_ptr<OutputSink>> opened = data.job.output->OpenPart(launch.task.index);
@@ -97,8 +115,8 @@ void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, TaskContex
     }
     sink = std::move(opened).value();
   }
-  Result<ReduceResult> result =
-      data.job.runtime->RunReduce(maps, data.plan, launch.task.index, sink.get(), ctx);
+  Result<ReduceResult> result = data.job.runtime->RunReduce(
+      maps, data.plan, launch.task.index, sink.get(), ctx, remote ? remote->source.get() : nullptr);
   if (!result.ok()) {
     report.status = result.status();
     return;
@@ -114,6 +132,7 @@ void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, TaskContex
   report.output_bytes = result->bytes_out;
   report.output_records = result->keys_out;
   report.top = std::move(result->top);
+  if (remote && remote->source) report.remote_input_bytes = remote->source->bytes();
 }
 
 void RealExecutor::Cancel(SlotId slot, uint64_t token) { workers_[slot]->Cancel(token); }
@@ -135,5 +154,16 @@ Status RealExecutor::FinishJob(JobId job, bool success) {
 }
 
 double RealExecutor::Progress(SlotId slot) const { return workers_[slot]->progress(); }
+
+Result<bool> RealExecutor::EncodeEntries(JobId job, uint32_t map, uint32_t reduce, uint64_t* cursor,
+                                         size_t max_bytes, std::string* bytes) const {
+  auto it = jobs_.find(job);
+  const JobData* data = it == jobs_.end() ? nullptr : it->second.get();
+  if (!data || map >= data->map_outputs.size() || !data->map_outputs[map])
+    return Status::NotFound("job " + std::to_string(job) + " map " + std::to_string(map) +
+                            ": no output here");
+  return data->job.runtime->EncodeEntries(*data->map_outputs[map], data->plan, reduce, cursor,
+                                          max_bytes, bytes);
+}
 
 }  // namespace mrlocal

@@ -53,9 +53,18 @@ enum class SlowDown {
   kCpuLoad,
 };
 
+// What a reduce task reads besides the map outputs this process holds (sched/dist: map
+// outputs on other ranks).
+struct RemoteMaps {
+  std::vector<bool> local;                // by map index: read from this process's memory
+  std::shared_ptr<ShuffleSource> source;  // the others' records
+};
+
 class RealExecutor final : public Executor {
  public:
   // `clock` must be safe to read from any thread (AsioLoop's is). pin: pin slot threads.
+  // `slots` may be a part of the cluster's (a rank's own, sched/dist): launches name slots
+  // by SlotInfo::id.
   RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
                SlowDown slow_down = SlowDown::kThrottle);
   ~RealExecutor() override;
@@ -69,6 +78,20 @@ class RealExecutor final : public Executor {
   void SetPlan(JobId job, const ReducePlan& plan) override;
   Status FinishJob(JobId job, bool success) override;
   double Progress(SlotId slot) const override;
+
+  // A reduce task that reads only the map outputs `remote.local` names from memory, and the
+  // rest from `remote.source`.
+  void LaunchReduce(const TaskLaunch& launch, RemoteMaps remote);
+  // Map output `map` of `job` as bytes for reduce task `reduce` in another process, from
+  // *cursor on (JobRuntime::EncodeEntries): true when done; NotFound when this process
+  // does not hold it. Call it on the thread that calls Launch, after the map's report.
+  Result<bool> EncodeEntries(JobId job, uint32_t map, uint32_t reduce, uint64_t* cursor,
+                             size_t max_bytes, std::string* bytes) const;
+  // Whether this process runs `slot`.
+  bool has_slot(SlotId slot) const {
+    return slot >= 0 && static_cast<size_t>(slot) < workers_.size() && workers_[slot];
+  }
+  bool has_job(JobId job) const { return jobs_.count(job) > 0; }
 
   void SetSpeed(SlotId slot, double s) override {
     if (slow_down_ == SlowDown::kThrottle) workers_[slot]->SetSpeed(s);
@@ -87,12 +110,14 @@ class RealExecutor final : public Executor {
   };
   void RunMap(JobData& data, const TaskLaunch& launch, NodeId node, TaskContext& ctx,
               TaskReport& report);
-  void RunReduce(JobData& data, const TaskLaunch& launch, TaskContext& ctx, TaskReport& report);
+  void RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
+                 TaskContext& ctx, TaskReport& report);
+  void Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> remote);
 
   const Clock& clock_;
   const SlowDown slow_down_;
-  std::vector<SlotInfo> slots_;
-  std::vector<std::unique_ptr<SlotWorker>> workers_;
+  std::vector<SlotInfo> slots_;                       // by slot id; only ours are set
+  std::vector<std::unique_ptr<SlotWorker>> workers_;  // by slot id; null: not ours
   ReportFn report_;
   std::map<JobId, std::unique_ptr<JobData>> jobs_;  // touched on the loop thread only
 };

@@ -8,14 +8,14 @@ namespace mrlocal {
 namespace {
 
 constexpr uint8_t kVersion = 1;
-// The variant's alternatives, in order, are the kinds 0 .. 6 on the wire.
+// The variant's alternatives, in order, are the kinds on the wire (0 first).
 constexpr uint8_t kKinds = std::variant_size_v<WireMessage>;
 constexpr uint8_t kStatusCodes = static_cast<uint8_t>(Status::Code::kInternal) + 1;
 
 class Writer {
  public:
   template <class T>
-    requires std::is_integral_v<T>
+  requires std::is_integral_v<T>
   void Int(T v) {
     using U = std::make_unsigned_t<T>;
     U u = static_cast<U>(v);
@@ -54,8 +54,7 @@ class Reader {
   explicit Reader(std::string_view in) : in_(in) {}
 
   template <class T>
-    requires std::is_integral_v<T>
-  T Int(const char* what) {
+  requires std::is_integral_v<T> T Int(const char* what) {
     if (!Need(sizeof(T), what)) return T{};
     using U = std::make_unsigned_t<T>;
     U u = 0;
@@ -105,7 +104,8 @@ class Reader {
     const uint8_t code = Int<uint8_t>(what);
     if (code >= kStatusCodes) Fail(std::string(what) + ": status code " + std::to_string(code));
     std::string message = Bytes(what);
-    return failed() ? Status::OK() : Status::Of(static_cast<Status::Code>(code), std::move(message));
+    return failed() ? Status::OK()
+                    : Status::Of(static_cast<Status::Code>(code), std::move(message));
   }
 
   void Fail(std::string why) {
@@ -179,14 +179,113 @@ void Get(Reader& r, WireFinishJob& m) {
   m.success = success == 1;
 }
 
-void Put(Writer& w, const WireJobFinished& m) {
-  w.Int(m.job);
+void Put(Writer& w, const WirePartAck& m) {
+  w.Int(m.token);
   w.Code(m.status);
 }
-void Get(Reader& r, WireJobFinished& m) {
-  m.job = r.Int<JobId>("job");
+void Get(Reader& r, WirePartAck& m) {
+  m.token = r.Int<uint64_t>("token");
   m.status = r.Code("status");
 }
+
+void Put(Writer& w, const WireAddJob& m) {
+  w.Int(m.job);
+  w.Int<uint8_t>(m.has_output);
+  w.Bytes(m.definition);
+}
+void Get(Reader& r, WireAddJob& m) {
+  m.job = r.Int<JobId>("job");
+  const uint8_t output = r.Int<uint8_t>("output flag");
+  if (output > 1) r.Fail("output flag " + std::to_string(output));
+  m.has_output = output == 1;
+  m.definition = r.Bytes("definition");
+}
+
+void Put(Writer& w, const WireMapRanks& m) {
+  w.Int(m.job);
+  w.Int<uint32_t>(static_cast<uint32_t>(m.rank_of_map.size()));
+  for (int32_t rank : m.rank_of_map) w.Int(rank);
+}
+void Get(Reader& r, WireMapRanks& m) {
+  m.job = r.Int<JobId>("job");
+  m.rank_of_map.resize(r.Count(4, "map ranks"));
+  for (int32_t& rank : m.rank_of_map) rank = r.Int<int32_t>("map rank");
+}
+
+void Put(Writer& w, const WireFetch& m) {
+  w.Int(m.job);
+  w.Int(m.reduce);
+  w.Int(m.token);
+  w.Int<uint32_t>(static_cast<uint32_t>(m.maps.size()));
+  for (uint32_t map : m.maps) w.Int(map);
+  w.Int(m.position);
+  w.Int(m.cursor);
+  w.Int(m.max_bytes);
+}
+void Get(Reader& r, WireFetch& m) {
+  m.job = r.Int<JobId>("job");
+  m.reduce = r.Int<uint32_t>("reduce");
+  m.token = r.Int<uint64_t>("token");
+  m.maps.resize(r.Count(4, "fetch maps"));
+  for (uint32_t& map : m.maps) map = r.Int<uint32_t>("fetch map");
+  m.position = r.Int<uint32_t>("position");
+  m.cursor = r.Int<uint64_t>("cursor");
+  m.max_bytes = r.Int<uint32_t>("max_bytes");
+}
+
+void Put(Writer& w, const WireChunk& m) {
+  w.Int(m.token);
+  w.Code(m.status);
+  w.Int(m.position);
+  w.Int(m.cursor);
+  w.Int<uint8_t>(m.done);
+  w.Bytes(m.bytes);
+}
+void Get(Reader& r, WireChunk& m) {
+  m.token = r.Int<uint64_t>("token");
+  m.status = r.Code("status");
+  m.position = r.Int<uint32_t>("position");
+  m.cursor = r.Int<uint64_t>("cursor");
+  const uint8_t done = r.Int<uint8_t>("done flag");
+  if (done > 1) r.Fail("done flag " + std::to_string(done));
+  m.done = done == 1;
+  m.bytes = r.Bytes("chunk");
+}
+
+void Put(Writer& w, const WirePart& m) {
+  w.Int(m.job);
+  w.Int(m.reduce);
+  w.Int(m.token);
+  w.Int(static_cast<uint8_t>(m.step));
+  w.Bytes(m.bytes);
+}
+void Get(Reader& r, WirePart& m) {
+  m.job = r.Int<JobId>("job");
+  m.reduce = r.Int<uint32_t>("reduce");
+  m.token = r.Int<uint64_t>("token");
+  const uint8_t step = r.Int<uint8_t>("part step");
+  if (step > 2) r.Fail("part step " + std::to_string(step));
+  m.step = static_cast<WirePart::Step>(step);
+  m.bytes = r.Bytes("part bytes");
+}
+
+void Put(Writer& w, const WireProgress& m) {
+  w.Int<uint32_t>(static_cast<uint32_t>(m.slots.size()));
+  for (const auto& [slot, progress] : m.slots) {
+    w.Int<int32_t>(slot);
+    w.Double(progress);
+  }
+}
+void Get(Reader& r, WireProgress& m) {
+  m.slots.resize(r.Count(12, "progress slots"));
+  for (auto& [slot, progress] : m.slots) {
+    slot = r.Int<int32_t>("slot");
+    progress = r.Double("progress");
+  }
+}
+
+void Put(Writer&, const WireShutdown&) {}
+void Get(Reader&, WireShutdown&) {}
 
 void Put(Writer& w, const WireSpeed& m) {
   w.Int<int32_t>(m.slot);
@@ -241,6 +340,7 @@ void Put(Writer& w, const TaskReport& m) {
     w.Bytes(e.value);
     w.Double(e.score);
   }
+  w.Int(m.remote_input_bytes);
 }
 void Get(Reader& r, TaskReport& m) {
   m.task = r.Task();
@@ -264,6 +364,7 @@ void Get(Reader& r, TaskReport& m) {
     e.value = r.Bytes("top value");
     e.score = r.Double("top score");
   }
+  m.remote_input_bytes = r.Int<uint64_t>("remote_input_bytes");
 }
 
 // Decodes alternative I of the variant when `kind` is I.

@@ -25,11 +25,12 @@ class ThreadTransportGroup::End final : public Transport {
 
   Result<std::optional<Message>> Receive(std::chrono::nanoseconds timeout) override {
     std::unique_lock lock(group_.mu_);
+    if (group_.dead_[rank_]) return Status::IoError("rank " + std::to_string(rank_) + " died");
     auto& box = group_.boxes_[rank_].messages;
-    auto ready = [&] { return !box.empty() || DeadPeer() >= 0; };
+    auto ready = [&] { return !box.empty() || DeadPeer() >= 0 || group_.dead_[rank_]; };
     if (!group_.arrived_.wait_for(lock, timeout, ready)) return std::optional<Message>();
-    if (box.empty())
-      return Status::IoError("rank " + std::to_string(DeadPeer()) + " died");
+    if (group_.dead_[rank_]) return Status::IoError("rank " + std::to_string(rank_) + " died");
+    if (box.empty()) return Status::IoError("rank " + std::to_string(DeadPeer()) + " died");
     Message m = std::move(box.front());
     box.pop_front();
     return std::optional<Message>(std::move(m));

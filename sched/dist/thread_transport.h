@@ -24,8 +24,8 @@ class ThreadTransportGroup {
   int size() const { return static_cast<int>(ranks_.size()); }
   // Rank r's end; lives as long as the group. Each may be used from one thread at a time.
   Transport& Rank(int r);
-  // Rank r dies: sends to it fail, and receives on every other rank fail naming it once
-  // their mailbox is empty.
+  // Rank r dies: sends to it fail, its own receives fail, and receives on every other
+  // rank fail naming it once their mailbox is empty.
   void Kill(int r);
 
  private:

@@ -24,6 +24,7 @@ class Transport {
   virtual int rank() const = 0;
   virtual int size() const = 0;
   // Queues `bytes` for rank `to` and returns without waiting for it to be received.
+  // Thread-safe (slot threads send their reports); Receive is called by one thread.
   // InvalidArgument for a rank outside [0, size()); IoError naming the rank when it is
   // known to be gone.
   virtual Status Send(int to, std::string bytes) = 0;

@@ -31,6 +31,7 @@ TaskReport AMapReport() {
   r.sketch = sketch;
   r.sketch_time = std::chrono::microseconds(250);
   r.top = {{"the", "70", 70.5}, {std::string("\0\xff", 2), "", -1}};
+  r.remote_input_bytes = 5555;
   return r;
 }
 
@@ -61,6 +62,7 @@ void ExpectSameReport(const TaskReport& a, const TaskReport& b) {
     EXPECT_EQ(a.sketch->Estimate(42), b.sketch->Estimate(42));
   }
   EXPECT_EQ(a.sketch_time, b.sketch_time);
+  EXPECT_EQ(a.remote_input_bytes, b.remote_input_bytes);
   ASSERT_EQ(a.top.size(), b.top.size());
   for (size_t i = 0; i < a.top.size(); ++i) {
     EXPECT_EQ(a.top[i].key, b.top[i].key);
@@ -84,9 +86,16 @@ std::vector<WireMessage> OneOfEach() {
           WireCancel{4, 77},
           WirePlan{1, plan},
           WireFinishJob{1, true},
-          WireJobFinished{1, Status::IoError("disk full")},
+          WirePartAck{1, Status::IoError("disk full")},
           WireSpeed{3, 0.25},
-          AMapReport()};
+          AMapReport(),
+          WireAddJob{2, true, "wordcount"},
+          WireMapRanks{2, {0, 1, 1, 3}},
+          WireFetch{2, 1, 9, {0, 3, 5}, 1, 200, 1 << 20},
+          WireChunk{9, Status::OK(), 2, 0, true, "\x01a\x01"},
+          WirePart{2, 1, 9, WirePart::Step::kClose, "x\t1\n"},
+          WireProgress{{{0, 0.5}, {3, 1.0}}},
+          WireShutdown{}};
 }
 
 TEST(ExecutorWire, EveryCallComesBackAsItWent) {
@@ -105,9 +114,25 @@ TEST(ExecutorWire, EveryCallComesBackAsItWent) {
   EXPECT_EQ(plan.plan.owner, (std::vector<uint32_t>{0, 1, 1, 0, 2, 2, 0, 1}));
   const WireFinishJob f = RoundTrip(WireFinishJob{4, true});
   EXPECT_TRUE(f.success);
-  const WireJobFinished done = RoundTrip(WireJobFinished{4, Status::Corruption("bad block")});
+  const WirePartAck done = RoundTrip(WirePartAck{4, Status::Corruption("bad block")});
   EXPECT_EQ(done.status.code(), Status::Code::kCorruption);
   EXPECT_EQ(done.status.message(), "bad block");
+  const WireFetch fetch = RoundTrip(WireFetch{2, 1, 9, {0, 3, 5}, 1, 200, 1 << 20});
+  EXPECT_EQ(fetch.maps, (std::vector<uint32_t>{0, 3, 5}));
+  EXPECT_EQ(fetch.position, 1u);
+  EXPECT_EQ(fetch.cursor, 200u);
+  EXPECT_EQ(fetch.max_bytes, 1u << 20);
+  const WireChunk chunk = RoundTrip(WireChunk{9, Status::NotFound("gone"), 2, 7, true, "ab"});
+  EXPECT_EQ(chunk.status.code(), Status::Code::kNotFound);
+  EXPECT_TRUE(chunk.done);
+  EXPECT_EQ(chunk.bytes, "ab");
+  const WirePart part = RoundTrip(WirePart{2, 1, 9, WirePart::Step::kDrop, ""});
+  EXPECT_EQ(part.step, WirePart::Step::kDrop);
+  EXPECT_EQ(RoundTrip(WireMapRanks{2, {0, -1, 3}}).rank_of_map, (std::vector<int32_t>{0, -1, 3}));
+  EXPECT_EQ(RoundTrip(WireAddJob{5, false, std::string("a\0b", 3)}).definition,
+            std::string("a\0b", 3));
+  EXPECT_EQ(RoundTrip(WireProgress{{{4, 0.25}}}).slots,
+            (std::vector<std::pair<SlotId, double>>{{4, 0.25}}));
 }
 
 TEST(ExecutorWire, AReportComesBackWithItsSketchAndTopKeys) {
@@ -139,8 +164,8 @@ TEST(ExecutorWire, ForgedFieldsAreRefusedSayingWhat) {
   EXPECT_EQ(DecodeWire(bytes).status().message(),
             "executor message: version 9 (this mrlocal speaks 1)");
   bytes = EncodeWire(WireCancel{1, 2});
-  bytes[1] = 7;
-  EXPECT_EQ(DecodeWire(bytes).status().message(), "executor message: unknown kind 7");
+  bytes[1] = 99;
+  EXPECT_EQ(DecodeWire(bytes).status().message(), "executor message: unknown kind 99");
   // A plan that claims 2^32 - 1 owners in a few bytes: refused before any allocation.
   bytes = EncodeWire(WirePlan{1, ReducePlan{{1, 0, 2}, {0, 1}}});
   const size_t count_at = 2 + 4 + 20;
@@ -151,8 +176,8 @@ TEST(ExecutorWire, ForgedFieldsAreRefusedSayingWhat) {
   bytes = EncodeWire(TaskLaunch{{1, TaskKind::kMap, 0}, 1, 1, {}, 1});
   bytes[2 + 4] = 2;
   EXPECT_EQ(DecodeWire(bytes).status().message(), "executor message: task kind 2");
-  bytes = EncodeWire(WireJobFinished{1, Status::OK()});
-  bytes[2 + 4] = 40;
+  bytes = EncodeWire(WirePartAck{1, Status::OK()});
+  bytes[2 + 8] = 40;
   EXPECT_EQ(DecodeWire(bytes).status().message(), "executor message: status: status code 40");
 }
 
@@ -177,7 +202,8 @@ TEST(ExecutorWire, RandomBytesAndFlippedBitsNeverCrash) {
   for (int i = 0; i < 20000; ++i) {
     std::string bytes = EncodeWire(valid[i % valid.size()]);
     if (i % 2) {  // a few flipped bits in a valid message
-      for (int k = 0; k < 3; ++k) bytes[rng() % bytes.size()] ^= static_cast<char>(1 << (rng() % 8));
+      for (int k = 0; k < 3; ++k)
+        bytes[rng() % bytes.size()] ^= static_cast<char>(1 << (rng() % 8));
     } else {  // random bytes behind a valid header
       bytes.resize(2 + rng() % 64);
       for (size_t k = 2; k < bytes.size(); ++k) bytes[k] = static_cast<char>(rng());

@@ -22,7 +22,8 @@ TEST(ThreadTransport, MessagesFromEachSenderArriveInOrderAmidOthers) {
   for (int r = 1; r < kRanks; ++r)
     senders.emplace_back([&group, r] {
       for (int i = 0; i < kEach; ++i)
-        ASSERT_TRUE(group.Rank(r).Send(0, EncodeWire(WireCancel{r, static_cast<uint64_t>(i)})).ok());
+        ASSERT_TRUE(
+            group.Rank(r).Send(0, EncodeWire(WireCancel{r, static_cast<uint64_t>(i)})).ok());
     });
   std::map<int, uint64_t> next;
   for (int got = 0; got < (kRanks - 1) * kEach; ++got) {
