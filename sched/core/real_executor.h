@@ -42,6 +42,8 @@ struct RealJob {
   std::shared_ptr<JobOutput> output;  // null: reduce output is computed, then discarded
   uint32_t maps = 0;
   uint32_t reduces = 0;
+  // What another rank rebuilds this job from (sched/dist; tools/runtime/job_definition.h).
+  std::string definition;
 };
 
 // How a slot slows down when its speed changes (SetSpeed).

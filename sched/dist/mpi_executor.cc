@@ -43,7 +43,7 @@ MpiExecutor::MpiExecutor(const Clock& clock, Transport& transport,
 }
 
 MpiExecutor::~MpiExecutor() {
-  for (int r = 0; r < transport_.size(); ++r) (void)transport_.Send(r, EncodeWire(WireShutdown{}));
+  (void)transport_.Send(transport_.rank(), EncodeWire(WireShutdown{}));
   host_thread_.join();
   host_.reset();  // joins rank 0's slot threads
 }
@@ -245,6 +245,24 @@ Status MpiExecutor::Send(int to, const WireMessage& message) {
     if (dead_.ok()) dead_ = sent;
   }
   return sent;
+}
+
+std::vector<int> RanksOfSlots(const std::vector<SlotInfo>& slots, int ranks) {
+  std::vector<int> rank(slots.size(), 0);
+  for (const SlotInfo& s : slots) rank.at(static_cast<size_t>(s.id)) = s.node % std::max(ranks, 1);
+  return rank;
+}
+
+std::vector<SlotInfo> SlotsOfRank(const std::vector<SlotInfo>& slots, int ranks, int rank) {
+  std::vector<SlotInfo> own;
+  for (const SlotInfo& s : slots)
+    if (s.node % std::max(ranks, 1) == rank) own.push_back(s);
+  return own;
+}
+
+void ShutDownRanks(Transport& transport) {
+  for (int r = 0; r < transport.size(); ++r)
+    if (r != transport.rank()) (void)transport.Send(r, EncodeWire(WireShutdown{}));
 }
 
 }  // namespace mrlocal

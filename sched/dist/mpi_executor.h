@@ -36,7 +36,8 @@ class MpiExecutor final : public Executor {
   // `transport`: rank 0's end; `clock`: the loop's (safe from any thread).
   MpiExecutor(const Clock& clock, Transport& transport, const std::vector<SlotInfo>& slots,
               std::vector<int> rank_of_slot, SlotHostOptions options = {});
-  // Tells every rank the run is over, then joins rank 0's SlotHost.
+  // Stops rank 0's SlotHost (the other ranks serve on, for the next run of this process,
+  // until ShutDownRanks).
   ~MpiExecutor() override;
 
   // Registers a job before the Controller submits it: `job` runs on rank 0 as it is, and
@@ -94,5 +95,14 @@ class MpiExecutor final : public Executor {
   std::unique_ptr<SlotHost> host_;  // rank 0's slots
   std::thread host_thread_;
 };
+
+// The rank that owns each slot: nodes go to ranks round-robin (node n on rank n % ranks),
+// so that `--cluster 4x(...)` on 2 ranks puts nodes 0 and 2 on rank 0.
+std::vector<int> RanksOfSlots(const std::vector<SlotInfo>& slots, int ranks);
+// The slots `rank` owns.
+std::vector<SlotInfo> SlotsOfRank(const std::vector<SlotInfo>& slots, int ranks, int rank);
+
+// Tells every other rank that the process's runs are over (their SlotHost::Serve returns).
+void ShutDownRanks(Transport& transport);
 
 }  // namespace mrlocal

@@ -10,6 +10,8 @@
 #include "engine/slot_worker.h"
 #include "sched/core/cluster_spec.h"
 #include "sched/core/units.h"
+#include "sched/dist/mpi_executor.h"
+#include "sched/dist/mpi_transport.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/report/workload_metrics.h"
@@ -24,6 +26,7 @@
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/job_run.h"
 #include "tools/runtime/queues_file.h"
+#include "tools/runtime/rank_host.h"
 
 namespace mrlocal {
 namespace {
@@ -64,9 +67,9 @@ Status PlanQueues(const JobOptions& o, Plan& p) {
   if (!file->Has(r.queue)) {
     std::string names;
     for (const QueueSpec& q : file->queues()) names += (names.empty() ? "" : ", ") + q.name;
-    return Status::InvalidArgument(
-        "--queue " + r.queue + ": no such queue in " + *o.queues_file + " (its queues: " +
-        (names.empty() ? "none" : names) + ")" + (o.queue ? "" : "; name the job's with --queue"));
+    return Status::InvalidArgument("--queue " + r.queue + ": no such queue in " + *o.queues_file +
+                                   " (its queues: " + (names.empty() ? "none" : names) + ")" +
+                                   (o.queue ? "" : "; name the job's with --queue"));
   }
   auto setup = std::make_shared<QueueSetup>();
   setup->queues = file->queues();
@@ -92,22 +95,24 @@ Status ValidateShuffle(const JobOptions& o, int reduce_slots, JobRequest& r) {
   return Status::OK();
 }
 
-// The deadline, the policy and the cluster (each checked by its option).
-void PlanScheduling(const JobOptions& o, JobRequest& r) {
+// The deadline, the policy and the cluster (each checked by its option). Over `ranks` MPI
+// ranks the default cluster is each rank's default: one node per CPU of every rank.
+void PlanScheduling(const JobOptions& o, int ranks, JobRequest& r) {
   if (o.deadline) r.deadline = ParseDuration(*o.deadline).value();
   if (o.goal) r.goal = ParseDuration(*o.goal).value();
   r.policy = o.policy     ? *o.policy
              : r.deadline ? DeadlineDefaultPolicy().name
                           : BestEffortPolicy().name;
-  r.cluster = o.cluster.empty() ? ClusterSpec::Default(static_cast<int>(AllowedCpus().size()))
-                                : ClusterSpec::Parse(o.cluster).value();
+  r.cluster = o.cluster.empty()
+                  ? ClusterSpec::Default(static_cast<int>(AllowedCpus().size()) * ranks)
+                  : ClusterSpec::Parse(o.cluster).value();
 }
 
-Result<Plan> Validate(const JobOptions& o, const JobApp& app) {
+Result<Plan> Validate(const JobOptions& o, const JobApp& app, int ranks) {
   Plan p;
   JobRequest& r = p.request;
   r.app = &app;
-  PlanScheduling(o, r);
+  PlanScheduling(o, ranks, r);
   MRLOCAL_RETURN_IF_ERROR(ValidateShuffle(o, r.cluster.reduce_slots(), r));
   r.block_size = ParseSize(o.block_size).value();
   const PolicyDescriptor* policy = FindPolicy(r.policy).value();
@@ -216,8 +221,8 @@ void PrintQueueCharge(std::ostream& out, const QueueLedger& ledger, const std::s
     if (a.unlimited)
       out << ", no budget limit\n";
     else
-      out << ", " << FormatCredits(a.balance()) << " left" << (file ? " in " + file->path().string() : "")
-          << "\n";
+      out << ", " << FormatCredits(a.balance()) << " left"
+          << (file ? " in " + file->path().string() : "") << "\n";
   }
   if (ledger.preempted_attempts > 0)
     out << "preempted: " << ledger.preempted_attempts << " attempts, "
@@ -348,10 +353,34 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
 int RunJob(const JobOptions& o, const JobApp& app) {
   // The deadline runs from here: reading inputs and probing count against it.
   const auto start = std::chrono::steady_clock::now();
-  Result<Plan> plan = Validate(o, app);
-  if (!plan.ok()) return ReportError(plan.status());
+  // Under mpirun or srun every rank runs this command: rank 0 runs the job, on the slots of
+  // every rank; the others serve theirs (and stay quiet about what rank 0 reports).
+  std::unique_ptr<MpiTransport> world;
+  if (MpiTransport::Launched()) {
+    auto joined = MpiTransport::Init();
+    if (!joined.ok()) return ReportError(joined.status());
+    world = std::move(joined).value();
+  }
+  const int ranks = world ? world->size() : 1;
+  const bool rank0 = !world || world->rank() == 0;
+  Result<Plan> plan = Validate(o, app, ranks);
+  if (!plan.ok()) return rank0 ? ReportError(plan.status()) : ExitCodeFor(plan.status());
+  if (!rank0) {
+    Status served = ServeRank(*world, plan->request.cluster, app, !o.no_pin);
+    if (served.ok()) return kExitOk;
+    return ReportError(Status::Of(served.code(), "rank " + std::to_string(world->rank()) + " (" +
+                                                     world->host() + "): " + served.message()));
+  }
+  // However rank 0 ends, the other ranks stop serving.
+  struct StopRanks {
+    Transport* world;
+    ~StopRanks() {
+      if (world) ShutDownRanks(*world);
+    }
+  } stop_ranks{ranks > 1 ? world.get() : nullptr};
   JobRequest request = ToRequest(o, *plan);
   request.start = start;
+  if (ranks > 1) request.transport = world.get();
   auto run = JobRun::Prepare(request, Notes(o));
   if (!run.ok()) return ReportError(run.status());
   ProgressPrinter progress(std::cerr);
@@ -369,7 +398,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   }
   std::optional<QueuesFileCharger> charger;
   if (plan->queues) {
-    charger.emplace(*plan->queues, [&run] { return (*run)->ledger(); }, std::cerr);
+    charger.emplace(
+        *plan->queues, [&run] { return (*run)->ledger(); }, std::cerr);
     (*run)->AddObserver(&*charger);
   }
   (*run)->Run(&interrupt);

@@ -76,6 +76,7 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
   auto prepared = PrepareRealJob(q);
   if (!prepared.ok()) return prepared.status();
   run->prepared_ = std::move(prepared).value();
+  if (request.transport) run->prepared_.real.definition = run->Definition();
   MRLOCAL_RETURN_IF_ERROR(run->Probe(notes));
   const HistoryFile* file = request.history;
   run->estimator_ = std::make_unique<RunEstimator>(
@@ -91,30 +92,35 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
 
 JobRun::~JobRun() = default;
 
-// An in-process store over the local files (mapped, not copied), or the persistent one
-// named by store_dir; apps without input files get an empty one.
 Status JobRun::SetUpStore(const JobRunNotes& notes) {
-  const JobApp& app = *request_.app;
-  BlockStoreOptions options;
-  options.block_size = request_.block_size;
-  options.nodes = request_.cluster.nodes();
-  const bool persistent = app.index_maps == 0 && !request_.store_dir.empty();
-  auto store = persistent
-                   ? BlockStore::Open(request_.store_dir, options, BlockStore::OpenMode::kMustExist)
-                   : BlockStore::InMemory(options);
-  if (!store.ok()) return store.status();
-  store_ = std::move(store).value();
-  if (app.index_maps > 0) return Status::OK();
-  paths_ = request_.inputs;
-  if (persistent) return Status::OK();
-  if (paths_.empty()) {
-    if (!app.make_default_input) return Status::InvalidArgument("no input files given");
-    paths_.push_back(app.default_input_name);
-    if (notes.generating_default_input) notes.generating_default_input(app.default_input_name);
-    return store_->PutBuffer(app.default_input_name, app.make_default_input());
-  }
-  for (const std::string& path : paths_) MRLOCAL_RETURN_IF_ERROR(store_->Put(path, path));
+  auto opened = OpenJobInputs(*request_.app, Inputs(), notes.generating_default_input);
+  if (!opened.ok()) return opened.status();
+  store_ = std::move(opened->store);
+  paths_ = std::move(opened->paths);
   return Status::OK();
+}
+
+JobInputs JobRun::Inputs() const {
+  JobInputs in;
+  in.files = request_.inputs;
+  in.store_dir = request_.store_dir;
+  in.block_size = request_.block_size;
+  in.nodes = request_.cluster.nodes();
+  return in;
+}
+
+// What another rank needs to run the same job (an MPI run).
+std::string JobRun::Definition() const {
+  JobDefinition d;
+  d.app = request_.app->name;
+  d.inputs = Inputs();
+  d.reduces = request_.reduces;
+  d.partitions = request_.partitions;
+  d.sketch_rows = request_.sketch_rows;
+  d.top = request_.top;
+  d.skip_bad_records = request_.skip_bad_records;
+  d.maps = static_cast<uint32_t>(prepared_.spec.maps.size());
+  return d.Encode();
 }
 
 // Why a deadline policy cannot take the history's estimate of this job as it is, or "".
@@ -170,6 +176,7 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   ro.policy_args.Set(kEstimateMargin, estimate_margin_);
   ro.partitioner = request_.partitioner;
   ro.pin = request_.pin;
+  ro.transport = request_.transport;
   auto runtime = Runtime::Real(std::move(ro));
   if (!runtime.ok()) return runtime.status();
   (*runtime)->AddObserver(recorder);

@@ -25,6 +25,7 @@
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/job_app.h"
+#include "tools/runtime/job_definition.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/run_estimator.h"
 #include "tools/runtime/runtime.h"
@@ -47,7 +48,7 @@ struct JobRequest {
   std::optional<Duration> deadline;
   std::optional<Duration> goal;
   std::string policy = BestEffortPolicy().name;
-  PolicyArgs policy_args;  // the policy's settings; estimate-margin is the run's own
+  PolicyArgs policy_args;         // the policy's settings; estimate-margin is the run's own
   std::string queue = "default";  // dynprio, capacity: the paying queue the job runs in
   std::string partitioner = "dp-sketch";
   uint32_t reduces = 1;
@@ -57,6 +58,9 @@ struct JobRequest {
   int top = 10;  // the N best keys the report lists (JobMetrics::top)
   bool skip_bad_records = false;
   bool pin = true;
+  // An MPI run's ranks (rank 0's end; sched/dist): the job runs on every rank's slots, the
+  // cluster's nodes dealt to them round-robin. Null: this process only.
+  Transport* transport = nullptr;
   // The deadline policies' estimates, recorded into after a job that ran to its end; may
   // be null (no deadline policy, no --history). Must outlive the run.
   HistoryFile* history = nullptr;
@@ -142,6 +146,8 @@ class JobRun {
  private:
   explicit JobRun(const JobRequest& request) : request_(request) {}
   Status SetUpStore(const JobRunNotes& notes);
+  JobInputs Inputs() const;
+  std::string Definition() const;
   Status Probe(const JobRunNotes& notes);
   std::string ProbeReason() const;
   Result<std::unique_ptr<Runtime>> MakeRuntime(const std::string& policy,

@@ -46,6 +46,17 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->sim_executor_ = executor.get();
     r->loop_ = std::move(loop);
     r->executor_ = std::move(executor);
+  } else if (o.transport && o.transport->size() > 1) {
+    if (load)
+      return Status::InvalidArgument(
+          "--availability-as load runs on one machine, not over MPI ranks");
+    r->loop_ = std::make_unique<AsioLoop>();
+    SlotHostOptions so;
+    so.pin = o.pin;
+    auto executor = std::make_unique<MpiExecutor>(*r->loop_, *o.transport, r->slots_,
+                                                  RanksOfSlots(r->slots_, o.transport->size()), so);
+    r->mpi_executor_ = executor.get();
+    r->executor_ = std::move(executor);
   } else {
     r->loop_ = std::make_unique<AsioLoop>();
     auto executor = std::make_unique<RealExecutor>(*r->loop_, r->slots_, o.pin,
@@ -106,6 +117,11 @@ void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availab
 
 void Runtime::AddWork(JobId id, std::variant<RealJob, SimJob> work) {
   if (auto* real = std::get_if<RealJob>(&work)) {
+    if (mpi_executor_) {
+      std::string definition = real->definition;
+      mpi_executor_->AddJob(id, std::move(*real), std::move(definition));
+      return;
+    }
     if (!real_executor_) throw std::logic_error("a real job submitted to a simulated runtime");
     real_executor_->AddJob(id, std::move(*real));
   } else {

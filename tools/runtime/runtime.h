@@ -23,6 +23,7 @@
 #include "sched/core/controller.h"
 #include "sched/core/event_loop.h"
 #include "sched/core/real_executor.h"
+#include "sched/dist/mpi_executor.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/sim/sim_executor.h"
 #include "tools/runtime/availability_load.h"
@@ -51,6 +52,10 @@ struct RuntimeOptions {
   // (AvailabilityLoad). The controller and the policy hear the same steps either way.
   AvailabilityAs availability_as = AvailabilityAs::kThrottle;
   bool pin = true;  // real: pin the slot threads to CPUs
+  // Real: the ranks of an MPI run (sched/dist), rank 0's end; the cluster's nodes go to
+  // them round-robin (RanksOfSlots) and jobs need a RealJob::definition. Null, or one
+  // rank: every slot is this process's. Must outlive the runtime.
+  Transport* transport = nullptr;
   // Simulated: the log-normal noise on task times, and the seed of its draws.
   double noise = 0;
   uint64_t seed = 1;
@@ -115,6 +120,7 @@ class Runtime final : private ControllerObserver {
   std::unique_ptr<EventLoop> loop_;
   std::unique_ptr<Executor> executor_;
   RealExecutor* real_executor_ = nullptr;  // executor_, by kind
+  MpiExecutor* mpi_executor_ = nullptr;
   SimExecutor* sim_executor_ = nullptr;
   std::unique_ptr<Policy> policy_;
   CapacityForecast* forecast_ = nullptr;  // options_.policy_args'

@@ -160,6 +160,7 @@ RunResult RunOnRanks(const TextJob<App>& job, const ClusterSpec& cluster, int ra
     result = {output->parts, output->committed, output->aborted, controller.outcome(id).failure,
               controller.outcome(id).remote_shuffle_bytes};
   }
+  ShutDownRanks(group.Rank(0));
   for (std::thread& t : hosts) t.join();
   return result;
 }
@@ -245,6 +246,7 @@ TEST(MpiExecutor, AJobARankCannotBuildFailsNamingTheRankAndCommitsNothing) {
     controller.RunUntilIdle();
     failure = controller.outcome(id).failure;
   }
+  ShutDownRanks(group.Rank(0));
   rank1.join();
   ASSERT_FALSE(failure.ok());
   EXPECT_NE(failure.message().find("rank 1: big.txt: no such file"), std::string::npos)
@@ -333,6 +335,7 @@ TEST(MpiExecutor, ARankThatDiesFailsTheJobNamingItAndNothingIsCommitted) {
     controller.RunUntilIdle();
     failure = controller.outcome(id).failure;
   }
+  ShutDownRanks(group.Rank(0));
   killer.join();
   for (std::thread& t : hosts) t.join();
   ASSERT_FALSE(failure.ok());

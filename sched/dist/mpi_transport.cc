@@ -1,0 +1,155 @@
+#include "sched/dist/mpi_transport.h"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <thread>
+
+namespace mrlocal {
+namespace {
+
+constexpr int kTag = 0x6d72;  // "mr": every mrlocal message
+constexpr auto kFinalizeWait = std::chrono::seconds(5);
+
+std::string MpiError(const char* call, int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  return std::string(call) + ": " + std::string(text, static_cast<size_t>(length));
+}
+
+}  // namespace
+
+struct MpiTransport::Pending {
+  std::string bytes;  // must stay put until the send completes
+  MPI_Request request = MPI_REQUEST_NULL;
+};
+
+bool MpiTransport::Launched() {
+  // Open MPI's mpirun, MPICH's Hydra, PMI-1/2 (srun --mpi=pmi2) and PMIx (srun --mpi=pmix).
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+Result<std::unique_ptr<MpiTransport>> MpiTransport::Init() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = MPI_THREAD_SINGLE;
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+      return Status::IoError("MPI_Init_thread failed");
+    if (provided < MPI_THREAD_SERIALIZED) {
+      MPI_Finalize();
+      return Status::Internal(
+          "this MPI library does not support MPI_THREAD_SERIALIZED, which mrlocal needs");
+    }
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 1, length = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  char host[MPI_MAX_PROCESSOR_NAME];
+  if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) length = 0;
+  return std::unique_ptr<MpiTransport>(
+      new MpiTransport(rank, size, std::string(host, static_cast<size_t>(length))));
+}
+
+MpiTransport::MpiTransport(int rank, int size, std::string host)
+    : rank_(rank), size_(size), host_(std::move(host)) {}
+
+MpiTransport::~MpiTransport() {
+  const auto give_up = std::chrono::steady_clock::now() + kFinalizeWait;
+  for (;;) {
+    {
+      std::lock_guard lock(mu_);
+      (void)Reap();
+      if (pending_.empty()) break;
+    }
+    if (std::chrono::steady_clock::now() > give_up) {
+      // A peer that never takes its messages: cancel rather than hang in MPI_Finalize.
+      std::lock_guard lock(mu_);
+      for (auto& p : pending_) {
+        MPI_Cancel(&p->request);
+        MPI_Request_free(&p->request);
+      }
+      pending_.clear();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  MPI_Finalize();
+}
+
+Status MpiTransport::Reap() {
+  for (size_t i = 0; i < pending_.size();) {
+    int done = 0;
+    const int rc = MPI_Test(&pending_[i]->request, &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return Status::IoError(MpiError("MPI_Test", rc));
+    if (done) {
+      pending_[i] = std::move(pending_.back());
+      pending_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  return Status::OK();
+}
+
+Status MpiTransport::Send(int to, std::string bytes) {
+  if (to < 0 || to >= size_)
+    return Status::InvalidArgument("rank " + std::to_string(to) + " is not in a world of " +
+                                   std::to_string(size_));
+  if (bytes.size() > static_cast<size_t>(INT_MAX))
+    return Status::InvalidArgument("a message of " + std::to_string(bytes.size()) +
+                                   " bytes (MPI counts are ints)");
+  auto p = std::make_unique<Pending>();
+  p->bytes = std::move(bytes);
+  std::lock_guard lock(mu_);
+  MRLOCAL_RETURN_IF_ERROR(Reap());
+  const int rc = MPI_Isend(p->bytes.data(), static_cast<int>(p->bytes.size()), MPI_BYTE, to, kTag,
+                           MPI_COMM_WORLD, &p->request);
+  if (rc != MPI_SUCCESS)
+    return Status::IoError("rank " + std::to_string(to) + ": " + MpiError("MPI_Isend", rc));
+  pending_.push_back(std::move(p));
+  return Status::OK();
+}
+
+Result<std::optional<Transport::Message>> MpiTransport::Receive(std::chrono::nanoseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  auto pause = std::chrono::microseconds(0);
+  for (;;) {
+    {
+      std::lock_guard lock(mu_);
+      MRLOCAL_RETURN_IF_ERROR(Reap());
+      int found = 0;
+      MPI_Status status;
+      int rc = MPI_Iprobe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &found, &status);
+      if (rc != MPI_SUCCESS) return Status::IoError(MpiError("MPI_Iprobe", rc));
+      if (found) {
+        int count = 0;
+        MPI_Get_count(&status, MPI_BYTE, &count);
+        Message m;
+        m.from = status.MPI_SOURCE;
+        m.bytes.resize(static_cast<size_t>(count));
+        rc = MPI_Recv(m.bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
+                      MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+          return Status::IoError("rank " + std::to_string(m.from) + ": " +
+                                 MpiError("MPI_Recv", rc));
+        return std::optional<Message>(std::move(m));
+      }
+    }
+    if (std::chrono::steady_clock::now() >= until) return std::optional<Message>();
+    // Poll at once while messages flow, then back off to 200 us when the line is quiet.
+    if (pause.count() > 0)
+      std::this_thread::sleep_for(pause);
+    else
+      std::this_thread::yield();
+    pause = std::min(std::chrono::microseconds(200), pause + std::chrono::microseconds(10));
+  }
+}
+
+}  // namespace mrlocal
