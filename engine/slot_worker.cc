@@ -33,9 +33,9 @@ SlotWorker::~SlotWorker() {
   {
     std::lock_guard lock(mu_);
     shutdown_ = true;
+    posted_.fetch_add(1, std::memory_order_release);
   }
-  posted_.fetch_add(1, std::memory_order_release);
-  posted_.notify_one();
+  wake_.notify_one();
   thread_.join();
 }
 
@@ -44,9 +44,9 @@ void SlotWorker::Run(uint64_t token, Work work) {
     std::lock_guard lock(mu_);
     pending_ = std::move(work);
     pending_token_ = token;
+    posted_.fetch_add(1, std::memory_order_release);
   }
-  posted_.fetch_add(1, std::memory_order_release);
-  posted_.notify_one();
+  wake_.notify_one();
 }
 
 void SlotWorker::Cancel(uint64_t token) {
@@ -68,13 +68,14 @@ void SlotWorker::Loop() {
     while (posted_.load(std::memory_order_acquire) == seen &&
            std::chrono::steady_clock::now() < spin_until) {
     }
-    posted_.wait(seen, std::memory_order_acquire);
-    seen = posted_.load(std::memory_order_acquire);
-
     Work work;
     uint64_t token;
     {
-      std::lock_guard lock(mu_);
+      // A condition variable, not std::atomic::wait: with libstdc++ 12 a worker asleep in
+      // posted_.wait missed the destructor's notify_one and its join hung (seen under load).
+      std::unique_lock lock(mu_);
+      wake_.wait(lock, [&] { return posted_.load(std::memory_order_relaxed) != seen; });
+      seen = posted_.load(std::memory_order_relaxed);
       if (shutdown_ && !pending_) return;
       if (!pending_) continue;
       work = std::move(pending_);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -64,7 +65,8 @@ class SlotWorker {
   Work pending_;                     // guarded by mu_
   uint64_t pending_token_ = 0;       // guarded by mu_
   bool shutdown_ = false;            // guarded by mu_
-  std::atomic<uint32_t> posted_{0};  // bumped after each Run(); the worker waits on it
+  std::condition_variable wake_;     // the worker sleeps on it when posted_ is unchanged
+  std::atomic<uint32_t> posted_{0};  // bumped under mu_ by each Run(); spun on, then waited for
 
   std::thread thread_;
 };

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 packages=(cmake g++ make pkg-config xz-utils libboost-dev libxxhash-dev libmimalloc-dev
           libcli11-dev libgtest-dev libbenchmark-dev coinor-libclp-dev zlib1g-dev
-          nlohmann-json3-dev)
+          nlohmann-json3-dev openmpi-bin libopenmpi-dev libmrmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

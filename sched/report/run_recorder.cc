@@ -129,6 +129,7 @@ void RunRecorder::OnJobFinished(const JobState& job, const JobOutcome& outcome, 
   j->skipped_records = outcome.skipped_records;
   j->output_records = outcome.output_records;
   j->output_bytes = outcome.output_bytes;
+  j->remote_shuffle_bytes = outcome.remote_shuffle_bytes;
   j->sketch_time = outcome.sketch_time;
   j->warnings = outcome.warnings;
   j->top = outcome.top;

@@ -51,7 +51,8 @@ struct JobRecord {
   // The outcome, from OnJobFinished.
   uint64_t map_output_units = 0, skipped_records = 0;
   uint64_t output_records = 0, output_bytes = 0;
-  Duration sketch_time{0};  // map tasks filling their sketches, summed
+  uint64_t remote_shuffle_bytes = 0;  // fetched by reduces from other MPI ranks
+  Duration sketch_time{0};            // map tasks filling their sketches, summed
   std::vector<std::string> warnings;
   std::vector<TopEntry> top;
   // Running sums over the job's attempts (kept even when attempts are not).

@@ -230,6 +230,7 @@ JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
   m.skipped_records = j.skipped_records;
   if (counts_records) m.output_records = j.output_records;
   m.output_bytes = j.output_bytes;
+  m.remote_shuffle_bytes = j.remote_shuffle_bytes;
   m.warnings = j.warnings;
   m.top = j.top;
   return m;

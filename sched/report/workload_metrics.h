@@ -77,7 +77,7 @@ struct MetricsContext {
   // (Admission::best_effort); empty: not said (a single job, no admission control), and
   // metrics.json says "".
   std::string reject_policy;
-  Duration setup{0};              // before the first submission, counted against the deadlines
+  Duration setup{0};  // before the first submission, counted against the deadlines
   const SchedulerStats* scheduler = nullptr;  // nullptr: scheduler figures stay 0
 };
 
@@ -142,10 +142,10 @@ struct JobMetrics {
   JobId id = 0;
   std::string name, app, queue;
   double weight = 1.0;
-  std::string status;   // succeeded | failed | rejected | unfinished
-  std::string failure;  // empty unless failed
-  bool admitted = false;     // with its deadline promised
-  bool best_effort = false;  // rejected by the test, run in spare slots
+  std::string status;                        // succeeded | failed | rejected | unfinished
+  std::string failure;                       // empty unless failed
+  bool admitted = false;                     // with its deadline promised
+  bool best_effort = false;                  // rejected by the test, run in spare slots
   std::string admission;                     // the admission's reason
   std::optional<double> estimated_finish_s;  // the admission's worst case, after arrival
   std::string estimate_source;               // where that estimate came from (history | probe); the
@@ -158,7 +158,7 @@ struct JobMetrics {
   std::optional<double> goal_s, goal_at_s;
   std::optional<bool> met_goal;   // jobs with a goal
   std::optional<double> utility;  // jobs with a goal
-  bool successful = false;  // RTMR's: accepted, completed, by its deadline if it has one
+  bool successful = false;        // RTMR's: accepted, completed, by its deadline if it has one
   std::optional<double> slack_s;
   uint64_t input_bytes = 0;
   double throughput_mb_s = 0;  // input MB (10^6 bytes) per second of elapsed time
@@ -173,6 +173,7 @@ struct JobMetrics {
   uint64_t map_output_units = 0, skipped_records = 0;
   std::optional<uint64_t> output_records;  // none when the run did not count records (sim)
   uint64_t output_bytes = 0;
+  uint64_t remote_shuffle_bytes = 0;  // map-output bytes reduces fetched from other MPI ranks
   std::vector<std::string> warnings;
   std::vector<TopEntry> top;
 };

@@ -128,6 +128,7 @@ Json JobJson(const JobMetrics& j) {
               {"skipped_records", j.skipped_records},
               {"output_records", OrNull(j.output_records)},
               {"output_bytes", j.output_bytes},
+              {"remote_shuffle_bytes", j.remote_shuffle_bytes},
               {"warnings", j.warnings},
               {"top", std::move(top)}};
 }

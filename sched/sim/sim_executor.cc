@@ -30,7 +30,14 @@ SimExecutor::SimExecutor(SimLoop& loop, std::vector<SlotInfo> slots, SimExecutor
   }
 }
 
-void SimExecutor::AddJob(JobId id, SimJob job) { jobs_[id].job = std::move(job); }
+void SimExecutor::AddJob(JobId id, SimJob job) {
+  JobModel& m = jobs_[id];
+  if (options_.network.active()) {
+    m.partitions = job.shuffle;
+    m.map_host.assign(job.map_work_s.size(), -1);
+  }
+  m.job = std::move(job);
+}
 
 double SimExecutor::MaxNoiseFactor(double sigma) {
   return sigma <= 0 ? 1.0 : std::exp(sigma * kNoiseClipSigmas - sigma * sigma / 2);
@@ -87,7 +94,11 @@ void SimExecutor::Launch(const TaskLaunch& l) {
   r.launch = l;
   r.start = loop_.Now();
   r.work_s = work[l.task.index] * Noise(l);
-  r.end = EndOf(l.slot, r.start, r.work_s);
+  r.remote_bytes = map || !options_.network.active()
+                       ? 0
+                       : RemoteBytes(m, l.task.index, options_.network.HostOf(slots_[l.slot].node));
+  r.compute_from = r.start + options_.network.TransferTime(r.remote_bytes);
+  r.end = EndOf(l.slot, r.compute_from, r.work_s);
   ++events_;
   const SlotId slot = l.slot;
   const uint64_t token = l.token;
@@ -109,6 +120,9 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   report.end = loop_.Now();
   report.dispatch_latency = r.start - r.launch.ready_since;
   if (t.kind == TaskKind::kMap) {
+    JobModel& m = jobs_.at(t.job);
+    if (t.index < m.map_host.size())
+      m.map_host[t.index] = options_.network.HostOf(slots_[slot].node);
     if (t.index < job.map_input.size()) report.input_bytes = job.map_input[t.index];
     if (t.index < job.map_output.size()) report.output_bytes = job.map_output[t.index];
     if (job.shuffle.width() > 0) {
@@ -119,8 +133,9 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
       report_(std::move(carrying));
       return;
     }
-  } else if (t.index < job.reduce_output.size()) {
-    report.output_bytes = job.reduce_output[t.index];
+  } else {
+    if (t.index < job.reduce_output.size()) report.output_bytes = job.reduce_output[t.index];
+    report.remote_input_bytes = static_cast<uint64_t>(r.remote_bytes);
   }
   report_(std::move(report));
 }
@@ -142,8 +157,38 @@ void SimExecutor::Cancel(SlotId slot, uint64_t token) {
   loop_.Post([this, report = std::move(report)]() mutable { report_(std::move(report)); });
 }
 
-void SimExecutor::SetPlan(JobId, const ReducePlan&) {
-  // Reduce work comes from the job's model, not from the plan's loads.
+// Reduce work comes from the job's model, not from the plan's loads; over a network the
+// plan says how much of the map output each reduce pulls (the sketch row it routes by).
+void SimExecutor::SetPlan(JobId job, const ReducePlan& plan) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || !options_.network.active()) return;
+  JobModel& m = it->second;
+  const uint32_t reduces = static_cast<uint32_t>(m.job.reduce_work_s.size());
+  m.reduce_units.assign(reduces, 0);
+  const CountMinSketch& s = m.partitions;
+  for (int row = 0; row < s.depth(); ++row) {
+    if (!(s.hash(row) == plan.route)) continue;
+    for (uint32_t p = 0; p < s.width() && p < plan.owner.size(); ++p)
+      if (plan.owner[p] < reduces)
+        m.reduce_units[plan.owner[p]] += static_cast<double>(s.Cells()[row * s.width() + p]);
+    return;
+  }
+  double total = 0;  // no sketch of this plan's row: an even share
+  for (uint64_t u : m.job.map_output) total += static_cast<double>(u);
+  for (double& u : m.reduce_units) u = total / std::max<uint32_t>(reduces, 1);
+}
+
+// The bytes reduce `reduce` on `host` pulls from other hosts: its share of the map output
+// times the fraction of that output made on other hosts, in wire bytes.
+double SimExecutor::RemoteBytes(const JobModel& m, uint32_t reduce, int host) const {
+  double all = 0, elsewhere = 0;
+  for (size_t i = 0; i < m.job.map_output.size(); ++i) {
+    const double u = static_cast<double>(m.job.map_output[i]);
+    all += u;
+    if (i < m.map_host.size() && m.map_host[i] != host) elsewhere += u;
+  }
+  if (all <= 0 || reduce >= m.reduce_units.size()) return 0;
+  return m.reduce_units[reduce] * (elsewhere / all) * options_.network.wire_bytes_per_unit;
 }
 
 Status SimExecutor::FinishJob(JobId job, bool) {
@@ -157,12 +202,13 @@ double SimExecutor::Progress(SlotId slot) const {
   const Time now = loop_.Now();
   if (now <= r.start) return 0;
   // Work done by now over the whole, by bisection on the (monotone) end-time function.
+  if (now <= r.compute_from) return 0;  // still pulling its input
   if (!profile_of_slot_[slot])
-    return std::min(1.0, Seconds(now - r.start) / Seconds(r.end - r.start));
+    return std::min(1.0, Seconds(now - r.compute_from) / Seconds(r.end - r.compute_from));
   double lo = 0, hi = r.work_s;
   for (int i = 0; i < 40; ++i) {
     double mid = (lo + hi) / 2;
-    (EndOf(slot, r.start, mid) <= now ? lo : hi) = mid;
+    (EndOf(slot, r.compute_from, mid) <= now ? lo : hi) = mid;
   }
   return r.work_s > 0 ? lo / r.work_s : 0;
 }

@@ -10,7 +10,9 @@
 //            deadline policies' estimates can cover;
 //   speed    s_k × a_n(t), where a_n is node n's availability profile (a step function);
 //            the attempt ends when the integral of the speed over its compute time
-//            reaches W.
+//            reaches W;
+//   network  over several hosts (NetworkModel), a reduce first pulls the share of its
+//            input that maps on other hosts made, then computes.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,7 @@
 
 #include "sched/core/executor.h"
 #include "sched/core/speed_profile.h"
+#include "sched/sim/network_model.h"
 #include "sched/sim/sim_loop.h"
 
 namespace mrlocal {
@@ -44,6 +47,7 @@ struct SimExecutorOptions {
   double noise = 0;  // sigma of the log-normal factor; 0: none
   uint64_t seed = 1;
   std::map<NodeId, SpeedProfile> availability;  // factors in (0, 1]
+  NetworkModel network;                         // default: one host
 };
 
 class SimExecutor final : public Executor {
@@ -79,12 +83,20 @@ class SimExecutor final : public Executor {
     uint64_t token = 0;  // 0: the slot is idle
     TaskLaunch launch;
     Time start{0};
+    Time compute_from{0};  // after a reduce's pull over the network
     Time end{0};
     double work_s = 0;
+    double remote_bytes = 0;
   };
   struct JobModel {
     SimJob job;
+    // Over a network: the partition sizes (the job's sketch), each reduce's share of the
+    // map output (from its plan), and the host of each map's output.
+    CountMinSketch partitions;
+    std::vector<double> reduce_units;
+    std::vector<int> map_host;
   };
+  double RemoteBytes(const JobModel& m, uint32_t reduce, int host) const;
   double Noise(const TaskLaunch& l) const;
   double Speed(SlotId slot, Time t) const;
   void Finish(SlotId slot, uint64_t token);

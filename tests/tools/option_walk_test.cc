@@ -80,6 +80,8 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --param", {kAnyName}},  // checked against the preset when it runs
       {"WORKLOAD --calibration", {kAnyName}},
       {"WORKLOAD --noise", {{"0"}}},
+      {"WORKLOAD --hosts", {}},
+      {"WORKLOAD --link", {}},
       {"WORKLOAD --history", {kAnyName}},
       {"WORKLOAD --estimator", {}},
       {"WORKLOAD --feedback-threshold", {}},

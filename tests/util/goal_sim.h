@@ -39,7 +39,7 @@ class GoalSim final : ControllerObserver {
           std::shared_ptr<CapacityForecast> forecast = nullptr)
       : slots_(slots),
         forecast_(std::move(forecast)),
-        exec_(loop_, slots, {.noise = 0, .seed = 1, .availability = availability}),
+        exec_(loop_, slots, {.noise = 0, .seed = 1, .availability = availability, .network = {}}),
         controller_(loop_, exec_, policy, slots, NodeCount(slots),
                     std::move(MakePartitioner("hash")).value(), Quiet()) {
     controller_.AddObserver(this);

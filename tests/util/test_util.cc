@@ -102,6 +102,11 @@ void ExpectUsageError(const CommandResult& r, std::string_view fragment) {
 }
 
 CommandResult RunMrlocal(const std::vector<std::string>& args) {
+  return RunProgram(MRLOCAL_BIN, args);
+}
+
+CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                         const std::vector<std::string>& extra_env) {
   ScratchDir tmp;
   fs::path out = tmp / "stdout", err = tmp / "stderr";
   posix_spawn_file_actions_t actions;
@@ -109,19 +114,20 @@ CommandResult RunMrlocal(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> argv_s = {MRLOCAL_BIN};
+  std::vector<std::string> argv_s = {program};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
-  std::vector<std::string> env_s = ChildEnvironment();
+  std::vector<std::string> env_s = extra_env;  // first: getenv takes the first of a name
+  for (std::string& e : ChildEnvironment()) env_s.push_back(std::move(e));
   std::vector<char*> env;
   for (auto& e : env_s) env.push_back(e.data());
   env.push_back(nullptr);
-  int rc = posix_spawn(&pid, MRLOCAL_BIN, &actions, nullptr, argv.data(), env.data());
+  int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " MRLOCAL_BIN);
+  if (rc != 0) throw std::runtime_error("cannot start " + program);
   int status = 0;
   waitpid(pid, &status, 0);
   CommandResult r;

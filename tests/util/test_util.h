@@ -61,6 +61,10 @@ struct CommandResult {
 
 // Runs the built `mrlocal` binary with `args` (no shell), capturing both streams.
 CommandResult RunMrlocal(const std::vector<std::string>& args);
+// Runs `program` (a path) with `args`, and `extra_env` ("NAME=value") added to the
+// environment the suite gives its children.
+CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                         const std::vector<std::string>& extra_env = {});
 
 // Whether `text` contains `fragment`; the number of '\n' in `text`.
 bool Contains(std::string_view text, std::string_view fragment);

@@ -24,8 +24,10 @@ class WorkloadRun {
       : w_(w),
         slots_(w.cluster.Slots()),
         exec_(loop_, slots_,
-              SimExecutorOptions{
-                  .noise = w.noise_sigma, .seed = w.seed, .availability = w.availability}),
+              SimExecutorOptions{.noise = w.noise_sigma,
+                                 .seed = w.seed,
+                                 .availability = w.availability,
+                                 .network = {}}),
         controller_(loop_, exec_, policy, slots_, w.cluster.nodes(),
                     std::move(MakePartitioner("hash")).value(),
                     ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}}) {}

@@ -6,6 +6,11 @@
 // 2. FIFO's PickTask with 1,000 queued jobs: decision latency p50/p99 (target p99 <= 10 us).
 //
 //   bench_control_loop [--tasks N] [--runs N] [--jobs N] [--cluster SPEC]
+//
+// Under mpirun (issue 18) the cluster's nodes go to the ranks round-robin, as in
+// `mpirun -np N mrlocal ...`: rank 0 runs the loop over MpiExecutor, every rank runs its
+// slots, and (1) is the cost per task of a remote launch and report:
+//   mpirun -np 2 bench_control_loop --tasks 20000 --cluster 2x(1m,1r,1.0)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +19,9 @@
 #include <string>
 
 #include "sched/core/cluster_spec.h"
+#include "sched/dist/mpi_executor.h"
+#include "sched/dist/mpi_transport.h"
+#include "sched/dist/slot_host.h"
 #include "sched/policy/fifo_policy.h"
 #include "tools/runtime/runtime.h"
 
@@ -49,10 +57,21 @@ class NoopRuntime final : public JobRuntime {
   std::vector<PartitionHash> hashes_;
 };
 
-double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, SchedulerStats* stats_out) {
+RealJob NoopJob(const std::vector<PartitionHash>& hashes, uint32_t tasks) {
+  RealJob job;
+  job.runtime = std::make_shared<NoopRuntime>(hashes);
+  job.maps = tasks;
+  job.reduces = 1;
+  job.definition = std::to_string(tasks);
+  return job;
+}
+
+double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, Transport* world,
+                  SchedulerStats* stats_out) {
   RuntimeOptions options;
   options.cluster = cluster;
   options.policy = "fifo";
+  options.transport = world;
   auto runtime = Runtime::Real(std::move(options));
   if (!runtime.ok()) {
     std::fprintf(stderr, "bench_control_loop: %s\n", runtime.status().message().c_str());
@@ -65,10 +84,7 @@ double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, SchedulerStats* st
   spec.maps.resize(tasks);
   for (uint32_t i = 0; i < tasks; ++i)
     spec.maps[i].nodes = {static_cast<NodeId>(i % cluster.nodes())};
-  RealJob job;
-  job.runtime = std::make_shared<NoopRuntime>(spec.partition_hashes);
-  job.maps = tasks;
-  job.reduces = 1;
+  RealJob job = NoopJob(spec.partition_hashes, tasks);
   auto t0 = std::chrono::steady_clock::now();
   (*runtime)->Submit({std::move(spec), std::move(job)});
   (*runtime)->Run();
@@ -139,10 +155,30 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_control_loop: %s\n", cluster.status().message().c_str());
     return 2;
   }
+  std::unique_ptr<MpiTransport> world;
+  if (MpiTransport::Launched()) {
+    auto joined = MpiTransport::Init();
+    if (!joined.ok()) {
+      std::fprintf(stderr, "bench_control_loop: %s\n", joined.status().message().c_str());
+      return 2;
+    }
+    world = std::move(joined).value();
+  }
+  const int ranks = world ? world->size() : 1;
+  if (ranks > 1 && world->rank() != 0) {  // serve this rank's slots until rank 0 is done
+    SteadyClock clock;
+    const auto hashes = MakePartitionHashes(1, 1, 1);
+    SlotHost host(*world, clock, SlotsOfRank(cluster->Slots(), ranks, world->rank()),
+                  [&hashes](JobId, const std::string& definition) -> Result<RealJob> {
+                    return NoopJob(hashes, static_cast<uint32_t>(std::stoul(definition)));
+                  });
+    Status served = host.Serve();
+    return served.ok() ? 0 : 1;
+  }
   std::vector<double> per_task;
   SchedulerStats stats;
   for (int r = 0; r < runs; ++r) {
-    double secs = RunNoopJob(tasks, *cluster, &stats);
+    double secs = RunNoopJob(tasks, *cluster, ranks > 1 ? world.get() : nullptr, &stats);
     per_task.push_back(secs / tasks * 1e6);
     std::printf(
         "run %d: %u no-op map tasks in %.3f s = %.2f us/task; decisions %lu, "
@@ -152,8 +188,9 @@ int main(int argc, char** argv) {
         stats.dispatch_ns.PercentileUs(0.5), stats.dispatch_ns.PercentileUs(0.99));
   }
   std::sort(per_task.begin(), per_task.end());
-  std::printf("median over %d runs: %.2f us per task (cluster %s)\n", runs,
-              per_task[per_task.size() / 2], cluster_text.c_str());
+  std::printf("median over %d runs: %.2f us per task (cluster %s, %d rank%s)\n", runs,
+              per_task[per_task.size() / 2], cluster_text.c_str(), ranks, ranks > 1 ? "s" : "");
+  if (ranks > 1) ShutDownRanks(*world);
   DecisionLatency(jobs);
   return 0;
 }

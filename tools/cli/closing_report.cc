@@ -103,6 +103,10 @@ void PrintWork(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& 
         << "): skewness " << Fixed(job.skewness, 1) << ", balance " << Fixed(job.balance, 1)
         << "; sketches " << Fixed(job.sketch_fill_us, 0) << " us in maps, plan "
         << Fixed(job.plan_cost_us, 1) << " us\n";
+  // Over MPI ranks: what crossed between them (the rest stayed in each rank's memory).
+  if (job.remote_shuffle_bytes > 0)
+    out << "  ranks     " << FormatBytes(job.remote_shuffle_bytes)
+        << " of map output fetched by reduces from other ranks\n";
 }
 
 }  // namespace

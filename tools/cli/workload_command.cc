@@ -10,14 +10,15 @@
 #include <iostream>
 
 #include "sched/core/units.h"
+#include "sched/dist/mpi_transport.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/report/goals_svg.h"
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/exit_codes.h"
-#include "tools/cli/preset_sweep.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/plural.h"
+#include "tools/cli/preset_sweep.h"
 #include "tools/cli/workload_options.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/workload_runner.h"
@@ -46,8 +47,7 @@ void PrintQueues(std::ostream& out, const QueueLedger& ledger) {
   for (const QueueAccount& a : ledger.accounts) {
     out << "  queue " << a.name << ": " << Plural(a.jobs, "job") << ", slot time "
         << Num(a.used_slot_s, 1) << " s (" << Percent(ledger.UsedShare(a)) << " of all; entitled "
-        << Percent(ledger.EntitledShare(a))
-        << "), spent " << Num(ToCredits(a.spent), 2);
+        << Percent(ledger.EntitledShare(a)) << "), spent " << Num(ToCredits(a.spent), 2);
     if (a.unlimited) {
       out << " (no budget limit)";
     } else {
@@ -57,8 +57,8 @@ void PrintQueues(std::ostream& out, const QueueLedger& ledger) {
     out << "\n";
   }
   if (ledger.preempted_attempts > 0)
-    out << "  preempted  " << Plural(ledger.preempted_attempts, "attempt") << " for entitled queues, "
-        << Num(ledger.preempted_slot_s, 1) << " slot-s lost\n";
+    out << "  preempted  " << Plural(ledger.preempted_attempts, "attempt")
+        << " for entitled queues, " << Num(ledger.preempted_slot_s, 1) << " slot-s lost\n";
 }
 
 void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOptions& o,
@@ -177,6 +177,17 @@ class WorkloadCommand final : public Command {
   }
 
   int Run() override {
+    // Not yet over MPI ranks (issue 18 covers the job commands): every rank would run the
+    // whole workload on its own. Rank 0 says so; every rank stops.
+    if (MpiTransport::Launched()) {
+      auto world = MpiTransport::Init();
+      if (world.ok() && (*world)->size() > 1) {
+        const Status refused = Status::InvalidArgument(
+            "mrlocal workload does not run over MPI ranks yet: run it without mpirun, or run "
+            "its jobs with mpirun -np N mrlocal wordcount|friendcount|pi");
+        return (*world)->rank() == 0 ? ReportError(refused) : ExitCodeFor(refused);
+      }
+    }
     std::string policy = policy_;
     if (no_feedback_) {
       policy = FindPolicy(policy_).value()->without_feedback;
@@ -235,8 +246,8 @@ class WorkloadCommand final : public Command {
       std::cout << "  report in " << options_.report_dir
                 << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
                 << (WantsGoalsChart(*run->recorder, run->availability) ? ", goals.svg" : "")
-                << (run->overload ? ", overload.svg" : "") << (run->ledger ? ", queues.csv, queues-*.svg" : "")
-                << ")\n";
+                << (run->overload ? ", overload.svg" : "")
+                << (run->ledger ? ", queues.csv, queues-*.svg" : "") << ")\n";
     }
     return kExitOk;
   }

@@ -88,6 +88,19 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
                   "Task-time model (default: " + DefaultCalibrationPath().string() +
                       " if it exists, else the built-in one)")
       ->check(NotEmpty());
+  Within(cmd->add_option("--hosts", o.hosts,
+                         "Simulation: the cluster's nodes on N hosts, round-robin as MPI ranks "
+                         "take them; a reduce first pulls what maps on other hosts made, over "
+                         "--link (1 to 100000; default 1: no network)"),
+         IntegerIn(1, 100000));
+  cmd->add_option("--link", o.link,
+                  "Simulation with --hosts: a link's rate and the latency per message, e.g. "
+                  "1gbit,50us (rate in kbit/mbit/gbit or KB/MB/GB per second, > 0; latency "
+                  "0 to 10s; default 1gbit,50us)")
+      ->check([](const std::string& text) {
+        Result<NetworkModel> link = NetworkModel::ParseLink(text, 2);
+        return link.ok() ? std::string() : link.status().message();
+      });
   Within(cmd->add_option("--noise", o.noise,
                          "Presets: sigma of the log-normal factor on each task's time (default 0)"),
          NumberIn(0, 10));
@@ -288,8 +301,8 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
   MRLOCAL_RETURN_IF_ERROR(CheckQueueShareOptions(o.allocation_interval, o.preempt, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
-  MRLOCAL_RETURN_IF_ERROR(CheckSettingOption(o.reject_policy.has_value(), "--reject-policy",
-                                             kRejectPolicy, policies));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.reject_policy.has_value(), "--reject-policy", kRejectPolicy, policies));
   return CheckSettingOption(o.lof_min_pts.has_value(), "--lof-min-pts", kLofMinPts, policies);
 }
 
@@ -375,6 +388,12 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     return Status::InvalidArgument(
         "--availability-as applies to real runs: in simulation the availability profiles are "
         "the load already");
+  if ((o.hosts || o.link) && !o.sim)
+    return Status::InvalidArgument(
+        "--hosts and --link model a network in simulation (--sim); a real run over several "
+        "hosts is `mpirun -np N mrlocal wordcount|friendcount|pi ...`");
+  if (o.link && o.hosts.value_or(1) < 2)
+    return Status::InvalidArgument("--link needs --hosts 2 or more: one host has no network");
   if (!o.preset.empty()) {
     auto spec = PresetFromOptions(o);
     if (!spec.ok()) return spec.status();
@@ -420,6 +439,8 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
       if (!j.goal_s) j.goal_s = goal_s;
   }
   w.run.seed = o.seed;
+  if (o.hosts && *o.hosts > 1)
+    w.run.network = NetworkModel::ParseLink(o.link.value_or(kDefaultLink), *o.hosts).value();
   w.run.time_scale = o.time_scale;
   if (o.availability_as == "load") w.run.availability_as = AvailabilityAs::kLoad;
   return w;

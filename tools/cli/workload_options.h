@@ -35,9 +35,12 @@ struct WorkloadOptions {
   // Presets only.
   std::optional<size_t> preset_jobs;  // presets with a job count (mars-*, dynshare)
   std::optional<double> noise;        // sigma of the task-time noise
-  std::optional<int> concurrency;     // dynshare's concurrency parameter
-  bool task_weights = false;          // mars-random, mars-uniform: W_u per task
-  std::vector<std::string> params;    // --param NAME=VALUE, each
+  // Simulation over several hosts (sched/sim/network_model.h): --hosts N, --link RATE[,LAT].
+  std::optional<int> hosts;
+  std::optional<std::string> link;
+  std::optional<int> concurrency;   // dynshare's concurrency parameter
+  bool task_weights = false;        // mars-random, mars-uniform: W_u per task
+  std::vector<std::string> params;  // --param NAME=VALUE, each
   // Other parameters by name (PresetParameters), e.g. the point of `compare --sweep`.
   std::map<std::string, double> preset_parameters;
   // The arrival-rate multiplier, > 0 (a point of `compare --load`): every arrival time is
@@ -45,18 +48,18 @@ struct WorkloadOptions {
   // profiles (the machine's, not the workload's) stay as they are. 1: the workload as given.
   double load = 1.0;
   // Policies that read them only.
-  std::string history;                     // rtmr/dc estimates from this history file
-  std::optional<std::string> estimator;    // history (default) or knn
-  std::string feedback_threshold;          // rtmr's epsilon, a duration
-  std::string batch_interval;              // so-mars's B, a duration
-  std::string preempt;                     // dynprio/capacity: a duration; empty: no preemption
-  std::string allocation_interval;         // dynprio/capacity: a duration
-  std::optional<double> estimate_margin;   // rtmr/dc; none: the runner's default
-  std::optional<double> confidence;        // rtmr; none: 1
-  std::optional<double> lof_threshold;     // llf; none: its default
-  std::optional<int> lof_min_pts;          // llf; none: its default
-  std::optional<double> reduce_slowstart;  // none: the spec's (presets: rtmr-* 0.05), else 1
-  std::optional<std::string> forecast;     // known, learned, constant; none: the spec's
+  std::string history;                       // rtmr/dc estimates from this history file
+  std::optional<std::string> estimator;      // history (default) or knn
+  std::string feedback_threshold;            // rtmr's epsilon, a duration
+  std::string batch_interval;                // so-mars's B, a duration
+  std::string preempt;                       // dynprio/capacity: a duration; empty: no preemption
+  std::string allocation_interval;           // dynprio/capacity: a duration
+  std::optional<double> estimate_margin;     // rtmr/dc; none: the runner's default
+  std::optional<double> confidence;          // rtmr; none: 1
+  std::optional<double> lof_threshold;       // llf; none: its default
+  std::optional<int> lof_min_pts;            // llf; none: its default
+  std::optional<double> reduce_slowstart;    // none: the spec's (presets: rtmr-* 0.05), else 1
+  std::optional<std::string> forecast;       // known, learned, constant; none: the spec's
   std::optional<std::string> reject_policy;  // rtmr/dc: drop, backfill; none: backfill
   bool quiet = false;
   bool progress = false;  // a simulation's progress even when stderr is not a terminal

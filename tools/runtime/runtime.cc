@@ -41,6 +41,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     SimExecutorOptions so;
     so.noise = o.noise;
     so.seed = o.seed;
+    so.network = o.network;
     so.availability = o.availability;
     auto executor = std::make_unique<SimExecutor>(*loop, r->slots_, std::move(so));
     r->sim_executor_ = executor.get();

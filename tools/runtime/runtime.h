@@ -59,6 +59,7 @@ struct RuntimeOptions {
   // Simulated: the log-normal noise on task times, and the seed of its draws.
   double noise = 0;
   uint64_t seed = 1;
+  NetworkModel network;  // simulated: the hosts and links; default one host
 };
 
 // A job for the runtime: what the Controller schedules, and the work the executor runs (a

@@ -51,6 +51,7 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
     ro.policy_args.SetQueues(std::make_shared<QueueSetup>(spec.queues));
   ro.noise = spec.model.noise;
   ro.seed = o.seed;
+  ro.network = o.network;
   return ro;
 }
 
@@ -178,8 +179,8 @@ bool PastTheEnd(double s) { return !(s <= kMaxWorkloadTimeS); }  // NaN too
 
 Status PastTheEndError(const std::string& what, double s) {
   std::ostringstream out;
-  out << what << " at " << s << " s is past the latest time a run reaches ("
-      << kMaxWorkloadTimeS << " s, 31 years; --load and --time-scale included)";
+  out << what << " at " << s << " s is past the latest time a run reaches (" << kMaxWorkloadTimeS
+      << " s, 31 years; --load and --time-scale included)";
   return Status::InvalidArgument(out.str());
 }
 

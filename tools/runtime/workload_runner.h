@@ -22,12 +22,17 @@
 #include "sched/policy/policy_args.h"
 #include "sched/report/run_recorder.h"
 #include "sched/report/workload_metrics.h"
+#include "sched/sim/network_model.h"
 #include "tools/runtime/app_registry.h"
 #include "tools/runtime/availability_load.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/run_estimator.h"
 
 namespace mrlocal {
+
+// --link's default: what the calibration measured for a 1 Gbit/s veth pair
+// (sched/dist/README.md#the-network-in-simulation).
+inline constexpr const char* kDefaultLink = "1gbit,50us";
 
 // Where a simulation stands, for a front end's progress line.
 struct SimProgress {
@@ -42,6 +47,7 @@ struct WorkloadRunOptions {
   ClusterSpec cluster;      // REQUIRES: set (the spec's, --cluster's, or a default)
   std::string partitioner;  // empty: hash in simulation (no keys), dp-sketch for real
   uint64_t seed = 1;        // the simulation's noise draws
+  NetworkModel network;     // simulation over several hosts; default: one
   double time_scale = 1.0;  // arrival times, deadlines, goals and availability steps are scaled
   // Real runs: how the spec's availability slows the slots (RuntimeOptions').
   AvailabilityAs availability_as = AvailabilityAs::kThrottle;

@@ -1,0 +1,183 @@
+// `mpirun -np N mrlocal ...` (issue 18), run for real on this machine's ranks (shared
+// memory): the outputs of WordCount, friend-count and Pi over 2 and 4 ranks are byte for
+// byte those of one process on the same cluster; a deadline job is admitted and met; a rank
+// that cannot run the job, or that dies mid-job, ends the run with its rank named and
+// nothing committed. Skipped when no mpirun is installed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "datasets/text_generator.h"
+#include "tests/util/test_util.h"
+
+namespace mrlocal {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using testing::Contains;
+using testing::ReadFile;
+using testing::RunMrlocal;
+using testing::RunProgram;
+using testing::ScratchDir;
+using testing::WriteFile;
+
+bool HaveMpirun() { return std::string(MRLOCAL_MPIRUN).find("NOTFOUND") == std::string::npos; }
+
+// The ranks of one run on this host: as root, oversubscribed (4 ranks on 2 cores), over
+// shared memory, the out-of-band channel on loopback only. `commands` is one command
+// per group of ranks (MPMD, "A : B"), each {ranks, args...}.
+CommandResult RunMpi(const std::vector<std::pair<int, std::vector<std::string>>>& commands) {
+  std::vector<std::string> args = {
+      "--mca", "btl",   "self,vader",         "--mca", "btl_tcp_if_include",
+      "lo",    "--mca", "oob_tcp_if_include", "lo"};
+  for (size_t i = 0; i < commands.size(); ++i) {
+    if (i > 0) args.push_back(":");
+    args.insert(args.end(), {"-np", std::to_string(commands[i].first)});
+    args.insert(args.end(), commands[i].second.begin(), commands[i].second.end());
+  }
+  return RunProgram(
+      MRLOCAL_MPIRUN, args,
+      {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+       "OMPI_MCA_rmaps_base_oversubscribe=1",
+       "LSAN_OPTIONS=suppressions=" MRLOCAL_MPI_LSAN_SUPPRESSIONS ":print_suppressions=0"});
+}
+CommandResult RunMpi(int ranks, std::vector<std::string> args) {
+  args.insert(args.begin(), MRLOCAL_BIN);
+  return RunMpi({{ranks, args}});
+}
+
+// Every file of an output directory, by name.
+std::map<std::string, std::string> Output(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    files[e.path().filename().string()] = ReadFile(e.path());
+  return files;
+}
+
+// Text to count: the shared King James Bible when present, else 4 MB generated.
+std::string TextInput(const ScratchDir& dir) {
+  const fs::path shared = testing::SharedDatasets();
+  if (!shared.empty() && fs::exists(shared / "text/kjv-bible.txt"))
+    return (shared / "text/kjv-bible.txt").string();
+  TextOptions t;
+  t.bytes = 4 << 20;
+  const std::string path = (dir / "text.txt").string();
+  WriteFile(path, GenerateText(t));
+  return path;
+}
+
+class MpiCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveMpirun()) GTEST_SKIP() << "no mpirun installed (Debian: openmpi-bin)";
+  }
+};
+
+TEST_F(MpiCli, WordCountOnTwoAndFourRanksEqualsOneProcess) {
+  ScratchDir dir;
+  const std::string text = TextInput(dir);
+  const std::vector<std::string> job = {"wordcount", text, "--cluster",    "4x(1m,1r,1.0)",
+                                        "--reduces", "3",  "--block-size", "256KiB",
+                                        "--no-pin",  "-q"};
+  auto with = [&](const std::string& out) {
+    std::vector<std::string> a = job;
+    a.insert(a.end(), {"-o", out});
+    return a;
+  };
+  const CommandResult one = RunMrlocal(with((dir / "one").string()));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  for (int ranks : {2, 4}) {
+    const fs::path out = dir / ("ranks" + std::to_string(ranks));
+    const CommandResult many = RunMpi(ranks, with(out.string()));
+    ASSERT_EQ(many.exit_code, 0) << many.err;
+    EXPECT_EQ(Output(out), Output(dir / "one")) << ranks << " ranks";
+    // The report is printed once, by rank 0.
+    const std::string done = "job wordcount: SUCCEEDED";
+    const size_t first = many.out.find(done);
+    EXPECT_NE(first, std::string::npos) << many.out;
+    EXPECT_EQ(many.out.find(done, first + 1), std::string::npos) << many.out;
+  }
+}
+
+TEST_F(MpiCli, FriendCountAndPiOnTwoRanksEqualOneProcess) {
+  ScratchDir dir;
+  std::string edges;
+  const fs::path shared = testing::SharedDatasets();
+  if (!shared.empty() && fs::exists(shared / "graphs/facebook_combined.txt")) {
+    edges = (shared / "graphs/facebook_combined.txt").string();
+  } else {
+    std::string text;
+    for (uint64_t e = 0; e < 50'000; ++e)
+      text += std::to_string((e * 31) % 4000) + " " + std::to_string((e * 7919) % 4001) + "\n";
+    edges = (dir / "edges.txt").string();
+    WriteFile(edges, text);
+  }
+  const std::vector<std::vector<std::string>> jobs = {
+      {"friendcount", edges, "--list", "--block-size", "128KiB", "--reduces", "2"},
+      {"pi", "8", "200000"}};
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    std::vector<std::string> args = jobs[i];
+    args.insert(args.end(), {"--cluster", "2x(1m,1r,1.0)", "--no-pin", "-q"});
+    std::vector<std::string> a1 = args, a2 = args;
+    a1.insert(a1.end(), {"-o", (dir / ("one" + std::to_string(i))).string()});
+    a2.insert(a2.end(), {"-o", (dir / ("two" + std::to_string(i))).string()});
+    const CommandResult one = RunMrlocal(a1);
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const CommandResult two = RunMpi(2, a2);
+    ASSERT_EQ(two.exit_code, 0) << two.err;
+    EXPECT_EQ(Output(dir / ("two" + std::to_string(i))), Output(dir / ("one" + std::to_string(i))))
+        << jobs[i][0];
+  }
+}
+
+TEST_F(MpiCli, ADeadlineJobOnTwoRanksIsAdmittedAndMet) {
+  ScratchDir dir;
+  const CommandResult r = RunMpi(2, {"wordcount", "--deadline", "60s", TextInput(dir),
+                                     "--block-size", "512KiB", "--no-pin", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "MET")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "admission rtmr estimated")) << r.out;
+}
+
+TEST_F(MpiCli, ARankRunningAnotherCommandFailsTheJobNamingItAndNothingIsCommitted) {
+  ScratchDir dir;
+  const std::string text = TextInput(dir);
+  const fs::path out = dir / "out";
+  const CommandResult r =
+      RunMpi({{1, {MRLOCAL_BIN, "wordcount", text, "-o", out.string(), "--no-pin", "-q"}},
+              {1, {MRLOCAL_BIN, "friendcount", text, "-o", out.string(), "--no-pin", "-q"}}});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err,
+                       "mrlocal: error: job failed: rank 1: rank 0 sent a wordcount job "
+                       "to a rank running friendcount"))
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(dir.path()))  // nor a temporary directory
+    EXPECT_EQ(e.path().filename().string().find(".out"), std::string::npos) << e.path();
+}
+
+TEST_F(MpiCli, ARankKilledMidJobEndsTheRunNamingItAndNothingIsCommitted) {
+  ScratchDir dir;
+  const std::string text = TextInput(dir);
+  const fs::path out = dir / "out";
+  // Slots at 1% speed: the job takes seconds; rank 1 is killed 0.4 s in.
+  const std::vector<std::string> job = {"wordcount",    text,     "-o",        out.string(),
+                                        "--block-size", "256KiB", "--cluster", "2x(1m,1r,0.01)",
+                                        "--no-pin",     "-q"};
+  std::vector<std::string> rank0 = {MRLOCAL_BIN},
+                           rank1 = {"/usr/bin/timeout", "-s", "KILL", "0.4", MRLOCAL_BIN};
+  rank0.insert(rank0.end(), job.begin(), job.end());
+  rank1.insert(rank1.end(), job.begin(), job.end());
+  const CommandResult r = RunMpi({{1, rank0}, {1, rank1}});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(Contains(r.err, "process rank 1")) << r.err;  // mpirun names the dead rank
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".out"), std::string::npos) << e.path();
+}
+
+}  // namespace
+}  // namespace mrlocal
