@@ -5,14 +5,14 @@
 namespace mrlocal {
 
 RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
-                           SlowDown slow_down)
+                           SlowDown slow_down, size_t first_cpu)
     : clock_(clock), slow_down_(slow_down) {
   // Map slots and reduce slots each go round-robin over the allowed CPUs, so that a job's
   // map phase and its reduce phase both spread over every core; reduce slots continue the
   // rotation where the map slots ended, so that with fewer slots than CPUs (1 map + 1
   // reduce slot on 2 CPUs) a map and a reduce running together do not share a core.
   std::vector<int> cpus = AllowedCpus();
-  size_t next_map = 0, next_reduce = 0;
+  size_t next_map = first_cpu, next_reduce = first_cpu;
   size_t ids = 0;
   for (const SlotInfo& s : slots) {
     next_reduce += s.kind == SlotKind::kMap;

@@ -67,8 +67,10 @@ class RealExecutor final : public Executor {
   // `clock` must be safe to read from any thread (AsioLoop's is). pin: pin slot threads.
   // `slots` may be a part of the cluster's (a rank's own, sched/dist): launches name slots
   // by SlotInfo::id.
+  // `first_cpu`: where the round-robin over the allowed CPUs starts (processes that share
+  // a host, such as MPI ranks, start at different ones).
   RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
-               SlowDown slow_down = SlowDown::kThrottle);
+               SlowDown slow_down = SlowDown::kThrottle, size_t first_cpu = 0);
   ~RealExecutor() override;
 
   // Registers a job's code, input and output before the Controller submits it under `id`.

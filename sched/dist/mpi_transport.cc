@@ -53,12 +53,20 @@ Result<std::unique_ptr<MpiTransport>> MpiTransport::Init() {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   char host[MPI_MAX_PROCESSOR_NAME];
   if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) length = 0;
+  // The ranks that share this host (shared memory): this one's index among them.
+  int local_rank = 0;
+  MPI_Comm local;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) ==
+      MPI_SUCCESS) {
+    MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_free(&local);
+  }
   return std::unique_ptr<MpiTransport>(
-      new MpiTransport(rank, size, std::string(host, static_cast<size_t>(length))));
+      new MpiTransport(rank, size, local_rank, std::string(host, static_cast<size_t>(length))));
 }
 
-MpiTransport::MpiTransport(int rank, int size, std::string host)
-    : rank_(rank), size_(size), host_(std::move(host)) {}
+MpiTransport::MpiTransport(int rank, int size, int local_rank, std::string host)
+    : rank_(rank), size_(size), local_rank_(local_rank), host_(std::move(host)) {}
 
 MpiTransport::~MpiTransport() {
   const auto give_up = std::chrono::steady_clock::now() + kFinalizeWait;

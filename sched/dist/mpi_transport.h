@@ -40,6 +40,7 @@ class MpiTransport final : public Transport {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int local_rank() const override { return local_rank_; }
   Status Send(int to, std::string bytes) override;
   Result<std::optional<Message>> Receive(std::chrono::nanoseconds timeout) override;
 
@@ -48,12 +49,13 @@ class MpiTransport final : public Transport {
 
  private:
   struct Pending;
-  MpiTransport(int rank, int size, std::string host);
+  MpiTransport(int rank, int size, int local_rank, std::string host);
   // Frees the sends that completed. REQUIRES: mu_ held.
   Status Reap();
 
   const int rank_;
   const int size_;
+  const int local_rank_;
   const std::string host_;
   std::mutex mu_;
   std::vector<std::unique_ptr<Pending>> pending_;  // guarded by mu_

@@ -1,5 +1,6 @@
 #include "sched/dist/slot_host.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -112,13 +113,22 @@ class SlotHost::RemoteOutput final : public JobOutput {
   const JobId job_;
 };
 
+// Ranks on one host pin their slots from different CPUs on: rank l's map slots start
+// where rank l-1's would end (when mpirun binds each rank to its own cores, the rotation
+// is over those cores only and this changes nothing).
+static size_t FirstCpu(const Transport& transport, const std::vector<SlotInfo>& slots) {
+  size_t maps = 0;
+  for (const SlotInfo& s : slots) maps += s.kind == SlotKind::kMap;
+  return static_cast<size_t>(transport.local_rank()) * std::max<size_t>(maps, 1);
+}
+
 SlotHost::SlotHost(Transport& transport, const Clock& clock, const std::vector<SlotInfo>& slots,
                    JobFactory factory, SlotHostOptions options, Forward forward)
     : transport_(transport),
       options_(options),
       factory_(std::move(factory)),
       forward_(std::move(forward)),
-      executor_(clock, slots, options.pin) {
+      executor_(clock, slots, options.pin, SlowDown::kThrottle, FirstCpu(transport, slots)) {
   executor_.SetReportFn([this](TaskReport report) {
     {
       std::lock_guard lock(mu_);

@@ -8,6 +8,7 @@ class ThreadTransportGroup::End final : public Transport {
  public:
   End(ThreadTransportGroup& group, int rank) : group_(group), rank_(rank) {}
   int rank() const override { return rank_; }
+  int local_rank() const override { return rank_; }  // every thread rank shares the host
   int size() const override { return group_.size(); }
 
   Status Send(int to, std::string bytes) override {

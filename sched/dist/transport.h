@@ -23,6 +23,9 @@ class Transport {
   virtual ~Transport() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // This rank's index among the ranks on its host: ranks that share a host pin their slot
+  // threads from different CPUs on (SlotHost), not all from the first.
+  virtual int local_rank() const { return 0; }
   // Queues `bytes` for rank `to` and returns without waiting for it to be received.
   // Thread-safe (slot threads send their reports); Receive is called by one thread.
   // InvalidArgument for a rank outside [0, size()); IoError naming the rank when it is

@@ -29,7 +29,7 @@ summary() {
   local label=$1 log=$2
   local secs bytes
   secs=$(grep -oE 'SUCCEEDED in [0-9.]+ (ms|s)' "$log" | awk '{v=$3; if ($4=="ms") v/=1000; print v}')
-  bytes=$(grep -oE 'ranks +[0-9.]+ [KMG]?i?B' "$log" | awk '{print $2, $3}')
+  bytes=$(grep -oE 'ranks +[0-9.]+ [KMG]?i?B' "$log" | awk '{print $2, $3}' || true)
   printf '%-34s %8.2f s  %6.1f MB/s  across ranks: %s\n' "$label" "$secs" \
     "$(awk -v s="$secs" -v b="$(stat -c %s "$file")" 'BEGIN{print b/1e6/s}')" "${bytes:-0 B}"
 }

@@ -84,8 +84,9 @@ int main(int argc, char** argv) {
   mr->memsize = 256;  // MiB pages: the whole job stays in memory, no out-of-core files
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
-  // 8 map tasks per rank, the file split at newlines (MR-MPI reads each chunk itself).
-  mr->map(ranks * 8, 1, &argv[1], 0, 0, '\n', 80, MapChunk, nullptr);
+  // 8 map tasks per rank, the file split at newlines (MR-MPI reads each chunk itself and
+  // looks up to 1 MiB past its end for the newline: the dictionary has long lines).
+  mr->map(ranks * 8, 1, &argv[1], 0, 0, '\n', 1 << 20, MapChunk, nullptr);
   if (combine) mr->compress(Sum, nullptr);
   mr->collate(nullptr);
   const uint64_t distinct = mr->reduce(Sum, nullptr);
