@@ -96,7 +96,7 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
   cmd->add_option("--link", o.link,
                   "Simulation with --hosts: a link's rate and the latency per message, e.g. "
                   "1gbit,50us (rate in kbit/mbit/gbit or KB/MB/GB per second, > 0; latency "
-                  "0 to 10s; default 1gbit,50us)")
+                  "0 to 10s; default 330mbit,50us: a 1 Gbit/s link as a reduce sees it)")
       ->check([](const std::string& text) {
         Result<NetworkModel> link = NetworkModel::ParseLink(text, 2);
         return link.ok() ? std::string() : link.status().message();
