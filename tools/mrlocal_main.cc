@@ -1,8 +1,10 @@
 // mrlocal: one binary, one subcommand per tools/cli/*_command.cc.
 #include <exception>
 #include <iostream>
+#include <sstream>
 
 #include "tools/cli/exit_codes.h"
+#include "sched/dist/mpi_transport.h"
 #include "tools/cli/mrlocal_app.h"
 #include "tools/runtime/allocator.h"
 
@@ -10,7 +12,13 @@ int main(int argc, char** argv) {
   using namespace mrlocal;
   TuneAllocator();
   MrlocalApp app;
-  if (std::optional<int> done = app.Parse(argc, argv, std::cout, std::cerr)) return *done;
+  // Under mpirun every rank parses the same command line: rank 0 alone prints what parsing
+  // says (help, usage errors); the others exit with the same code.
+  std::ostringstream quiet;
+  const bool other_rank = MpiTransport::LaunchedRank() > 0;
+  if (std::optional<int> done = app.Parse(argc, argv, other_rank ? quiet : std::cout,
+                                          other_rank ? quiet : std::cerr))
+    return *done;
   try {
     return app.Run();
   } catch (const std::exception& e) {

@@ -34,6 +34,13 @@ bool MpiTransport::Launched() {
   return false;
 }
 
+int MpiTransport::LaunchedRank() {
+  if (!Launched()) return -1;
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return -1;
+}
+
 Result<std::unique_ptr<MpiTransport>> MpiTransport::Init() {
   int initialized = 0;
   MPI_Initialized(&initialized);

@@ -30,6 +30,9 @@ class MpiTransport final : public Transport {
   // PMI/PMIx): what decides whether MPI is initialised at all, so that a plain run never
   // touches MPI.
   static bool Launched();
+  // This process's rank as the launcher's environment gives it, before MPI is initialised
+  // (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK); -1 when not launched or not said.
+  static int LaunchedRank();
   // Initialises MPI (once per process) and joins MPI_COMM_WORLD. An error when the
   // library cannot give MPI_THREAD_SERIALIZED.
   static Result<std::unique_ptr<MpiTransport>> Init();

@@ -16,7 +16,10 @@ Duration NetworkModel::TransferTime(double bytes) const {
 
 Result<NetworkModel> NetworkModel::ParseLink(std::string_view text, int hosts) {
   auto bad = [&](const std::string& why) {
-    return Status::InvalidArgument("--link " + std::string(text) + ": " + why +
+    std::string quoted = "'";  // appended piecewise: g++ 12 warns on "'" + string (-Wrestrict)
+    quoted += text;
+    quoted += "': ";
+    return Status::InvalidArgument(quoted + why +
                                    " (e.g. 1gbit,100us: a rate in kbit, mbit or gbit per second "
                                    "or in KB, MB or GB per second, then a latency per message)");
   };

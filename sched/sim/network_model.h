@@ -34,7 +34,7 @@ struct NetworkModel {
   Duration TransferTime(double bytes) const;
 
   // "RATE[,LATENCY]" for --link: RATE as "1gbit", "100mbit", "10kbit" (bits per second) or
-  // "125MB" (bytes per second), LATENCY as "100us". InvalidArgument, naming the text.
+  // "125MB" (bytes per second), LATENCY as "100us". InvalidArgument quoting the text.
   static Result<NetworkModel> ParseLink(std::string_view text, int hosts);
 };
 

@@ -26,7 +26,7 @@ TEST(NetworkModel, ParsesARateAndALatency) {
   for (const char* bad : {"fast", "0gbit", "-1mbit", "1gbit,-3s", "1gbit,", "1 gbit", "1e99GB"}) {
     auto r = NetworkModel::ParseLink(bad, 2);
     EXPECT_FALSE(r.ok()) << bad;
-    EXPECT_NE(r.status().message().find(std::string("--link ") + bad + ":"), std::string::npos)
+    EXPECT_NE(r.status().message().find(std::string("'") + bad + "': "), std::string::npos)
         << r.status().message();
   }
 }
