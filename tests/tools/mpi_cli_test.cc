@@ -4,6 +4,7 @@
 // that cannot run the job, or that dies mid-job, ends the run with its rank named and
 // nothing committed. Skipped when no mpirun is installed.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -177,6 +178,86 @@ TEST_F(MpiCli, ARankKilledMidJobEndsTheRunNamingItAndNothingIsCommitted) {
   EXPECT_FALSE(fs::exists(out));
   for (const auto& e : fs::directory_iterator(dir.path()))
     EXPECT_EQ(e.path().filename().string().find(".out"), std::string::npos) << e.path();
+}
+
+// Two hosts emulated by two network namespaces joined by a veth pair shaped to 1 Gbit/s
+// (tbf), mpirun starting the second host's daemon with `ip netns exec` instead of ssh:
+// the ranks talk TCP across the link, and the output is still one process's. Skipped when
+// this machine does not let us make namespaces (not root, or a container without them).
+TEST_F(MpiCli, WordCountOnTwoHostsOverAShapedLinkEqualsOneProcess) {
+  ScratchDir dir;
+  const std::string tag = std::to_string(::getpid() % 100000);
+  const std::string a = "mrlt-a" + tag, b = "mrlt-b" + tag;
+  const std::string setup =
+      "set -e; ip netns add " + a + "; ip netns add " + b + "; ip link add va" + tag +
+      " type veth peer name vb" + tag + "; ip link set va" + tag + " netns " + a +
+      "; ip link set vb" + tag + " netns " + b + "; ip -n " + a + " addr add 10.78.0.1/24 dev va" +
+      tag + "; ip -n " + b + " addr add 10.78.0.2/24 dev vb" + tag + "; ip -n " + a +
+      " link set lo up; ip -n " + b + " link set lo up; ip -n " + a + " link set va" + tag +
+      " up; ip -n " + b + " link set vb" + tag + " up; tc -n " + a + " qdisc add dev va" + tag +
+      " root tbf rate 1gbit burst 256kb latency 50ms; tc -n " + b + " qdisc add dev vb" + tag +
+      " root tbf rate 1gbit burst 256kb latency 50ms";
+  const std::string teardown =
+      "ip netns del " + a + " 2>/dev/null; ip netns del " + b + " 2>/dev/null; true";
+  if (RunProgram("/bin/sh", {"-c", setup}).exit_code != 0) {
+    RunProgram("/bin/sh", {"-c", teardown});
+    GTEST_SKIP() << "cannot make network namespaces here (ip netns add needs root)";
+  }
+  struct Teardown {
+    std::string script;
+    ~Teardown() { RunProgram("/bin/sh", {"-c", script}); }
+  } cleanup{teardown};
+  const std::string agent = (dir / "agent").string();
+  WriteFile(agent, "#!/bin/sh\nhost=$1; shift\ncase $host in 10.78.0.1) ns=" + a +
+                       " ;; *) ns=" + b + " ;; esac\nexec ip netns exec $ns /bin/sh -c \"$*\"\n");
+  fs::permissions(agent, fs::perms::owner_all);
+  const std::string hosts = (dir / "hosts").string();
+  WriteFile(hosts, "10.78.0.1 slots=1\n10.78.0.2 slots=1\n");
+  const std::string text = TextInput(dir);
+  const std::vector<std::string> job = {"wordcount", text, "--cluster",    "2x(1m,1r,1.0)",
+                                        "--reduces", "2",  "--block-size", "256KiB",
+                                        "--no-pin",  "-q"};
+  std::vector<std::string> one = job, two = {"netns",
+                                             "exec",
+                                             a,
+                                             MRLOCAL_MPIRUN,
+                                             "-np",
+                                             "2",
+                                             "--hostfile",
+                                             hosts,
+                                             "--mca",
+                                             "plm_rsh_agent",
+                                             agent,
+                                             "--bind-to",
+                                             "none",
+                                             "--mca",
+                                             "btl",
+                                             "self,tcp",
+                                             "--mca",
+                                             "btl_tcp_if_include",
+                                             "10.78.0.0/24",
+                                             "--mca",
+                                             "oob_tcp_if_include",
+                                             "10.78.0.0/24",
+                                             "-x",
+                                             "OMPI_ALLOW_RUN_AS_ROOT",
+                                             "-x",
+                                             "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+                                             "-x",
+                                             "LSAN_OPTIONS",
+                                             MRLOCAL_BIN};
+  two.insert(two.end(), job.begin(), job.end());
+  one.insert(one.end(), {"-o", (dir / "one").string()});
+  two.insert(two.end(), {"-o", (dir / "two").string()});
+  const CommandResult single = RunMrlocal(one);
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  const CommandResult pair = RunProgram(
+      "/usr/sbin/ip", two,
+      {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+       "LSAN_OPTIONS=suppressions=" MRLOCAL_MPI_LSAN_SUPPRESSIONS ":print_suppressions=0"});
+  ASSERT_EQ(pair.exit_code, 0) << pair.err;
+  EXPECT_EQ(Output(dir / "two"), Output(dir / "one"));
+  EXPECT_TRUE(Contains(pair.out, "of map output fetched by reduces from other ranks")) << pair.out;
 }
 
 }  // namespace
