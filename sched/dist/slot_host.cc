@@ -189,9 +189,9 @@ void SlotHost::Handle(int from, WireMessage message) {
   } else if (auto* fetch = std::get_if<WireFetch>(&message)) {
     ServeFetch(from, *fetch);
   } else if (auto* chunk = std::get_if<WireChunk>(&message)) {
-    Deliver(chunk->token, std::move(*chunk));
+    Deliver(chunk->token, &Inbox::chunks, std::move(*chunk));
   } else if (auto* ack = std::get_if<WirePartAck>(&message)) {
-    Deliver(ack->token, std::move(*ack));
+    Deliver(ack->token, &Inbox::acks, std::move(*ack));
   } else if (forward_) {
     forward_(from, std::move(message));
   }
@@ -308,52 +308,40 @@ void SlotHost::CloseInbox(uint64_t key) {
 }
 
 // An answer for an inbox that closed (its attempt was cancelled) is dropped.
-void SlotHost::Deliver(uint64_t key, WireChunk chunk) {
+template <class T>
+void SlotHost::Deliver(uint64_t key, std::deque<T> Inbox::*queue, T answer) {
   {
     std::lock_guard lock(mu_);
     auto it = inboxes_.find(key);
     if (it == inboxes_.end()) return;
-    it->second.chunks.push_back(std::move(chunk));
+    (it->second.*queue).push_back(std::move(answer));
   }
   arrived_.notify_all();
 }
 
-void SlotHost::Deliver(uint64_t key, WirePartAck ack) {
-  {
-    std::lock_guard lock(mu_);
-    auto it = inboxes_.find(key);
-    if (it == inboxes_.end()) return;
-    it->second.acks.push_back(std::move(ack));
-  }
-  arrived_.notify_all();
+// The first of `key`'s inbox `queue`, waiting at most options_.wait; `waiting_for` says
+// what did not come.
+template <class T>
+Result<T> SlotHost::Await(uint64_t key, std::deque<T> Inbox::*queue, const char* waiting_for) {
+  std::unique_lock lock(mu_);
+  std::deque<T>& q = inboxes_.at(key).*queue;
+  if (!arrived_.wait_for(lock, options_.wait, [&] { return !q.empty() || !failed_.ok(); }))
+    return Status::IoError(
+        std::string(waiting_for) + " for " +
+        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(options_.wait).count()) +
+        " s");
+  if (q.empty()) return failed_;
+  T first = std::move(q.front());
+  q.pop_front();
+  return first;
 }
 
 Result<WireChunk> SlotHost::AwaitChunk(uint64_t key) {
-  std::unique_lock lock(mu_);
-  Inbox& box = inboxes_.at(key);
-  if (!arrived_.wait_for(lock, options_.wait, [&] { return !box.chunks.empty() || !failed_.ok(); }))
-    return Status::IoError(
-        "no shuffle data from a peer rank for " +
-        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(options_.wait).count()) +
-        " s");
-  if (box.chunks.empty()) return failed_;
-  WireChunk chunk = std::move(box.chunks.front());
-  box.chunks.pop_front();
-  return chunk;
+  return Await(key, &Inbox::chunks, "no shuffle data from a peer rank");
 }
 
 Result<WirePartAck> SlotHost::AwaitAck(uint64_t key) {
-  std::unique_lock lock(mu_);
-  Inbox& box = inboxes_.at(key);
-  if (!arrived_.wait_for(lock, options_.wait, [&] { return !box.acks.empty() || !failed_.ok(); }))
-    return Status::IoError(
-        "rank 0 did not take reduce output for " +
-        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(options_.wait).count()) +
-        " s");
-  if (box.acks.empty()) return failed_;
-  WirePartAck ack = std::move(box.acks.front());
-  box.acks.pop_front();
-  return ack;
+  return Await(key, &Inbox::acks, "rank 0 did not take reduce output");
 }
 
 void SlotHost::Fail(const Status& why) {

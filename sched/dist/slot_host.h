@@ -72,14 +72,16 @@ class SlotHost {
   void ServeFetch(int from, const WireFetch& fetch);
   void SendProgress();
   void CancelRunning();
-  void Deliver(uint64_t key, WireChunk chunk);
-  void Deliver(uint64_t key, WirePartAck ack);
+  template <class T>
+  void Deliver(uint64_t key, std::deque<T> Inbox::*queue, T answer);
   void Fail(const Status& why);
   // Sends to `to`; a failure is remembered and fails every waiter.
   void Send(int to, const WireMessage& message);
   // The next chunk or acknowledgement for `key`, waiting at most options_.wait.
   Result<WireChunk> AwaitChunk(uint64_t key);
   Result<WirePartAck> AwaitAck(uint64_t key);
+  template <class T>
+  Result<T> Await(uint64_t key, std::deque<T> Inbox::*queue, const char* waiting_for);
   uint64_t OpenInbox();
   void CloseInbox(uint64_t key);
 

@@ -17,6 +17,7 @@
 
 #include "engine/typed_job.h"
 #include "tests/util/cluster.h"
+#include "tests/util/memory_output.h"
 
 namespace mrlocal {
 namespace {
@@ -51,38 +52,7 @@ struct Tally {
   std::atomic<bool>* stalled = nullptr;
 };
 
-// Keeps each reduce's part in memory; records how the job ended.
-class MemoryOutput final : public JobOutput {
- public:
-  Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce) override {
-    struct Sink final : OutputSink {
-      Sink(MemoryOutput& out, uint32_t reduce) : out(out), reduce(reduce) {}
-      Status Append(std::string_view bytes) override {
-        text.append(bytes);
-        return Status::OK();
-      }
-      Status Close() override {
-        std::lock_guard lock(out.mu);
-        out.parts[reduce] = text;
-        return Status::OK();
-      }
-      MemoryOutput& out;
-      uint32_t reduce;
-      std::string text;
-    };
-    return std::unique_ptr<OutputSink>(std::make_unique<Sink>(*this, reduce));
-  }
-  Status Commit(uint32_t parts) override {
-    committed_parts = parts;
-    return Status::OK();
-  }
-  void Abort() override { aborted = true; }
-
-  std::mutex mu;
-  std::map<uint32_t, std::string> parts;  // guarded by mu
-  std::optional<uint32_t> committed_parts;
-  bool aborted = false;
-};
+using testing::MemoryOutput;
 
 // The executor on slots 0 (map) and 1 (reduce), and the reports it sends from their
 // threads.

@@ -23,41 +23,59 @@
 #include "sched/dist/thread_transport.h"
 #include "sched/partition/partitioner.h"
 #include "sched/policy/fifo_policy.h"
+#include "tests/util/memory_output.h"
 
 namespace mrlocal {
 namespace {
 
-// Each reduce's part in memory; how the job ended.
-class MemoryOutput final : public JobOutput {
- public:
-  Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce) override {
-    struct Sink final : OutputSink {
-      Sink(MemoryOutput& out, uint32_t reduce) : out(out), reduce(reduce) {}
-      Status Append(std::string_view bytes) override {
-        text.append(bytes);
-        return Status::OK();
-      }
-      Status Close() override {
-        std::lock_guard lock(out.mu);
-        out.parts[reduce] = text;
-        return Status::OK();
-      }
-      MemoryOutput& out;
-      uint32_t reduce;
-      std::string text;
-    };
-    return std::unique_ptr<OutputSink>(std::make_unique<Sink>(*this, reduce));
-  }
-  Status Commit(uint32_t parts) override {
-    committed = parts;
-    return Status::OK();
-  }
-  void Abort() override { aborted = true; }
+using testing::MemoryOutput;
 
-  std::mutex mu;
-  std::map<uint32_t, std::string> parts;  // guarded by mu
-  int committed = -1;
-  bool aborted = false;
+// Thread ranks 1..N-1, each serving its share of `cluster`'s slots (nodes dealt round-robin)
+// with the jobs `factory(rank)` builds; rank 0's Controller over MpiExecutor runs one job at
+// a time. The ranks are told to stop, and joined, when this goes.
+class ThreadRanks {
+ public:
+  ThreadRanks(int ranks, const ClusterSpec& cluster,
+              const std::function<SlotHost::JobFactory(int rank)>& factory)
+      : group_(ranks), cluster_(cluster), slots_(cluster.Slots()) {
+    options_.pin = false;
+    options_.chunk_bytes = 4096;  // many chunks per reduce, to go through the paging
+    options_.part_window = 2;
+    options_.wait = std::chrono::seconds(20);
+    for (int r = 1; r < ranks; ++r)
+      hosts_.emplace_back([this, r, f = factory(r)] {
+        SteadyClock clock;
+        SlotHost host(group_.Rank(r), clock, SlotsOfRank(slots_, group_.size(), r), f, options_);
+        (void)host.Serve();
+      });
+  }
+  ~ThreadRanks() {
+    ShutDownRanks(group_.Rank(0));
+    for (std::thread& t : hosts_) t.join();
+  }
+
+  // Runs the job to its end; what the Controller says of it.
+  JobOutcome Run(const JobSpec& spec, RealJob job, const std::string& definition) {
+    AsioLoop loop;
+    MpiExecutor executor(loop, group_.Rank(0), slots_, RanksOfSlots(slots_, group_.size()),
+                         options_);
+    FifoPolicy fifo;
+    Controller controller(loop, executor, fifo, slots_, cluster_.nodes(),
+                          MakePartitioner("dp-sketch").value());
+    const JobId id = controller.next_job_id();
+    executor.AddJob(id, std::move(job), definition);
+    controller.Submit(spec);
+    controller.RunUntilIdle();
+    return controller.outcome(id);
+  }
+  ThreadTransportGroup& group() { return group_; }
+
+ private:
+  ThreadTransportGroup group_;
+  const ClusterSpec cluster_;
+  const std::vector<SlotInfo> slots_;
+  SlotHostOptions options_;
+  std::vector<std::thread> hosts_;
 };
 
 // A job over in-memory splits of text: what every rank can rebuild from its name.
@@ -94,11 +112,16 @@ struct TextJob {
 
 struct RunResult {
   std::map<uint32_t, std::string> parts;
-  int committed = -1;
+  std::optional<uint32_t> committed;
   bool aborted = false;
   Status failure;
   uint64_t remote_shuffle_bytes = 0;
 };
+
+RunResult ResultOf(const JobOutcome& outcome, const MemoryOutput& output) {
+  return {output.parts, output.committed_parts, output.aborted, outcome.failure,
+          outcome.remote_shuffle_bytes};
+}
 
 template <class App>
 RunResult RunOnOneProcess(const TextJob<App>& job, const ClusterSpec& cluster) {
@@ -112,57 +135,23 @@ RunResult RunOnOneProcess(const TextJob<App>& job, const ClusterSpec& cluster) {
   executor.AddJob(id, job.Real(output));
   controller.Submit(job.Spec());
   controller.RunUntilIdle();
-  return {output->parts, output->committed, output->aborted, controller.outcome(id).failure,
-          controller.outcome(id).remote_shuffle_bytes};
+  return ResultOf(controller.outcome(id), *output);
 }
 
-// The cluster's nodes go to ranks round-robin; rank r > 0 serves on a thread of its own.
 template <class App>
 RunResult RunOnRanks(const TextJob<App>& job, const ClusterSpec& cluster, int ranks) {
-  ThreadTransportGroup group(ranks);
-  const std::vector<SlotInfo> slots = cluster.Slots();
-  std::vector<int> rank_of_slot;
-  for (const SlotInfo& s : slots) rank_of_slot.push_back(s.node % ranks);
-  SlotHostOptions options;
-  options.pin = false;
-  options.chunk_bytes = 4096;  // many chunks per reduce, to go through the paging
-  options.part_window = 2;
-  options.wait = std::chrono::seconds(20);
-  std::vector<std::thread> hosts;
-  for (int r = 1; r < ranks; ++r) {
-    std::vector<SlotInfo> own;
-    for (const SlotInfo& s : slots)
-      if (rank_of_slot[s.id] == r) own.push_back(s);
-    hosts.emplace_back([&group, &job, own, r, options] {
-      SteadyClock clock;
-      SlotHost host(
-          group.Rank(r), clock, own,
-          [&job](JobId, const std::string& definition) -> Result<RealJob> {
-            if (definition != App::kName) return Status::InvalidArgument("no such job");
-            return job.Real(nullptr);
-          },
-          options);
-      (void)host.Serve();
-    });
-  }
-  RunResult result;
+  auto output = std::make_shared<MemoryOutput>();
+  JobOutcome outcome;
   {
-    AsioLoop loop;
-    MpiExecutor executor(loop, group.Rank(0), slots, rank_of_slot, options);
-    FifoPolicy fifo;
-    Controller controller(loop, executor, fifo, slots, cluster.nodes(),
-                          MakePartitioner("dp-sketch").value());
-    auto output = std::make_shared<MemoryOutput>();
-    const JobId id = controller.next_job_id();
-    executor.AddJob(id, job.Real(output), std::string(App::kName));
-    controller.Submit(job.Spec());
-    controller.RunUntilIdle();
-    result = {output->parts, output->committed, output->aborted, controller.outcome(id).failure,
-              controller.outcome(id).remote_shuffle_bytes};
+    ThreadRanks world(ranks, cluster, [&job](int) -> SlotHost::JobFactory {
+      return [&job](JobId, const std::string& definition) -> Result<RealJob> {
+        if (definition != App::kName) return Status::InvalidArgument("no such job");
+        return job.Real(nullptr);
+      };
+    });
+    outcome = world.Run(job.Spec(), job.Real(output), std::string(App::kName));
   }
-  ShutDownRanks(group.Rank(0));
-  for (std::thread& t : hosts) t.join();
-  return result;
+  return ResultOf(outcome, *output);
 }
 
 TextJob<apps::WordCount> WordCountJob(int splits) {
@@ -181,12 +170,12 @@ TEST(MpiExecutor, WordCountOnTwoAndFourRanksEqualsOneProcess) {
   const ClusterSpec cluster = ClusterSpec::Parse("4x(1m,1r,1.0)").value();
   const RunResult one = RunOnOneProcess(job, cluster);
   ASSERT_TRUE(one.failure.ok()) << one.failure.message();
-  ASSERT_EQ(one.committed, 3);
+  ASSERT_EQ(one.committed, 3u);
   ASSERT_EQ(one.parts.size(), 3u);
   for (int ranks : {2, 4}) {
     const RunResult many = RunOnRanks(job, cluster, ranks);
     ASSERT_TRUE(many.failure.ok()) << ranks << " ranks: " << many.failure.message();
-    EXPECT_EQ(many.committed, 3) << ranks << " ranks";
+    EXPECT_EQ(many.committed, 3u) << ranks << " ranks";
     EXPECT_FALSE(many.aborted);
     EXPECT_EQ(many.parts, one.parts) << ranks << " ranks";
     EXPECT_GT(many.remote_shuffle_bytes, 0u) << "reduces read map outputs of other ranks";
@@ -207,51 +196,25 @@ TEST(MpiExecutor, FriendListsOnThreeRanksEqualOneProcess) {
   const RunResult many = RunOnRanks(job, cluster, 3);
   ASSERT_TRUE(many.failure.ok()) << many.failure.message();
   EXPECT_EQ(many.parts, one.parts);
-  EXPECT_EQ(many.committed, 3);
+  EXPECT_EQ(many.committed, 3u);
 }
 
 TEST(MpiExecutor, AJobARankCannotBuildFailsNamingTheRankAndCommitsNothing) {
-  TextJob<apps::WordCount> job = WordCountJob(4);
-  ThreadTransportGroup group(2);
-  const ClusterSpec cluster = ClusterSpec::Parse("2x(1m,1r,1.0)").value();
-  const std::vector<SlotInfo> slots = cluster.Slots();
-  std::vector<int> rank_of_slot;
-  for (const SlotInfo& s : slots) rank_of_slot.push_back(s.node % 2);
-  SlotHostOptions options;
-  options.pin = false;
-  std::vector<SlotInfo> own;
-  for (const SlotInfo& s : slots)
-    if (rank_of_slot[s.id] == 1) own.push_back(s);
-  std::thread rank1([&] {
-    SteadyClock clock;
-    SlotHost host(
-        group.Rank(1), clock, own,
-        [](JobId, const std::string&) -> Result<RealJob> {
-          return Status::NotFound("big.txt: no such file");
-        },
-        options);
-    (void)host.Serve();
-  });
-  Status failure;
+  const TextJob<apps::WordCount> job = WordCountJob(4);
   auto output = std::make_shared<MemoryOutput>();
+  JobOutcome outcome;
   {
-    AsioLoop loop;
-    MpiExecutor executor(loop, group.Rank(0), slots, rank_of_slot, options);
-    FifoPolicy fifo;
-    Controller controller(loop, executor, fifo, slots, cluster.nodes(),
-                          MakePartitioner("dp-sketch").value());
-    const JobId id = controller.next_job_id();
-    executor.AddJob(id, job.Real(output), "wordcount");
-    controller.Submit(job.Spec());
-    controller.RunUntilIdle();
-    failure = controller.outcome(id).failure;
+    ThreadRanks world(2, ClusterSpec::Parse("2x(1m,1r,1.0)").value(), [](int) {
+      return [](JobId, const std::string&) -> Result<RealJob> {
+        return Status::NotFound("big.txt: no such file");
+      };
+    });
+    outcome = world.Run(job.Spec(), job.Real(output), "wordcount");
   }
-  ShutDownRanks(group.Rank(0));
-  rank1.join();
-  ASSERT_FALSE(failure.ok());
-  EXPECT_NE(failure.message().find("rank 1: big.txt: no such file"), std::string::npos)
-      << failure.message();
-  EXPECT_EQ(output->committed, -1);
+  ASSERT_FALSE(outcome.failure.ok());
+  EXPECT_NE(outcome.failure.message().find("rank 1: big.txt: no such file"), std::string::npos)
+      << outcome.failure.message();
+  EXPECT_FALSE(output->committed_parts.has_value());
 }
 
 // Map task i of rank `stall_rank`'s copy runs until cancelled, saying it started.
@@ -281,11 +244,7 @@ struct Stall {
 };
 
 TEST(MpiExecutor, ARankThatDiesFailsTheJobNamingItAndNothingIsCommitted) {
-  const ClusterSpec cluster = ClusterSpec::Parse("3x(1m,1r,1.0)").value();
-  const std::vector<SlotInfo> slots = cluster.Slots();
-  std::vector<int> rank_of_slot;
-  for (const SlotInfo& s : slots) rank_of_slot.push_back(s.node);
-  std::vector<PartitionHash> hashes = MakePartitionHashes(2, 4, 1);
+  const std::vector<PartitionHash> hashes = MakePartitionHashes(2, 4, 1);
   auto make = [&hashes](std::atomic<bool>* started, std::shared_ptr<JobOutput> output) {
     RealJob job;
     job.runtime =
@@ -295,52 +254,32 @@ TEST(MpiExecutor, ARankThatDiesFailsTheJobNamingItAndNothingIsCommitted) {
     job.reduces = 1;
     return job;
   };
-  ThreadTransportGroup group(3);
-  SlotHostOptions options;
-  options.pin = false;
   std::atomic<bool> started{false};
-  std::vector<std::thread> hosts;
-  for (int r = 1; r < 3; ++r) {
-    hosts.emplace_back([&, r] {
-      SteadyClock clock;
-      SlotHost host(
-          group.Rank(r), clock, {slots[static_cast<size_t>(r)], slots[static_cast<size_t>(r) + 3]},
-          [&, r](JobId, const std::string&) -> Result<RealJob> {
-            return make(r == 2 ? &started : nullptr, nullptr);
-          },
-          options);
-      (void)host.Serve();
-    });
-  }
-  std::thread killer([&] {
-    while (!started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    group.Kill(2);
-  });
   auto output = std::make_shared<MemoryOutput>();
-  Status failure;
+  JobOutcome outcome;
   {
-    AsioLoop loop;
-    MpiExecutor executor(loop, group.Rank(0), slots, rank_of_slot, options);
-    FifoPolicy fifo;
-    Controller controller(loop, executor, fifo, slots, cluster.nodes(),
-                          MakePartitioner("dp-sketch").value());
-    const JobId id = controller.next_job_id();
-    executor.AddJob(id, make(nullptr, output), "stall");
+    // One node per rank; rank 2's map stalls until that rank is killed.
+    ThreadRanks world(3, ClusterSpec::Parse("3x(1m,1r,1.0)").value(), [&](int rank) {
+      return [&, rank](JobId, const std::string&) -> Result<RealJob> {
+        return make(rank == 2 ? &started : nullptr, nullptr);
+      };
+    });
+    std::thread killer([&] {
+      while (!started.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      world.group().Kill(2);
+    });
     JobSpec spec;
     spec.name = spec.app = "stall";
     spec.reduces = 1;
     spec.partition_hashes = hashes;
     spec.maps.assign(3, {1, {}});
-    controller.Submit(spec);
-    controller.RunUntilIdle();
-    failure = controller.outcome(id).failure;
+    outcome = world.Run(spec, make(nullptr, output), "stall");
+    killer.join();
   }
-  ShutDownRanks(group.Rank(0));
-  killer.join();
-  for (std::thread& t : hosts) t.join();
-  ASSERT_FALSE(failure.ok());
-  EXPECT_NE(failure.message().find("rank 2 died"), std::string::npos) << failure.message();
-  EXPECT_EQ(output->committed, -1);
+  ASSERT_FALSE(outcome.failure.ok());
+  EXPECT_NE(outcome.failure.message().find("rank 2 died"), std::string::npos)
+      << outcome.failure.message();
+  EXPECT_FALSE(output->committed_parts.has_value());
   EXPECT_TRUE(output->parts.empty());
 }
 
