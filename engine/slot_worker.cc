@@ -71,10 +71,11 @@ void SlotWorker::Loop() {
     Work work;
     uint64_t token;
     {
-      // A condition variable, not std::atomic::wait: with libstdc++ 12 a worker asleep in
-      // posted_.wait missed the destructor's notify_one and its join hung (seen under load).
+      // Shutdown ends the wait by itself: a Run and the destructor posted before this
+      // thread woke are seen as one post, and after running that work nothing would come.
       std::unique_lock lock(mu_);
-      wake_.wait(lock, [&] { return posted_.load(std::memory_order_relaxed) != seen; });
+      wake_.wait(lock,
+                 [&] { return shutdown_ || posted_.load(std::memory_order_relaxed) != seen; });
       seen = posted_.load(std::memory_order_relaxed);
       if (shutdown_ && !pending_) return;
       if (!pending_) continue;

@@ -43,7 +43,8 @@ CommandResult RunMpi(const std::vector<std::pair<int, std::vector<std::string>>>
       MRLOCAL_MPIRUN, args,
       {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
        "OMPI_MCA_rmaps_base_oversubscribe=1",
-       "LSAN_OPTIONS=suppressions=" MRLOCAL_MPI_LSAN_SUPPRESSIONS ":print_suppressions=0"});
+       "LSAN_OPTIONS=suppressions=" MRLOCAL_MPI_LSAN_SUPPRESSIONS ":print_suppressions=0",
+       "TSAN_OPTIONS=suppressions=" MRLOCAL_MPI_TSAN_SUPPRESSIONS});
 }
 CommandResult RunMpi(int ranks, std::vector<std::string> args) {
   args.insert(args.begin(), MRLOCAL_BIN);
@@ -245,6 +246,8 @@ TEST_F(MpiCli, WordCountOnTwoHostsOverAShapedLinkEqualsOneProcess) {
                                              "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
                                              "-x",
                                              "LSAN_OPTIONS",
+                                             "-x",
+                                             "TSAN_OPTIONS",
                                              MRLOCAL_BIN};
   two.insert(two.end(), job.begin(), job.end());
   one.insert(one.end(), {"-o", (dir / "one").string()});
@@ -254,7 +257,8 @@ TEST_F(MpiCli, WordCountOnTwoHostsOverAShapedLinkEqualsOneProcess) {
   const CommandResult pair = RunProgram(
       "/usr/sbin/ip", two,
       {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-       "LSAN_OPTIONS=suppressions=" MRLOCAL_MPI_LSAN_SUPPRESSIONS ":print_suppressions=0"});
+       "LSAN_OPTIONS=suppressions=" MRLOCAL_MPI_LSAN_SUPPRESSIONS ":print_suppressions=0",
+       "TSAN_OPTIONS=suppressions=" MRLOCAL_MPI_TSAN_SUPPRESSIONS});
   ASSERT_EQ(pair.exit_code, 0) << pair.err;
   EXPECT_EQ(Output(dir / "two"), Output(dir / "one"));
   EXPECT_TRUE(Contains(pair.out, "of map output fetched by reduces from other ranks")) << pair.out;
