@@ -60,7 +60,7 @@ void MpiExecutor::AddJob(JobId id, RealJob job, std::string definition) {
     pending_[id] = std::move(job);
   }
   WireAddJob add{id, has_output, std::move(definition)};
-  for (int r = 0; r < transport_.size(); ++r) (void)Send(r, add);
+  Broadcast(add);
 }
 
 Result<RealJob> MpiExecutor::TakeLocalJob(JobId id) {
@@ -107,13 +107,10 @@ void MpiExecutor::Cancel(SlotId slot, uint64_t token) {
   (void)Send(rank_of_slot_.at(static_cast<size_t>(slot)), WireCancel{slot, token});
 }
 
-void MpiExecutor::SetPlan(JobId job, const ReducePlan& plan) {
-  const WirePlan message{job, plan};
-  for (int r = 0; r < transport_.size(); ++r) (void)Send(r, message);
-}
+void MpiExecutor::SetPlan(JobId job, const ReducePlan& plan) { Broadcast(WirePlan{job, plan}); }
 
 Status MpiExecutor::FinishJob(JobId job, bool success) {
-  for (int r = 0; r < transport_.size(); ++r) (void)Send(r, WireFinishJob{job, success});
+  Broadcast(WireFinishJob{job, success});
   JobEntry entry;
   Status dead;
   {
@@ -138,11 +135,6 @@ void MpiExecutor::SetSpeed(SlotId slot, double speed) {
 double MpiExecutor::Progress(SlotId slot) const {
   std::lock_guard lock(mu_);
   return progress_.at(static_cast<size_t>(slot));
-}
-
-uint64_t MpiExecutor::part_bytes() const {
-  std::lock_guard lock(mu_);
-  return part_bytes_;
 }
 
 void MpiExecutor::OnMessage(int from, WireMessage message) {
@@ -207,8 +199,6 @@ void MpiExecutor::OnPart(int from, WirePart& part) {
   if (it != parts_.end()) {
     if (part.step == WirePart::Step::kAppend) {
       status = it->second->Append(part.bytes);
-      std::lock_guard lock(mu_);
-      part_bytes_ += part.bytes.size();
     } else {
       status = it->second->Close();
       parts_.erase(it);
@@ -238,8 +228,18 @@ void MpiExecutor::FailAttempt(const TaskLaunch& launch, const Status& why) {
   report_(std::move(report));
 }
 
+// Every rank, rank 0 too; the message is encoded once.
+void MpiExecutor::Broadcast(const WireMessage& message) {
+  const std::string bytes = EncodeWire(message);
+  for (int r = 0; r < transport_.size(); ++r) (void)SendBytes(r, bytes);
+}
+
 Status MpiExecutor::Send(int to, const WireMessage& message) {
-  Status sent = transport_.Send(to, EncodeWire(message));
+  return SendBytes(to, EncodeWire(message));
+}
+
+Status MpiExecutor::SendBytes(int to, std::string bytes) {
+  Status sent = transport_.Send(to, std::move(bytes));
   if (!sent.ok()) {
     std::lock_guard lock(mu_);
     if (dead_.ok()) dead_ = sent;

@@ -52,10 +52,6 @@ class MpiExecutor final : public Executor {
   void SetSpeed(SlotId slot, double speed) override;
   double Progress(SlotId slot) const override;
 
-  // Bytes of reduce output received from other ranks, and messages sent (for figures).
-  uint64_t part_bytes() const;
-  int ranks() const { return transport_.size(); }
-
  private:
   struct Attempt {
     TaskLaunch launch;
@@ -74,6 +70,8 @@ class MpiExecutor final : public Executor {
   void OnDead(const Status& why);
   Result<RealJob> TakeLocalJob(JobId id);
   Status Send(int to, const WireMessage& message);
+  Status SendBytes(int to, std::string bytes);
+  void Broadcast(const WireMessage& message);
   // Fails an attempt that cannot run or whose rank died.
   void FailAttempt(const TaskLaunch& launch, const Status& why);
 
@@ -90,7 +88,6 @@ class MpiExecutor final : public Executor {
   Status dead_;                          // guarded by mu_: a rank died
   // Reduce output from other ranks: (rank, sink) -> its writer. Host thread only.
   std::map<std::pair<int, uint64_t>, std::unique_ptr<OutputSink>> parts_;
-  uint64_t part_bytes_ = 0;  // guarded by mu_
 
   std::unique_ptr<SlotHost> host_;  // rank 0's slots
   std::thread host_thread_;
