@@ -24,8 +24,9 @@ class SlotWorker::Context final : public TaskContext {
   Throttle throttle_;
 };
 
-SlotWorker::SlotWorker(int id, int cpu, double speed, SlotPriority priority)
-    : id_(id), cpu_(cpu), priority_(priority), speed_(speed) {
+SlotWorker::SlotWorker(int id, int cpu, double speed, SlotPriority priority,
+                       std::chrono::microseconds spin)
+    : id_(id), cpu_(cpu), priority_(priority), spin_(spin), speed_(speed) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -64,7 +65,7 @@ void SlotWorker::Loop() {
   for (;;) {
     // Spin briefly before sleeping: the controller usually answers a finished task with the
     // next one within microseconds, and a futex wake-up costs more than that.
-    auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    auto spin_until = std::chrono::steady_clock::now() + spin_;
     while (posted_.load(std::memory_order_acquire) == seen &&
            std::chrono::steady_clock::now() < spin_until) {
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -25,8 +26,14 @@ class SlotWorker {
   // Checkpoint() between chunks (that is where throttling and cancellation happen).
   using Work = std::function<void(TaskContext&)>;
 
+  // How long an idle worker spins for its next task before it sleeps: worth it where the
+  // controller answers a report within microseconds (one process), waste where the answer
+  // takes longer than the spin (slots on MPI ranks, sched/dist).
+  static constexpr std::chrono::microseconds kDefaultSpin{50};
+
   // cpu < 0: not pinned. speed in (0, 1].
-  SlotWorker(int id, int cpu, double speed, SlotPriority priority = SlotPriority::kNormal);
+  SlotWorker(int id, int cpu, double speed, SlotPriority priority = SlotPriority::kNormal,
+             std::chrono::microseconds spin = kDefaultSpin);
   ~SlotWorker();  // finishes the running task, then joins the thread
   SlotWorker(const SlotWorker&) = delete;
   SlotWorker& operator=(const SlotWorker&) = delete;
@@ -56,6 +63,7 @@ class SlotWorker {
   const int id_;
   const int cpu_;
   const SlotPriority priority_;
+  const std::chrono::microseconds spin_;
   std::atomic<double> speed_;
   std::atomic<double> progress_{0};
   std::atomic<uint64_t> running_token_{0};

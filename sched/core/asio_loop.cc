@@ -2,7 +2,8 @@
 
 namespace mrlocal {
 
-AsioLoop::AsioLoop() : io_(1), epoch_(std::chrono::steady_clock::now()) {}
+AsioLoop::AsioLoop(std::chrono::microseconds spin)
+    : io_(1), epoch_(std::chrono::steady_clock::now()), spin_(spin) {}
 AsioLoop::~AsioLoop() = default;
 
 Time AsioLoop::Now() const {
@@ -37,7 +38,7 @@ void AsioLoop::Run() {
   while (!stopped_) {
     // Spin on poll() for a few microseconds after the last event: completions from slots
     // tend to come in bursts, and a blocked io_context costs a futex wake-up each time.
-    auto spin_until = steady_clock::now() + microseconds(50);
+    auto spin_until = steady_clock::now() + spin_;
     size_t n = 0;
     while (!stopped_ && (n = io_.poll()) == 0 && steady_clock::now() < spin_until) {
     }

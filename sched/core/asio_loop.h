@@ -14,7 +14,11 @@ namespace mrlocal {
 
 class AsioLoop final : public EventLoop {
  public:
-  AsioLoop();
+  static constexpr std::chrono::microseconds kDefaultSpin{50};
+  // `spin`: how long Run polls after the last event before it blocks. Worth it where slots
+  // answer within microseconds (threads of this process); waste where answers cross MPI
+  // ranks and take longer (sched/dist), when the spin takes a core another rank needs.
+  explicit AsioLoop(std::chrono::microseconds spin = kDefaultSpin);
   ~AsioLoop() override;
 
   Time Now() const override;
@@ -33,6 +37,7 @@ class AsioLoop final : public EventLoop {
   std::unordered_map<TimerId, std::unique_ptr<boost::asio::steady_timer>> timers_;
   TimerId last_id_ = 0;
   std::chrono::steady_clock::time_point epoch_;
+  const std::chrono::microseconds spin_;
   bool stopped_ = false;
 };
 

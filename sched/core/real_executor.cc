@@ -4,15 +4,15 @@
 
 namespace mrlocal {
 
-RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
-                           SlowDown slow_down, size_t first_cpu)
-    : clock_(clock), slow_down_(slow_down) {
+RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots,
+                           SlotThreads threads)
+    : clock_(clock), slow_down_(threads.slow_down) {
   // Map slots and reduce slots each go round-robin over the allowed CPUs, so that a job's
   // map phase and its reduce phase both spread over every core; reduce slots continue the
   // rotation where the map slots ended, so that with fewer slots than CPUs (1 map + 1
   // reduce slot on 2 CPUs) a map and a reduce running together do not share a core.
   std::vector<int> cpus = AllowedCpus();
-  size_t next_map = first_cpu, next_reduce = first_cpu;
+  size_t next_map = threads.first_cpu, next_reduce = threads.first_cpu;
   size_t ids = 0;
   for (const SlotInfo& s : slots) {
     next_reduce += s.kind == SlotKind::kMap;
@@ -22,11 +22,12 @@ RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slot
   workers_.resize(ids);
   for (const SlotInfo& s : slots) {
     size_t& next = s.kind == SlotKind::kMap ? next_map : next_reduce;
-    int cpu = pin ? cpus[next++ % cpus.size()] : -1;
+    int cpu = threads.pin ? cpus[next++ % cpus.size()] : -1;
     slots_[s.id] = s;
     workers_[s.id] = std::make_unique<SlotWorker>(
         s.id, cpu, s.speed,
-        slow_down == SlowDown::kCpuLoad ? SlotPriority::kIdle : SlotPriority::kNormal);
+        slow_down_ == SlowDown::kCpuLoad ? SlotPriority::kIdle : SlotPriority::kNormal,
+        threads.spin);
   }
 }
 

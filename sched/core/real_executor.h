@@ -62,15 +62,22 @@ struct RemoteMaps {
   std::shared_ptr<ShuffleSource> source;  // the others' records
 };
 
+// How the slot threads are made.
+struct SlotThreads {
+  bool pin = true;  // each slot thread on one CPU, round-robin over the allowed ones
+  SlowDown slow_down = SlowDown::kThrottle;
+  // Where the round-robin starts (processes that share a host, such as MPI ranks, start at
+  // different CPUs).
+  size_t first_cpu = 0;
+  std::chrono::microseconds spin = SlotWorker::kDefaultSpin;  // idle spin before sleeping
+};
+
 class RealExecutor final : public Executor {
  public:
-  // `clock` must be safe to read from any thread (AsioLoop's is). pin: pin slot threads.
+  // `clock` must be safe to read from any thread (AsioLoop's is).
   // `slots` may be a part of the cluster's (a rank's own, sched/dist): launches name slots
   // by SlotInfo::id.
-  // `first_cpu`: where the round-robin over the allowed CPUs starts (processes that share
-  // a host, such as MPI ranks, start at different ones).
-  RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, bool pin,
-               SlowDown slow_down = SlowDown::kThrottle, size_t first_cpu = 0);
+  RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots, SlotThreads threads);
   ~RealExecutor() override;
 
   // Registers a job's code, input and output before the Controller submits it under `id`.

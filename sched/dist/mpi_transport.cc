@@ -1,6 +1,7 @@
 #include "sched/dist/mpi_transport.h"
 
 #include <mpi.h>
+#include <sys/prctl.h>
 
 #include <chrono>
 #include <climits>
@@ -11,6 +12,9 @@ namespace mrlocal {
 namespace {
 
 constexpr int kTag = 0x6d72;  // "mr": every mrlocal message
+constexpr auto kPollAtOnce = std::chrono::microseconds(100);
+constexpr auto kFirstPause = std::chrono::microseconds(5);
+constexpr auto kMaxPause = std::chrono::microseconds(200);
 constexpr auto kFinalizeWait = std::chrono::seconds(5);
 
 std::string MpiError(const char* call, int code) {
@@ -120,6 +124,14 @@ Status MpiTransport::Send(int to, std::string bytes) {
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     return Status::InvalidArgument("a message of " + std::to_string(bytes.size()) +
                                    " bytes (MPI counts are ints)");
+  if (to == rank_) {
+    {
+      std::lock_guard lock(mu_);
+      to_self_.push_back(std::move(bytes));
+    }
+    sent_.notify_one();
+    return Status::OK();
+  }
   auto p = std::make_unique<Pending>();
   p->bytes = std::move(bytes);
   std::lock_guard lock(mu_);
@@ -129,41 +141,67 @@ Status MpiTransport::Send(int to, std::string bytes) {
   if (rc != MPI_SUCCESS)
     return Status::IoError("rank " + std::to_string(to) + ": " + MpiError("MPI_Isend", rc));
   pending_.push_back(std::move(p));
+  ++sends_;
+  sent_.notify_one();  // an answer is likely soon: the receiving thread polls at once again
   return Status::OK();
 }
 
+Result<std::optional<Transport::Message>> MpiTransport::Probe() {
+  MRLOCAL_RETURN_IF_ERROR(Reap());
+  int found = 0;
+  MPI_Status status;
+  int rc = MPI_Iprobe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &found, &status);
+  if (rc != MPI_SUCCESS) return Status::IoError(MpiError("MPI_Iprobe", rc));
+  if (!found) return std::optional<Message>();
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  Message m;
+  m.from = status.MPI_SOURCE;
+  m.bytes.resize(static_cast<size_t>(count));
+  rc = MPI_Recv(m.bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
+                MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS)
+    return Status::IoError("rank " + std::to_string(m.from) + ": " + MpiError("MPI_Recv", rc));
+  return std::optional<Message>(std::move(m));
+}
+
 Result<std::optional<Transport::Message>> MpiTransport::Receive(std::chrono::nanoseconds timeout) {
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  auto pause = std::chrono::microseconds(0);
+  // Sleeps of a few microseconds need the thread's timer slack (50 us by default) cut.
+  static thread_local const bool kSlackCut = prctl(PR_SET_TIMERSLACK, 1000UL) == 0;
+  (void)kSlackCut;
+  auto since = std::chrono::steady_clock::now();
+  const auto until = since + timeout;
+  auto pause = kFirstPause;
+  std::unique_lock lock(mu_);
+  uint64_t sends_seen = sends_;
   for (;;) {
-    {
-      std::lock_guard lock(mu_);
-      MRLOCAL_RETURN_IF_ERROR(Reap());
-      int found = 0;
-      MPI_Status status;
-      int rc = MPI_Iprobe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &found, &status);
-      if (rc != MPI_SUCCESS) return Status::IoError(MpiError("MPI_Iprobe", rc));
-      if (found) {
-        int count = 0;
-        MPI_Get_count(&status, MPI_BYTE, &count);
-        Message m;
-        m.from = status.MPI_SOURCE;
-        m.bytes.resize(static_cast<size_t>(count));
-        rc = MPI_Recv(m.bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
-                      MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-          return Status::IoError("rank " + std::to_string(m.from) + ": " +
-                                 MpiError("MPI_Recv", rc));
-        return std::optional<Message>(std::move(m));
-      }
+    if (!to_self_.empty()) {
+      Message m{rank_, std::move(to_self_.front())};
+      to_self_.pop_front();
+      return std::optional<Message>(std::move(m));
     }
-    if (std::chrono::steady_clock::now() >= until) return std::optional<Message>();
-    // Poll at once while messages flow, then back off to 200 us when the line is quiet.
-    if (pause.count() > 0)
-      std::this_thread::sleep_for(pause);
-    else
+    Result<std::optional<Message>> got = Probe();
+    if (!got.ok() || *got) return got;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return std::optional<Message>();
+    // Poll at once while messages flow, then back off to kMaxPause when the line is quiet.
+    // A message sent from this rank meanwhile (a report, a launch) starts the quick polls
+    // again, for its answer: otherwise two ranks that wait for each other's answers would
+    // each be deep in its back-off when the answer comes.
+    if (sends_ != sends_seen) {
+      sends_seen = sends_;
+      since = now;
+      pause = kFirstPause;
+    }
+    if (now - since < kPollAtOnce) {
+      lock.unlock();
       std::this_thread::yield();
-    pause = std::min(std::chrono::microseconds(200), pause + std::chrono::microseconds(10));
+      lock.lock();
+      continue;
+    }
+    sent_.wait_for(lock, std::min<std::chrono::nanoseconds>(pause, until - now),
+                   [&] { return !to_self_.empty() || sends_ != sends_seen; });
+    pause = std::min(kMaxPause, pause * 2);
   }
 }
 

@@ -6,13 +6,18 @@
 //
 // Threads: MPI is initialised at MPI_THREAD_SERIALIZED and every MPI call is made under one
 // mutex, so slot threads may Send while the serving thread polls. Receive polls with a short
-// back-off (a blocking MPI_Recv would hold the mutex), so every wait stays bounded.
+// back-off (a blocking MPI_Recv would hold the mutex), so every wait stays bounded. What a
+// rank sends itself (rank 0 launching on its own slots) never enters MPI: it is queued
+// here, and the back-off waits on a condition variable that such a send wakes at once. Any
+// send restarts the quick polls: its answer usually follows within microseconds.
 //
 // Faults: MPI_ERRORS_RETURN is set, so a failed call is an IoError, not an abort. Under
 // Open MPI without ULFM a rank that dies makes mpirun end every rank (it names the dead one
 // on stderr); rank 0 then aborts its jobs as on Ctrl-C, and nothing is committed.
 #pragma once
 
+#include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,6 +60,8 @@ class MpiTransport final : public Transport {
   MpiTransport(int rank, int size, int local_rank, std::string host);
   // Frees the sends that completed. REQUIRES: mu_ held.
   Status Reap();
+  // One MPI_Iprobe, and the message when there is one. REQUIRES: mu_ held.
+  Result<std::optional<Message>> Probe();
 
   const int rank_;
   const int size_;
@@ -62,6 +69,9 @@ class MpiTransport final : public Transport {
   const std::string host_;
   std::mutex mu_;
   std::vector<std::unique_ptr<Pending>> pending_;  // guarded by mu_
+  std::deque<std::string> to_self_;                // guarded by mu_
+  uint64_t sends_ = 0;                             // guarded by mu_: MPI_Isends made
+  std::condition_variable sent_;                   // a Send ends Receive's pause
 };
 
 }  // namespace mrlocal

@@ -128,14 +128,23 @@ SlotHost::SlotHost(Transport& transport, const Clock& clock, const std::vector<S
       options_(options),
       factory_(std::move(factory)),
       forward_(std::move(forward)),
-      executor_(clock, slots, options.pin, SlowDown::kThrottle, FirstCpu(transport, slots)) {
+      // No idle spin: the next task comes back across ranks, later than a spin would wait.
+      executor_(clock, slots,
+                SlotThreads{.pin = options.pin,
+                            .first_cpu = FirstCpu(transport, slots),
+                            .spin = std::chrono::microseconds(0)}) {
   executor_.SetReportFn([this](TaskReport report) {
     {
       std::lock_guard lock(mu_);
       auto it = running_.find(report.slot);
       if (it != running_.end() && it->second == report.token) running_.erase(it);
     }
-    Send(0, report);
+    // Rank 0's own reports go to its executor from the slot thread, not through a message
+    // to itself and this host's serving thread: one thread hand-off less per task.
+    if (forward_ && transport_.rank() == 0)
+      forward_(0, std::move(report));
+    else
+      Send(0, report);
   });
 }
 

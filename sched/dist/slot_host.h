@@ -44,7 +44,8 @@ class SlotHost {
   // output is ignored: reduce output goes to rank 0.
   using JobFactory = std::function<Result<RealJob>(JobId job, const std::string& definition)>;
   // The messages that are not this host's (reports, output parts: rank 0's MpiExecutor's),
-  // on the thread that runs Serve.
+  // on the thread that runs Serve; on rank 0, its own slots' reports too, on the slot
+  // thread that made them.
   using Forward = std::function<void(int from, WireMessage message)>;
 
   // `slots`: this rank's. `clock`: what reports' times are in; safe from any thread.

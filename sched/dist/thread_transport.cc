@@ -20,7 +20,7 @@ class ThreadTransportGroup::End final : public Transport {
       if (group_.dead_[to]) return Status::IoError("rank " + std::to_string(to) + " died");
       group_.boxes_[to].messages.push_back({rank_, std::move(bytes)});
     }
-    group_.arrived_.notify_all();
+    group_.boxes_[to].arrived.notify_one();
     return Status::OK();
   }
 
@@ -29,7 +29,8 @@ class ThreadTransportGroup::End final : public Transport {
     if (group_.dead_[rank_]) return Status::IoError("rank " + std::to_string(rank_) + " died");
     auto& box = group_.boxes_[rank_].messages;
     auto ready = [&] { return !box.empty() || DeadPeer() >= 0 || group_.dead_[rank_]; };
-    if (!group_.arrived_.wait_for(lock, timeout, ready)) return std::optional<Message>();
+    if (!group_.boxes_[rank_].arrived.wait_for(lock, timeout, ready))
+      return std::optional<Message>();
     if (group_.dead_[rank_]) return Status::IoError("rank " + std::to_string(rank_) + " died");
     if (box.empty()) return Status::IoError("rank " + std::to_string(DeadPeer()) + " died");
     Message m = std::move(box.front());
@@ -63,7 +64,7 @@ void ThreadTransportGroup::Kill(int r) {
     dead_.at(static_cast<size_t>(r)) = true;
     boxes_[static_cast<size_t>(r)].messages.clear();
   }
-  arrived_.notify_all();
+  for (Mailbox& box : boxes_) box.arrived.notify_all();
 }
 
 }  // namespace mrlocal

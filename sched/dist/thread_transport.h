@@ -32,10 +32,10 @@ class ThreadTransportGroup {
   class End;
   struct Mailbox {
     std::deque<Transport::Message> messages;
+    std::condition_variable arrived;  // one per rank: a send wakes only its receiver
   };
   friend class End;
   std::mutex mu_;
-  std::condition_variable arrived_;
   std::vector<Mailbox> boxes_;  // by rank, guarded by mu_
   std::vector<bool> dead_;      // by rank, guarded by mu_
   std::vector<std::unique_ptr<End>> ranks_;

@@ -5,23 +5,28 @@
 //    and the slot hand-off cost. Issue target: <= 20 us per task (median over runs).
 // 2. FIFO's PickTask with 1,000 queued jobs: decision latency p50/p99 (target p99 <= 10 us).
 //
-//   bench_control_loop [--tasks N] [--runs N] [--jobs N] [--cluster SPEC]
+//   bench_control_loop [--tasks N] [--runs N] [--jobs N] [--cluster SPEC] [--thread-ranks N]
 //
 // Under mpirun (issue 18) the cluster's nodes go to the ranks round-robin, as in
 // `mpirun -np N mrlocal ...`: rank 0 runs the loop over MpiExecutor, every rank runs its
 // slots, and (1) is the cost per task of a remote launch and report:
 //   mpirun -np 2 bench_control_loop --tasks 20000 --cluster 2x(1m,1r,1.0)
+// --thread-ranks N runs the same over N ranks that are threads of this process
+// (ThreadTransportGroup): the executor's own cost, without MPI's.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "sched/core/cluster_spec.h"
 #include "sched/dist/mpi_executor.h"
 #include "sched/dist/mpi_transport.h"
 #include "sched/dist/slot_host.h"
+#include "sched/dist/thread_transport.h"
 #include "sched/policy/fifo_policy.h"
 #include "tools/runtime/runtime.h"
 
@@ -93,6 +98,17 @@ double RunNoopJob(uint32_t tasks, const ClusterSpec& cluster, Transport* world,
   return secs;
 }
 
+// A rank other than 0: serves its slots until rank 0 shuts the ranks down.
+Status ServeSlots(Transport& transport, const ClusterSpec& cluster) {
+  SteadyClock clock;
+  const auto hashes = MakePartitionHashes(1, 1, 1);
+  SlotHost host(transport, clock, SlotsOfRank(cluster.Slots(), transport.size(), transport.rank()),
+                [&hashes](JobId, const std::string& definition) -> Result<RealJob> {
+                  return NoopJob(hashes, static_cast<uint32_t>(std::stoul(definition)));
+                });
+  return host.Serve();
+}
+
 void DecisionLatency(int jobs) {
   ClusterState s;
   s.nodes = 2;
@@ -142,13 +158,14 @@ void DecisionLatency(int jobs) {
 int main(int argc, char** argv) {
   using namespace mrlocal;
   uint32_t tasks = 100000;
-  int runs = 5, jobs = 1000;
+  int runs = 5, jobs = 1000, thread_ranks = 1;
   std::string cluster_text = "2x(1m,1r,1.0)";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--tasks")) tasks = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--jobs")) jobs = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--cluster")) cluster_text = argv[i + 1];
+    if (!std::strcmp(argv[i], "--thread-ranks")) thread_ranks = std::atoi(argv[i + 1]);
   }
   auto cluster = ClusterSpec::Parse(cluster_text);
   if (!cluster.ok()) {
@@ -164,21 +181,24 @@ int main(int argc, char** argv) {
     }
     world = std::move(joined).value();
   }
-  const int ranks = world ? world->size() : 1;
-  if (ranks > 1 && world->rank() != 0) {  // serve this rank's slots until rank 0 is done
-    SteadyClock clock;
-    const auto hashes = MakePartitionHashes(1, 1, 1);
-    SlotHost host(*world, clock, SlotsOfRank(cluster->Slots(), ranks, world->rank()),
-                  [&hashes](JobId, const std::string& definition) -> Result<RealJob> {
-                    return NoopJob(hashes, static_cast<uint32_t>(std::stoul(definition)));
-                  });
-    Status served = host.Serve();
-    return served.ok() ? 0 : 1;
+  // Ranks as threads of this process: the executor's own cost, without MPI's.
+  std::unique_ptr<ThreadTransportGroup> threads;
+  std::vector<std::thread> thread_hosts;
+  if (!world && thread_ranks > 1) {
+    threads = std::make_unique<ThreadTransportGroup>(thread_ranks);
+    for (int r = 1; r < thread_ranks; ++r)
+      thread_hosts.emplace_back([&, r] { (void)ServeSlots(threads->Rank(r), *cluster); });
   }
+  Transport* transport = world           ? static_cast<Transport*>(world.get())
+                         : threads.get() ? &threads->Rank(0)
+                                         : nullptr;
+  const int ranks = transport ? transport->size() : 1;
+  if (world && ranks > 1 && world->rank() != 0)  // serve this rank's slots until rank 0 is done
+    return ServeSlots(*world, *cluster).ok() ? 0 : 1;
   std::vector<double> per_task;
   SchedulerStats stats;
   for (int r = 0; r < runs; ++r) {
-    double secs = RunNoopJob(tasks, *cluster, ranks > 1 ? world.get() : nullptr, &stats);
+    double secs = RunNoopJob(tasks, *cluster, ranks > 1 ? transport : nullptr, &stats);
     per_task.push_back(secs / tasks * 1e6);
     std::printf(
         "run %d: %u no-op map tasks in %.3f s = %.2f us/task; decisions %lu, "
@@ -188,9 +208,11 @@ int main(int argc, char** argv) {
         stats.dispatch_ns.PercentileUs(0.5), stats.dispatch_ns.PercentileUs(0.99));
   }
   std::sort(per_task.begin(), per_task.end());
-  std::printf("median over %d runs: %.2f us per task (cluster %s, %d rank%s)\n", runs,
-              per_task[per_task.size() / 2], cluster_text.c_str(), ranks, ranks > 1 ? "s" : "");
-  if (ranks > 1) ShutDownRanks(*world);
+  std::printf("median over %d runs: %.2f us per task (cluster %s, %d %s%s)\n", runs,
+              per_task[per_task.size() / 2], cluster_text.c_str(), ranks,
+              threads ? "thread rank" : "rank", ranks > 1 ? "s" : "");
+  if (ranks > 1) ShutDownRanks(*transport);
+  for (std::thread& t : thread_hosts) t.join();
   DecisionLatency(jobs);
   return 0;
 }

@@ -58,7 +58,7 @@ using testing::MemoryOutput;
 // threads.
 class RealExecutorTest : public ::testing::Test {
  protected:
-  RealExecutorTest() : executor_(clock_, testing::OneNode(1, 1), /*pin=*/false) {
+  RealExecutorTest() : executor_(clock_, testing::OneNode(1, 1), SlotThreads{.pin = false}) {
     executor_.SetReportFn([this](TaskReport r) {
       std::lock_guard lock(mu_);
       reports_.push_back(std::move(r));

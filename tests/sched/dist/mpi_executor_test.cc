@@ -126,7 +126,7 @@ RunResult ResultOf(const JobOutcome& outcome, const MemoryOutput& output) {
 template <class App>
 RunResult RunOnOneProcess(const TextJob<App>& job, const ClusterSpec& cluster) {
   AsioLoop loop;
-  RealExecutor executor(loop, cluster.Slots(), /*pin=*/false);
+  RealExecutor executor(loop, cluster.Slots(), SlotThreads{.pin = false});
   FifoPolicy fifo;
   Controller controller(loop, executor, fifo, cluster.Slots(), cluster.nodes(),
                         MakePartitioner("dp-sketch").value());
