@@ -15,7 +15,7 @@
 #       shared memory and over the 1 Gbit/s link, 3 times: the reduce phase's extra time
 #       against the bytes that crossed (the simulated network's calibration).
 #   tools/bench/bench_mpi.sh control [BUILD_DIR]      the control loop's cost per task with
-#       the slots on another rank (bench_control_loop under mpirun -np 2).
+#       slots on other ranks (bench_control_loop, one process against mpirun -np 2 and 4).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 mode=${1:?usage: bench_mpi.sh ranks|mrmpi|netns|calibrate FILE [BUILD_DIR] | control [BUILD_DIR]}
@@ -90,9 +90,15 @@ case $mode in
       done
     done ;;
   control)
-    "$build/bench_control_loop" --tasks 20000 --runs 3 --cluster '2x(1m,1r,1.0)' | grep median
-    mpirun -np 2 "${shm[@]}" "$build/bench_control_loop" --tasks 20000 --runs 3 \
-      --cluster '2x(1m,1r,1.0)' | grep -E 'run|median' ;;
+    # Rank 0's node first: "1x(0m,1r,1.0)+..." leaves every map slot on rank 1 (remote).
+    for c in '2x(1m,1r,1.0)' '1x(0m,1r,1.0)+1x(1m,1r,1.0)' '2x(4m,1r,1.0)' \
+             '1x(0m,1r,1.0)+1x(4m,1r,1.0)'; do
+      "$build/bench_control_loop" --tasks 20000 --runs 5 --cluster "$c" | grep median
+      mpirun -np 2 "${shm[@]}" "$build/bench_control_loop" --tasks 20000 --runs 5 \
+        --cluster "$c" | grep median
+    done
+    mpirun -np 4 "${shm[@]}" "$build/bench_control_loop" --tasks 20000 --runs 5 \
+      --cluster '4x(1m,1r,1.0)' | grep median ;;
   netns)
     two_hosts
     for part in dp-sketch hash; do
