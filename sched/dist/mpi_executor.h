@@ -102,4 +102,18 @@ std::vector<SlotInfo> SlotsOfRank(const std::vector<SlotInfo>& slots, int ranks,
 // Tells every other rank that the process's runs are over (their SlotHost::Serve returns).
 void ShutDownRanks(Transport& transport);
 
+// ShutDownRanks when it goes out of scope, however rank 0's run ends. Null: nothing to do.
+class ShutDownRanksAtExit {
+ public:
+  explicit ShutDownRanksAtExit(Transport* transport) : transport_(transport) {}
+  ~ShutDownRanksAtExit() {
+    if (transport_) ShutDownRanks(*transport_);
+  }
+  ShutDownRanksAtExit(const ShutDownRanksAtExit&) = delete;
+  ShutDownRanksAtExit& operator=(const ShutDownRanksAtExit&) = delete;
+
+ private:
+  Transport* transport_;
+};
+
 }  // namespace mrlocal

@@ -54,6 +54,11 @@ class MpiTransport final : public Transport {
 
   // The host this rank runs on (MPI_Get_processor_name), for messages.
   const std::string& host() const { return host_; }
+  // `status` said by this rank: "rank R (host): ...".
+  Status Said(const Status& status) const {
+    return Status::Of(status.code(),
+                      "rank " + std::to_string(rank_) + " (" + host_ + "): " + status.message());
+  }
 
  private:
   struct Pending;

@@ -144,6 +144,43 @@ TEST_F(MpiCli, ADeadlineJobOnTwoRanksIsAdmittedAndMet) {
   EXPECT_TRUE(Contains(r.out, "admission rtmr estimated")) << r.out;
 }
 
+// `mrlocal workload` over ranks: rank 0 schedules, every rank builds the same jobs from the
+// same spec and runs them on its slots. RTMR's admission holds across ranks: the job whose
+// deadline its work cannot meet (8 maps of 0.2 s on 4 map slots, due in 0.3 s) is
+// rejected, the two it admits are met; a mixed stream of real apps runs to its end.
+TEST_F(MpiCli, AWorkloadOnTwoRanksAdmitsOnlyWhatItMeetsAndRunsEveryJob) {
+  ScratchDir dir;
+  const std::string synthetic = R"j("app": "synthetic", "maps": 8, "map_s": 0.2, "reduce_s": 0.1,
+      "reduces": 2)j";
+  WriteFile(dir / "deadlines.json",
+            R"j({"cluster": "2x(2m,1r,1.0)", "jobs": [
+  {"name": "a", "arrival_s": 0, )j" +
+                synthetic + R"j(, "deadline_s": 4},
+  {"name": "b", "arrival_s": 0.1, )j" +
+                synthetic + R"j(, "deadline_s": 4},
+  {"name": "c", "arrival_s": 0.2, )j" +
+                synthetic + R"j(, "deadline_s": 0.3}]})j");
+  const CommandResult r =
+      RunMpi(2, {"workload", (dir / "deadlines.json").string(), "--policy", "rtmr", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "accepted   2 (AcceptR 66.7%); rejected 1")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "missed 0 of 2 with a deadline")) << r.out;
+
+  WriteFile(dir / "mixed.json", R"j({"cluster": "2x(1m,1r,1.0)", "jobs": [
+  {"name": "wc", "arrival_s": 0, "app": "wordcount", "reduces": 2,
+   "input": {"generate": "text", "size": "4MiB", "seed": 1}},
+  {"name": "pi", "arrival_s": 0.1, "app": "pi", "maps": 4, "samples": 100000},
+  {"name": "fc", "arrival_s": 0.2, "app": "friendcount", "reduces": 2,
+   "input": {"generate": "graph", "nodes": 20000, "edges": 200000, "seed": 2}}]})j");
+  const CommandResult mixed = RunMpi(2, {"workload", (dir / "mixed.json").string(), "-q"});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_TRUE(Contains(mixed.out, "successful 3 (SuccessR 100.0%)")) << mixed.out;
+
+  const CommandResult sim = RunMpi(2, {"workload", (dir / "mixed.json").string(), "--sim"});
+  EXPECT_EQ(sim.exit_code, 2);
+  EXPECT_TRUE(Contains(sim.err, "mrlocal: error: --sim runs in one process")) << sim.err;
+}
+
 TEST_F(MpiCli, ARankRunningAnotherCommandFailsTheJobNamingItAndNothingIsCommitted) {
   ScratchDir dir;
   const std::string text = TextInput(dir);

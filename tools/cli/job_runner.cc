@@ -367,17 +367,9 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   if (!plan.ok()) return rank0 ? ReportError(plan.status()) : ExitCodeFor(plan.status());
   if (!rank0) {
     Status served = ServeRank(*world, plan->request.cluster, app, !o.no_pin);
-    if (served.ok()) return kExitOk;
-    return ReportError(Status::Of(served.code(), "rank " + std::to_string(world->rank()) + " (" +
-                                                     world->host() + "): " + served.message()));
+    return served.ok() ? kExitOk : ReportError(world->Said(served));
   }
-  // However rank 0 ends, the other ranks stop serving.
-  struct StopRanks {
-    Transport* world;
-    ~StopRanks() {
-      if (world) ShutDownRanks(*world);
-    }
-  } stop_ranks{ranks > 1 ? world.get() : nullptr};
+  ShutDownRanksAtExit stop_ranks(ranks > 1 ? world.get() : nullptr);
   JobRequest request = ToRequest(o, *plan);
   request.start = start;
   if (ranks > 1) request.transport = world.get();

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "sched/core/units.h"
+#include "sched/dist/mpi_executor.h"
 #include "sched/dist/mpi_transport.h"
 #include "sched/policy/policy_registry.h"
 #include "sched/report/goals_svg.h"
@@ -177,31 +178,39 @@ class WorkloadCommand final : public Command {
   }
 
   int Run() override {
-    // Not yet over MPI ranks (issue 18 covers the job commands): every rank would run the
-    // whole workload on its own. Rank 0 says so; every rank stops.
+    // Under mpirun or srun every rank runs this command: rank 0 runs the workload on the
+    // slots of every rank; the others build the same jobs and serve their slots.
+    std::unique_ptr<MpiTransport> world;
     if (MpiTransport::Launched()) {
-      auto world = MpiTransport::Init();
-      if (world.ok() && (*world)->size() > 1) {
-        const Status refused = Status::InvalidArgument(
-            "mrlocal workload does not run over MPI ranks yet: run it without mpirun, or run "
-            "its jobs with mpirun -np N mrlocal wordcount|friendcount|pi");
-        return (*world)->rank() == 0 ? ReportError(refused) : ExitCodeFor(refused);
-      }
+      auto joined = MpiTransport::Init();
+      if (!joined.ok()) return ReportError(joined.status());
+      if ((*joined)->size() > 1) world = std::move(joined).value();
     }
+    const bool rank0 = !world || world->rank() == 0;
+    auto fail = [rank0](const Status& st) { return rank0 ? ReportError(st) : ExitCodeFor(st); };
+    if (world && options_.sim)
+      return fail(Status::InvalidArgument(
+          "--sim runs in one process: run it without mpirun (--hosts N simulates N hosts)"));
     std::string policy = policy_;
     if (no_feedback_) {
       policy = FindPolicy(policy_).value()->without_feedback;
       if (policy.empty())
-        return ReportError(Status::InvalidArgument("--no-feedback applies to --policy " +
-                                                   DeadlineDefaultPolicy().name));
+        return fail(Status::InvalidArgument("--no-feedback applies to --policy " +
+                                            DeadlineDefaultPolicy().name));
     }
-    if (Status st = CheckPolicyOptions(options_, {policy}); !st.ok()) return ReportError(st);
+    if (Status st = CheckPolicyOptions(options_, {policy}); !st.ok()) return fail(st);
     auto loaded = LoadWorkloadFromOptions(options_);
-    if (!loaded.ok()) return ReportError(loaded.status());
-    if (!loaded->spec.note.empty() && !options_.quiet)
-      std::cerr << "mrlocal: " << loaded->spec.note << "\n";
+    if (!loaded.ok()) return fail(loaded.status());
     WorkloadRunOptions& ro = loaded->run;
     ro.policy = policy;
+    if (!rank0) {
+      Status served = ServeWorkloadRank(loaded->spec, ro, *world);
+      return served.ok() ? kExitOk : ReportError(world->Said(served));
+    }
+    ShutDownRanksAtExit stop_ranks(world.get());
+    ro.transport = world.get();
+    if (!loaded->spec.note.empty() && !options_.quiet)
+      std::cerr << "mrlocal: " << loaded->spec.note << "\n";
     ro.keep_attempts = !options_.report_dir.empty();
     WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());
     Result<WorkloadRun> run = Status::Internal("not run");

@@ -1,6 +1,7 @@
 #include "tools/runtime/rank_host.h"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "sched/dist/mpi_executor.h"
@@ -66,12 +67,18 @@ class RankJobs {
 
 Status ServeRank(Transport& transport, const ClusterSpec& cluster, const JobApp& app, bool pin) {
   RankJobs jobs(app);
+  return ServeSlots(
+      transport, cluster,
+      [&jobs](JobId, const std::string& definition) { return jobs.Build(definition); }, pin);
+}
+
+Status ServeSlots(Transport& transport, const ClusterSpec& cluster, SlotHost::JobFactory jobs,
+                  bool pin) {
   SteadyClock clock;
   SlotHostOptions options;
   options.pin = pin;
-  SlotHost host(
-      transport, clock, SlotsOfRank(cluster.Slots(), transport.size(), transport.rank()),
-      [&jobs](JobId, const std::string& definition) { return jobs.Build(definition); }, options);
+  SlotHost host(transport, clock, SlotsOfRank(cluster.Slots(), transport.size(), transport.rank()),
+                std::move(jobs), options);
   return host.Serve();
 }
 

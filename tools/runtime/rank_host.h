@@ -6,6 +6,7 @@
 
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
+#include "sched/dist/slot_host.h"
 #include "sched/dist/transport.h"
 #include "tools/runtime/job_app.h"
 
@@ -13,5 +14,9 @@ namespace mrlocal {
 
 // Returns when rank 0 says the run is over (OK), or with why this rank cannot go on.
 Status ServeRank(Transport& transport, const ClusterSpec& cluster, const JobApp& app, bool pin);
+
+// The same for any run: `jobs` rebuilds each job rank 0 sends from its definition.
+Status ServeSlots(Transport& transport, const ClusterSpec& cluster, SlotHost::JobFactory jobs,
+                  bool pin);
 
 }  // namespace mrlocal

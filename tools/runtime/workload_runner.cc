@@ -15,6 +15,7 @@
 #include "tools/runtime/gzip_file.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/job_set_preview.h"
+#include "tools/runtime/rank_host.h"
 #include "tools/runtime/real_job.h"
 #include "tools/runtime/run_forecast.h"
 #include "tools/runtime/runtime.h"
@@ -23,6 +24,11 @@
 namespace mrlocal {
 
 namespace {
+
+// hash in simulation (no keys to sketch), dp-sketch for real.
+std::string PartitionerFor(const WorkloadRunOptions& o, bool sim) {
+  return !o.partitioner.empty() ? o.partitioner : sim ? "hash" : "dp-sketch";
+}
 
 // What both kinds of run share: the policy with its estimates and its capacity forecast,
 // the partitioner, the controller's options and the spec's availability profiles.
@@ -36,8 +42,8 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   ro.policy_args = o.policy_args;
   if (!sim && !ro.policy_args.Has(kEstimateMargin))
     ro.policy_args.Set(kEstimateMargin, kRealEstimateMargin);
-  // hash in simulation (no keys to sketch), dp-sketch for real
-  ro.partitioner = !o.partitioner.empty() ? o.partitioner : sim ? "hash" : "dp-sketch";
+  ro.partitioner = PartitionerFor(o, sim);
+  if (!sim) ro.transport = o.transport;
   ro.controller.reduce_slowstart = spec.reduce_slowstart;
   ro.controller.observer_tick = o.observer_tick;
   for (const AvailabilityProfile& a : spec.availability) {
@@ -163,6 +169,18 @@ size_t LeaveOutWideJobs(const PolicyDescriptor& policy, WorkloadSpec& spec, int 
   std::erase_if(spec.jobs,
                 [&](const WorkloadJob& j) { return j.reduces > uint32_t(reduce_slots); });
   return before - spec.jobs.size();
+}
+
+// The spec a real run runs: at its time scale, without the jobs the policy can never admit
+// (their count in *left_out). Rank 0 and every other rank make the same.
+Result<WorkloadSpec> RealRunSpec(const WorkloadSpec& given, const WorkloadRunOptions& o,
+                                 size_t* left_out) {
+  auto scaled = ScaleTime(given, o.time_scale);
+  if (!scaled.ok()) return scaled.status();
+  auto descriptor = FindPolicy(o.policy);
+  if (!descriptor.ok()) return descriptor.status();
+  *left_out = LeaveOutWideJobs(**descriptor, *scaled, o.cluster.reduce_slots());
+  return scaled;
 }
 
 }  // namespace
@@ -430,6 +448,12 @@ Result<HistoryContents> RealRunHistory(const WorkloadSpec& spec, const WorkloadR
   return contents;
 }
 
+// What another rank rebuilds a workload's job from: its index in the run's spec, and its
+// map count as a check that the rank split its input the same way.
+std::string WorkloadJobDefinition(size_t index, uint32_t maps) {
+  return "workload job " + std::to_string(index) + " maps " + std::to_string(maps);
+}
+
 // Every job built before the clock starts: inputs read or generated, runtimes made.
 Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
                                                 const WorkloadRunOptions& o,
@@ -462,6 +486,7 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
     parts->spec.shuffle_delay = FromSeconds(j.shuffle_delay_s + spec.model.shuffle_delay_s);
     MRLOCAL_RETURN_IF_ERROR(CheckTaskWeightCount(j, parts->spec.maps.size(), j.reduces));
     parts->spec.task_weights = j.task_weights;
+    parts->real.definition = WorkloadJobDefinition(jobs.size(), parts->real.maps);
     jobs.push_back(std::move(parts).value());
   }
   return jobs;
@@ -469,13 +494,12 @@ Result<std::vector<RealJobParts>> BuildRealJobs(const WorkloadSpec& spec,
 
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRunOptions& o,
                                     Interrupt* interrupt) {
-  auto scaled = ScaleTime(given, o.time_scale);
-  if (!scaled.ok()) return scaled.status();
-  WorkloadSpec spec = std::move(scaled).value();
+  WorkloadRun run;
+  auto real_spec = RealRunSpec(given, o, &run.left_out);
+  if (!real_spec.ok()) return real_spec.status();
+  WorkloadSpec spec = std::move(real_spec).value();
   auto descriptor = FindPolicy(o.policy);
   if (!descriptor.ok()) return descriptor.status();
-  WorkloadRun run;
-  run.left_out = LeaveOutWideJobs(**descriptor, spec, o.cluster.reduce_slots());
   HistoryContents history;
   if ((*descriptor)->traits.needs_estimator) {
     auto h = RealRunHistory(spec, o);
@@ -509,6 +533,37 @@ Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& given, const WorkloadRun
   RunAndMeasure(**runtime, run);
   if (interrupt) interrupt->Watch(nullptr);
   return run;
+}
+
+Status ServeWorkloadRank(const WorkloadSpec& given, const WorkloadRunOptions& o,
+                         Transport& transport) {
+  size_t left_out = 0;
+  Result<WorkloadSpec> spec = RealRunSpec(given, o, &left_out);
+  Result<std::unique_ptr<BlockStore>> store = Status::Internal("not opened");
+  std::vector<JobApp> apps;
+  Result<std::vector<RealJobParts>> jobs = spec.status();
+  if (spec.ok()) {
+    BlockStoreOptions so;
+    so.block_size = spec->block_size;
+    so.nodes = o.cluster.nodes();
+    store = BlockStore::InMemory(so);
+    jobs = store.ok() ? BuildRealJobs(*spec, o, PartitionerFor(o, /*sim=*/false), apps, **store)
+                      : Result<std::vector<RealJobParts>>(store.status());
+  }
+  std::vector<bool> taken(jobs.ok() ? jobs->size() : 0, false);
+  auto build = [&](JobId, const std::string& definition) -> Result<RealJob> {
+    if (!jobs.ok()) return jobs.status();
+    for (size_t i = 0; i < jobs->size(); ++i) {
+      if (definition != (*jobs)[i].real.definition) continue;
+      if (taken[i]) return Status::Internal("rank 0 sent " + definition + " twice");
+      taken[i] = true;
+      return std::move((*jobs)[i].real);
+    }
+    return Status::InvalidArgument("rank 0 sent " + definition +
+                                   ", which this rank's workload does not have: start every "
+                                   "rank with the same command and the same files");
+  };
+  return ServeSlots(transport, o.cluster, build, /*pin=*/true);
 }
 
 }  // namespace mrlocal

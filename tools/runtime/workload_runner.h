@@ -17,6 +17,7 @@
 #include "sched/core/queue_ledger.h"
 #include "sched/core/scheduler_stats.h"
 #include "sched/core/speed_profile.h"
+#include "sched/dist/transport.h"
 #include "sched/estimate/job_history.h"
 #include "sched/estimate/task_model.h"
 #include "sched/policy/policy_args.h"
@@ -71,6 +72,9 @@ struct WorkloadRunOptions {
   // Simulation: called between events every kSimProgressEvents events (the caller paces
   // what it shows by its own clock). Null: never. Nothing in the run depends on it.
   std::function<void(const SimProgress&)> sim_progress;
+  // Real runs over MPI ranks (sched/dist): rank 0's end, the cluster's nodes going to the
+  // ranks round-robin; every other rank runs ServeWorkloadRank. Null: one process.
+  Transport* transport = nullptr;
 };
 
 struct WorkloadRun {
@@ -114,6 +118,14 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& spec, const WorkloadRunOp
 // catches during the run aborts every unfinished job.
 Result<WorkloadRun> RunWorkloadReal(const WorkloadSpec& spec, const WorkloadRunOptions& options,
                                     Interrupt* interrupt = nullptr);
+
+// A rank other than 0 of `mpirun -np N mrlocal workload ...` (a real run): builds the jobs
+// rank 0 builds, from the same spec and options (every rank parsed the same command line:
+// files must be visible to every rank, generated inputs are deterministic), and serves
+// this rank's slots until rank 0 is done. A rank that cannot build the jobs refuses each
+// with why, so that rank 0 fails them naming it.
+Status ServeWorkloadRank(const WorkloadSpec& spec, const WorkloadRunOptions& options,
+                         Transport& transport);
 
 // What a planning policy (PolicyTraits::needs_preview) sees of the run before it starts:
 // the spec at options.time_scale on options.cluster as an MSJO instance, each task's work
