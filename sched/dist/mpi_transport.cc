@@ -45,6 +45,17 @@ int MpiTransport::LaunchedRank() {
   return -1;
 }
 
+Result<std::unique_ptr<MpiTransport>> MpiTransport::JoinIfLaunched() {
+  if (Launched()) return Init();
+  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");  // set by srun for its tasks
+  if (tasks && std::atoi(tasks) > 1)
+    return Status::InvalidArgument(
+        "srun started " + std::string(tasks) +
+        " tasks without MPI, so each would run the whole job: use srun --mpi=pmix (or "
+        "MpiDefault=pmix in slurm.conf), or srun -n 1");
+  return std::unique_ptr<MpiTransport>();
+}
+
 Result<std::unique_ptr<MpiTransport>> MpiTransport::Init() {
   int initialized = 0;
   MPI_Initialized(&initialized);

@@ -41,6 +41,10 @@ class MpiTransport final : public Transport {
   // Initialises MPI (once per process) and joins MPI_COMM_WORLD. An error when the
   // library cannot give MPI_THREAD_SERIALIZED.
   static Result<std::unique_ptr<MpiTransport>> Init();
+  // What a command that runs jobs calls first: Init() when Launched(), else null (one
+  // process). InvalidArgument when Slurm's srun started several tasks without MPI
+  // (`srun -n 2` where MpiDefault is none): each would run the whole job on its own.
+  static Result<std::unique_ptr<MpiTransport>> JoinIfLaunched();
   // Completes what is still being sent (waiting at most a few seconds), then MPI_Finalize.
   ~MpiTransport() override;
   MpiTransport(const MpiTransport&) = delete;

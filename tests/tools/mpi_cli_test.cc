@@ -218,6 +218,24 @@ TEST_F(MpiCli, ARankKilledMidJobEndsTheRunNamingItAndNothingIsCommitted) {
     EXPECT_EQ(e.path().filename().string().find(".out"), std::string::npos) << e.path();
 }
 
+// `srun -n 2 mrlocal ...` where Slurm gives no MPI (MpiDefault=none): each task would run
+// the whole job and race the other for the output. Every task refuses, saying what to
+// type; no Slurm is needed to see it, only the variable srun sets for its tasks.
+TEST(SrunWithoutMpi, SeveralTasksWithoutMpiAreRefusedSayingWhatToUse) {
+  ScratchDir dir;
+  const fs::path out = dir / "out";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"wordcount", "-o", out.string(), "-q"},
+        std::vector<std::string>{"workload", "--preset", "rtmr-wl1", "-q"}}) {
+    const CommandResult r = RunProgram(MRLOCAL_BIN, args, {"SLURM_STEP_NUM_TASKS=2"});
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_EQ(r.err,
+              "mrlocal: error: srun started 2 tasks without MPI, so each would run the whole "
+              "job: use srun --mpi=pmix (or MpiDefault=pmix in slurm.conf), or srun -n 1\n");
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
 // Two hosts emulated by two network namespaces joined by a veth pair shaped to 1 Gbit/s
 // (tbf), mpirun starting the second host's daemon with `ip netns exec` instead of ssh:
 // the ranks talk TCP across the link, and the output is still one process's. Skipped when

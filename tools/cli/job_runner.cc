@@ -355,12 +355,9 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   const auto start = std::chrono::steady_clock::now();
   // Under mpirun or srun every rank runs this command: rank 0 runs the job, on the slots of
   // every rank; the others serve theirs (and stay quiet about what rank 0 reports).
-  std::unique_ptr<MpiTransport> world;
-  if (MpiTransport::Launched()) {
-    auto joined = MpiTransport::Init();
-    if (!joined.ok()) return ReportError(joined.status());
-    world = std::move(joined).value();
-  }
+  auto joined = MpiTransport::JoinIfLaunched();
+  if (!joined.ok()) return ReportError(joined.status());
+  std::unique_ptr<MpiTransport> world = std::move(joined).value();
   const int ranks = world ? world->size() : 1;
   const bool rank0 = !world || world->rank() == 0;
   Result<Plan> plan = Validate(o, app, ranks);

@@ -180,12 +180,10 @@ class WorkloadCommand final : public Command {
   int Run() override {
     // Under mpirun or srun every rank runs this command: rank 0 runs the workload on the
     // slots of every rank; the others build the same jobs and serve their slots.
-    std::unique_ptr<MpiTransport> world;
-    if (MpiTransport::Launched()) {
-      auto joined = MpiTransport::Init();
-      if (!joined.ok()) return ReportError(joined.status());
-      if ((*joined)->size() > 1) world = std::move(joined).value();
-    }
+    auto joined = MpiTransport::JoinIfLaunched();
+    if (!joined.ok()) return ReportError(joined.status());
+    std::unique_ptr<MpiTransport> world = std::move(joined).value();
+    if (world && world->size() == 1) world.reset();
     const bool rank0 = !world || world->rank() == 0;
     auto fail = [rank0](const Status& st) { return rank0 ? ReportError(st) : ExitCodeFor(st); };
     if (world && options_.sim)
