@@ -37,12 +37,12 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
     free_slots(s.kind).Insert(s.id);
     if (static_cast<size_t>(s.node) >= state_.running_on_node.size())
       state_.running_on_node.resize(s.node + 1);
-    if (TaskLimit(s.node) > 0) {
-      if (static_cast<size_t>(s.node) >= node_slots_.size()) node_slots_.resize(s.node + 1);
-      node_slots_[s.node].push_back(s.id);
-    }
+    if (static_cast<size_t>(s.node) >= node_slots_.size()) node_slots_.resize(s.node + 1);
+    node_slots_[s.node].push_back(s.id);
   }
   state_.nodes = nodes;
+  node_failed_jobs_.resize(state_.running_on_node.size());
+  excluded_until_.resize(state_.running_on_node.size(), Time{0});
   if (executor_.reports_on_loop_thread()) {
     executor_.SetReportFn([this](TaskReport r) { OnReport(std::move(r)); });
   } else {
@@ -57,6 +57,7 @@ Controller::~Controller() {
   policy_.Attach(nullptr);
   for (const auto& [wake, timer] : wakes_) loop_.Cancel(timer);
   for (const auto& [job, timer] : shuffle_timers_) loop_.Cancel(timer);
+  for (const auto& [node, timer] : exclusion_timers_) loop_.Cancel(timer);
   loop_.Cancel(observer_tick_);
 }
 
@@ -272,6 +273,7 @@ const char* Controller::CannotLaunch(const SlotState& slot, const TaskRef& t) co
   if (const int limit = TaskLimit(slot.info.node);
       limit > 0 && state_.running_on_node[slot.info.node] >= limit)
     return "but its node runs as many tasks as it may";
+  if (Excluded(slot.info.node)) return "but its node is excluded after failed attempts";
   if (t.index >= (t.kind == TaskKind::kMap ? job.M() : job.R()))
     return "but the job has no such task";
   if (job.task(t.kind, t.index).status != TaskStatus::kPending)
@@ -314,8 +316,10 @@ void Controller::Launch(SlotState& slot, const TaskRef& t) {
 }
 
 void Controller::UpdateNodeSlots(NodeId node) {
-  if (TaskLimit(node) == 0) return;
-  const bool open = state_.running_on_node[node] < TaskLimit(node);
+  const int limit = TaskLimit(node);
+  const bool excluded = Excluded(node);
+  if (limit == 0 && !excluded && excluded_nodes_ == 0) return;  // the common case: all open
+  const bool open = !excluded && (limit == 0 || state_.running_on_node[node] < limit);
   for (SlotId id : node_slots_[node]) {
     const SlotState& s = state_.slots[id];
     if (open && !s.task)
@@ -409,10 +413,65 @@ void Controller::OnReport(TaskReport r) {
     if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
     policy_.OnTaskFinished(record, state_, now);
   } else {
-    FailJob(job, r.status);
+    AttemptFailed(job, ts, r, slot.info.node);
   }
   Dispatch();
   CheckIdle();
+}
+
+void Controller::AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node) {
+  JobOutcome& outcome = outcomes_[job.id];
+  ++ts.failures;
+  std::string what = std::string(ToString(r.task.kind)) + " " + std::to_string(r.task.index);
+  outcome.failed_attempts.push_back(what + " attempt " + std::to_string(ts.attempts) + " on slot " +
+                                    std::to_string(r.slot) + " (node " + std::to_string(node) +
+                                    "): " + r.status.message());
+  const bool retry = Retriable(r.status) && ts.failures < options_.retry.max_attempts;
+  if (Retriable(r.status)) NoteNodeFailure(node, job.id);
+  if (!retry) {
+    const std::string tried =
+        ts.failures > 1 ? " (" + std::to_string(ts.failures) + " attempts failed; the last: " : "";
+    FailJob(job,
+            Status::Of(r.status.code(), tried.empty() ? r.status.message()
+                                                      : what + tried + r.status.message() + ")"));
+    return;
+  }
+  // As a preempted attempt, but away from the node where it failed when there is a choice.
+  ++outcome.retries;
+  ++stats_.retries;
+  ts.status = TaskStatus::kPending;
+  ts.ready_since = loop_.Now();
+  if (std::find(ts.failed_nodes.begin(), ts.failed_nodes.end(), node) == ts.failed_nodes.end())
+    ts.failed_nodes.push_back(node);
+  ++pending(r.task.kind);
+  if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
+  policy_.OnTaskFinished(RecordOf(r, ts), state_, loop_.Now());
+}
+
+void Controller::NoteNodeFailure(NodeId node, JobId job) {
+  const RetryOptions& o = options_.retry;
+  if (o.exclude_after_jobs == 0 || static_cast<size_t>(node) >= node_failed_jobs_.size() ||
+      Excluded(node))
+    return;
+  std::set<JobId>& jobs = node_failed_jobs_[node];
+  jobs.insert(job);
+  if (jobs.size() < o.exclude_after_jobs ||
+      excluded_nodes_ + 1 > o.max_excluded_fraction * static_cast<double>(state_.nodes))
+    return;
+  jobs.clear();
+  ++excluded_nodes_;
+  ++stats_.node_exclusions;
+  excluded_until_[node] = loop_.Now() + o.exclude_for;
+  UpdateNodeSlots(node);
+  for (auto* ob : observers_) ob->OnNodeExcluded(node, excluded_until_[node], loop_.Now());
+  exclusion_timers_[node] = loop_.At(excluded_until_[node], [this, node] {
+    exclusion_timers_.erase(node);
+    excluded_until_[node] = Time{0};
+    UpdateNodeSlots(node);  // before the count drops: its slots are free again
+    --excluded_nodes_;
+    if (running_) Dispatch();
+    CheckIdle();
+  });
 }
 
 void Controller::ReleaseReducesEarly(JobState& job) {

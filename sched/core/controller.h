@@ -25,6 +25,7 @@
 #include "sched/core/event_loop.h"
 #include "sched/core/executor.h"
 #include "sched/core/policy.h"
+#include "sched/core/retry.h"
 #include "sched/core/scheduler_stats.h"
 #include "sched/core/slot_set.h"
 #include "sched/partition/partitioner.h"
@@ -46,6 +47,10 @@ struct JobOutcome {
   uint64_t output_bytes = 0;
   uint64_t output_records = 0;
   uint64_t remote_shuffle_bytes = 0;  // record bytes reduces fetched from other ranks
+  // Attempts that failed and ran again (RetryOptions), and why each failed, in order:
+  // "map 3 attempt 1 on slot 2 (node 1): why". A job that failed for good lists them all.
+  uint32_t retries = 0;
+  std::vector<std::string> failed_attempts;
 };
 
 // What a policy and a learning estimator are told of a finished attempt: its report, with
@@ -69,6 +74,8 @@ class ControllerObserver {
   // The policy asked for something impossible (a task that cannot run on the slot it
   // picked, ...): a bug in the policy. The request was skipped and the run goes on.
   virtual void OnInvalidDecision(std::string_view /*why*/, Time) {}
+  // Attempts of several jobs failed on `node`: it runs nothing until `until`.
+  virtual void OnNodeExcluded(NodeId /*node*/, Time /*until*/, Time) {}
 };
 
 struct ControllerOptions {
@@ -89,6 +96,7 @@ struct ControllerOptions {
   // Per node: at most this many tasks at once over all its slots (ClusterSpec's
   // NodeTaskLimits); 0 or missing: one per slot. A node at its limit offers no free slot.
   std::vector<int> node_task_limits = {};
+  RetryOptions retry = {};
 };
 
 // The Controller is its policy's PolicyHost, and the DispatchRound of each Dispatch.
@@ -184,6 +192,13 @@ class Controller final : private PolicyHost, private DispatchRound {
   void PlanReduces(JobState& job);
   void CancelAttempt(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
+  // A failed attempt of a job that goes on: run the task again, or fail the job.
+  void AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node);
+  // Counts a failure of `job` on `node`; excludes the node when RetryOptions says so.
+  void NoteNodeFailure(NodeId node, JobId job);
+  bool Excluded(NodeId node) const {
+    return static_cast<size_t>(node) < excluded_until_.size() && excluded_until_[node] > Time{0};
+  }
   void MaybeRetire(JobState& job);
   void Deactivate(JobId id);
   void Forget(JobId id);
@@ -196,8 +211,8 @@ class Controller final : private PolicyHost, private DispatchRound {
                ? options_.node_task_limits[node]
                : 0;
   }
-  // After a node's running count changed: its idle slots are free while it is under its
-  // task limit, and none is at the limit.
+  // After a node's running count or exclusion changed: its idle slots are free while it is
+  // under its task limit and not excluded, and none is otherwise.
   void UpdateNodeSlots(NodeId node);
   uint64_t& pending(TaskKind k) { return pending_[k == TaskKind::kMap ? 0 : 1]; }
 
@@ -220,7 +235,13 @@ class Controller final : private PolicyHost, private DispatchRound {
   // tasks of each kind are pending in active jobs (reduces once planned). A policy can only
   // pick a pending task, so with none pending no slot of that kind is offered.
   SlotSet free_[2];
-  std::vector<std::vector<SlotId>> node_slots_;  // per node with a task limit, its slots
+  std::vector<std::vector<SlotId>> node_slots_;  // per node, its slots
+  // Node exclusion (RetryOptions): the jobs whose attempts failed on each node since it was
+  // last excluded, and until when each node is excluded (Time{0}: it is not).
+  std::vector<std::set<JobId>> node_failed_jobs_;
+  std::vector<Time> excluded_until_;
+  int excluded_nodes_ = 0;
+  std::map<NodeId, TimerId> exclusion_timers_;  // each ends its node's exclusion
   uint64_t pending_[2] = {0, 0};
   std::atomic<size_t> arrivals_due_ = 0;  // submitted jobs that have not arrived yet
   size_t running_tasks_ = 0;              // attempts launched and not yet reported

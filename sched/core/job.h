@@ -34,6 +34,9 @@ struct TaskState {
   SlotId planned_slot = -1;         // reduce: the slot the partitioner planned it for
   SlotId slot = -1;                 // where the current/last attempt runs
   uint32_t attempts = 0;
+  uint32_t failures = 0;  // attempts that failed (RetryOptions)
+  // Where its attempts failed: a retry runs elsewhere while there is an elsewhere.
+  std::vector<NodeId> failed_nodes;
   // Attempts of any job running on the other slots of its slot's node when the current/last
   // attempt launched: a feature learned estimators regress on (TaskFeatures::node_tasks).
   int node_tasks = 0;
@@ -108,6 +111,10 @@ struct JobState {
   // dropped when met. A cache only: it never changes what NextPendingMap means.
   mutable std::vector<std::vector<uint32_t>> pending_by_node_;
   mutable std::vector<uint32_t> pending_any_;
+  mutable std::vector<uint32_t> retries_;  // maps pending again after a failed attempt
+  int nodes_ = 1;                          // the cluster's (BuildMapIndex)
+  // Whether map `i` may run on `node`: not where it failed, unless it failed everywhere.
+  bool MayRunOn(uint32_t i, NodeId node) const;
 
  public:
   uint32_t M() const { return static_cast<uint32_t>(maps.size()); }
@@ -128,7 +135,10 @@ struct JobState {
     return reduces_planned || reduces_early ? R() - reduces_done - reduces_running : 0;
   }
   // A pending map task, preferring one with a replica on `node` (Hadoop's data-local
-  // first); with local_only, only those. Amortized O(1): lazily cleaned index stacks.
+  // first); with local_only, only those. Without local_only a retry of a task that
+  // failed elsewhere comes first, as Hadoop runs failed tasks first; a task never runs
+  // again on a node where it failed while some node has not failed it. Amortized O(1): lazily
+  // cleaned index stacks.
   std::optional<uint32_t> NextPendingMap(NodeId node, bool local_only) const;
   // Puts a map task back in the pending indexes (after a failed or preempted attempt).
   void IndexPendingMap(uint32_t index);

@@ -59,6 +59,8 @@ struct SchedulerStats {
   uint64_t preemptions = 0;
   // Requests of the policy that could not be carried out (a bug in the policy): skipped.
   uint64_t invalid_decisions = 0;
+  uint64_t retries = 0;          // failed attempts run again (RetryOptions)
+  uint64_t node_exclusions = 0;  // nodes excluded after failures of several jobs
 };
 
 }  // namespace mrlocal

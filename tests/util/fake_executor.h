@@ -14,6 +14,7 @@
 //               not make one look slower than another.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -61,10 +62,13 @@ class FakeExecutor final : public Executor {
         duration_(std::move(duration)),
         options_(std::move(options)) {}
 
-  // Every attempt of `task` fails with `why` (e.g. Corruption: a lost block).
-  void FailTask(const TaskRef& task, Status why) {
-    failures_[Key{task.job, task.kind, task.index}] = std::move(why);
+  // Every attempt of `task` fails with `why` (e.g. Corruption: a lost block); with
+  // `attempts`, only its first that many.
+  void FailTask(const TaskRef& task, Status why, uint32_t attempts = UINT32_MAX) {
+    failures_[Key{task.job, task.kind, task.index}] = {std::move(why), attempts};
   }
+  // Every attempt on `slot` fails with `why` (a broken disk, a node that lost its network).
+  void FailSlot(SlotId slot, Status why) { slot_failures_[slot] = std::move(why); }
 
   void SetReportFn(ReportFn fn) override { report_ = std::move(fn); }
 
@@ -120,9 +124,12 @@ class FakeExecutor final : public Executor {
   };
 
   static Key KeyOf(const TaskRef& t) { return Key{t.job, t.kind, t.index}; }
-  Status Outcome(const TaskRef& t) const {
-    auto it = failures_.find(KeyOf(t));
-    return it == failures_.end() ? Status::OK() : it->second;
+  Status Outcome(const TaskLaunch& l) {
+    if (auto s = slot_failures_.find(l.slot); s != slot_failures_.end()) return s->second;
+    auto it = failures_.find(KeyOf(l.task));
+    if (it == failures_.end() || it->second.second == 0) return Status::OK();
+    --it->second.second;
+    return it->second.first;
   }
 
   Running Take(uint64_t token) {
@@ -132,7 +139,7 @@ class FakeExecutor final : public Executor {
   }
   void Finish(uint64_t token) {
     Running attempt = Take(token);
-    Report(attempt, Outcome(attempt.launch.task));
+    Report(attempt, Outcome(attempt.launch));
   }
   void Report(const Running& attempt, Status status) {
     const TaskLaunch& l = attempt.launch;
@@ -178,8 +185,9 @@ class FakeExecutor final : public Executor {
   DurationFn duration_;
   FakeExecutorOptions options_;
   ReportFn report_;
-  std::map<uint64_t, Running> running_;  // by token
-  std::map<Key, Status> failures_;
+  std::map<uint64_t, Running> running_;                  // by token
+  std::map<Key, std::pair<Status, uint32_t>> failures_;  // why, and how many more attempts
+  std::map<SlotId, Status> slot_failures_;
   // Replay: running attempts by virtual end, then in launch order (as events at the same
   // time run on a SimLoop); and the virtual clock.
   std::set<std::pair<Time, uint64_t>> replay_order_;
