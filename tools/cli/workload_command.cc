@@ -211,52 +211,66 @@ class WorkloadCommand final : public Command {
       std::cerr << "mrlocal: " << loaded->spec.note << "\n";
     ro.keep_attempts = !options_.report_dir.empty();
     WorkloadProgress progress(std::cerr, loaded->spec.jobs.size());
-    Result<WorkloadRun> run = Status::Internal("not run");
-    if (options_.sim) {
-      if (!loaded->cluster_note.empty() && !options_.quiet)
-        std::cerr << "mrlocal: " << loaded->cluster_note << "\n";
-      if (options_.progress || (!options_.quiet && ::isatty(STDERR_FILENO)))
-        ro.sim_progress = SimProgressLines(std::cerr);
-      run = RunWorkloadSim(loaded->spec, ro);
-    } else {
-      if (ro.availability_as == AvailabilityAs::kLoad && loaded->spec.availability.empty())
-        std::cerr << "mrlocal: --availability-as load: the workload has no availability "
-                     "profile, so no load runs\n";
-      if (!options_.quiet) {
-        ro.observer = &progress;
-        // A real run lasts at least as long as its arrivals: say so before it starts.
-        const double last_s = loaded->spec.jobs.empty() ? 0 : loaded->spec.jobs.back().arrival_s;
-        if (last_s * ro.time_scale >= kLongArrivalSpanS)
-          std::cerr << "mrlocal: a real run: the jobs arrive over "
-                    << FormatDuration(FromSeconds(last_s * ro.time_scale))
-                    << " (--sim simulates it in seconds; --time-scale shortens it; Ctrl-C stops)\n";
-      }
-      Interrupt interrupt;
-      run = RunWorkloadReal(loaded->spec, ro, &interrupt);
-      if (interrupt.interrupted()) {
-        std::cerr << "mrlocal: workload interrupted\n";
-        return 130;
-      }
+    bool interrupted = false;
+    Result<WorkloadRun> run =
+        options_.sim ? Simulate(*loaded) : RunForReal(*loaded, progress, &interrupted);
+    if (interrupted) {
+      std::cerr << "mrlocal: workload interrupted\n";
+      return 130;
     }
     if (!run.ok()) return ReportError(run.status());
     if (!run->policy_note.empty()) std::cerr << "mrlocal: " << run->policy_note << "\n";
     PrintRun(std::cout, loaded->spec, ro, *run);
-    if (!options_.report_dir.empty()) {
-      ReportOptions report;
-      report.overload = run->overload;
-      report.ledger = run->ledger ? &*run->ledger : nullptr;
-      report.availability = run->availability;
-      Status st =
-          WriteWorkloadReport(options_.report_dir, run->metrics, ComputeJobMetrics(*run->recorder),
-                              *run->recorder, run->slots, report);
-      if (!st.ok()) return ReportError(st);
-      std::cout << "  report in " << options_.report_dir
-                << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
-                << (WantsGoalsChart(*run->recorder, run->availability) ? ", goals.svg" : "")
-                << (run->overload ? ", overload.svg" : "")
-                << (run->ledger ? ", queues.csv, queues-*.svg" : "") << ")\n";
+    if (options_.report_dir.empty()) return kExitOk;
+    Status written = WriteReport(*run);
+    return written.ok() ? kExitOk : ReportError(written);
+  }
+
+ private:
+  Result<WorkloadRun> Simulate(LoadedWorkload& loaded) const {
+    if (!loaded.cluster_note.empty() && !options_.quiet)
+      std::cerr << "mrlocal: " << loaded.cluster_note << "\n";
+    if (options_.progress || (!options_.quiet && ::isatty(STDERR_FILENO)))
+      loaded.run.sim_progress = SimProgressLines(std::cerr);
+    return RunWorkloadSim(loaded.spec, loaded.run);
+  }
+
+  Result<WorkloadRun> RunForReal(LoadedWorkload& loaded, WorkloadProgress& progress,
+                                 bool* interrupted) const {
+    WorkloadRunOptions& ro = loaded.run;
+    if (ro.availability_as == AvailabilityAs::kLoad && loaded.spec.availability.empty())
+      std::cerr << "mrlocal: --availability-as load: the workload has no availability "
+                   "profile, so no load runs\n";
+    if (!options_.quiet) {
+      ro.observer = &progress;
+      // A real run lasts at least as long as its arrivals: say so before it starts.
+      const double last_s = loaded.spec.jobs.empty() ? 0 : loaded.spec.jobs.back().arrival_s;
+      if (last_s * ro.time_scale >= kLongArrivalSpanS)
+        std::cerr << "mrlocal: a real run: the jobs arrive over "
+                  << FormatDuration(FromSeconds(last_s * ro.time_scale))
+                  << " (--sim simulates it in seconds; --time-scale shortens it; Ctrl-C stops)\n";
     }
-    return kExitOk;
+    Interrupt interrupt;
+    Result<WorkloadRun> run = RunWorkloadReal(loaded.spec, ro, &interrupt);
+    *interrupted = interrupt.interrupted();
+    return run;
+  }
+
+  // --report DIR, and the line that says what is in it.
+  Status WriteReport(const WorkloadRun& run) const {
+    ReportOptions report;
+    report.overload = run.overload;
+    report.ledger = run.ledger ? &*run.ledger : nullptr;
+    report.availability = run.availability;
+    MRLOCAL_RETURN_IF_ERROR(WriteWorkloadReport(options_.report_dir, run.metrics,
+                                                ComputeJobMetrics(*run.recorder), *run.recorder,
+                                                run.slots, report));
+    std::cout << "  report in " << options_.report_dir
+              << "/ (metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg"
+              << (WantsGoalsChart(*run.recorder, run.availability) ? ", goals.svg" : "")
+              << (run.overload ? ", overload.svg" : "")
+              << (run.ledger ? ", queues.csv, queues-*.svg" : "") << ")\n";
+    return Status::OK();
   }
 
  private:
