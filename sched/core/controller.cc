@@ -406,12 +406,7 @@ void Controller::OnReport(TaskReport r) {
       }
     }
   } else if (r.status.code() == Status::Code::kAborted) {
-    // Preempted: back to pending, to run again from the start.
-    ts.status = TaskStatus::kPending;
-    ts.ready_since = now;
-    ++pending(r.task.kind);
-    if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
-    policy_.OnTaskFinished(record, state_, now);
+    Requeue(job, ts, record);  // preempted: to run again from the start
   } else {
     AttemptFailed(job, ts, r, slot.info.node);
   }
@@ -426,9 +421,9 @@ void Controller::AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r
   outcome.failed_attempts.push_back(what + " attempt " + std::to_string(ts.attempts) + " on slot " +
                                     std::to_string(r.slot) + " (node " + std::to_string(node) +
                                     "): " + r.status.message());
-  const bool retry = Retriable(r.status) && ts.failures < options_.retry.max_attempts;
-  if (Retriable(r.status)) NoteNodeFailure(node, job.id);
-  if (!retry) {
+  const bool retriable = Retriable(r.status);
+  if (retriable) NoteNodeFailure(node, job.id);
+  if (!retriable || ts.failures >= options_.retry.max_attempts) {
     const std::string tried =
         ts.failures > 1 ? " (" + std::to_string(ts.failures) + " attempts failed; the last: " : "";
     FailJob(job,
@@ -436,16 +431,21 @@ void Controller::AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r
                                                       : what + tried + r.status.message() + ")"));
     return;
   }
-  // As a preempted attempt, but away from the node where it failed when there is a choice.
+  // As a preempted attempt, but away from the node where it failed while there is another.
   ++outcome.retries;
   ++stats_.retries;
-  ts.status = TaskStatus::kPending;
-  ts.ready_since = loop_.Now();
   if (std::find(ts.failed_nodes.begin(), ts.failed_nodes.end(), node) == ts.failed_nodes.end())
     ts.failed_nodes.push_back(node);
-  ++pending(r.task.kind);
-  if (r.task.kind == TaskKind::kMap) job.IndexPendingMap(r.task.index);
-  policy_.OnTaskFinished(RecordOf(r, ts), state_, loop_.Now());
+  Requeue(job, ts, RecordOf(r, ts));
+}
+
+void Controller::Requeue(JobState& job, TaskState& ts, const TaskRecord& record) {
+  const Time now = loop_.Now();
+  ts.status = TaskStatus::kPending;
+  ts.ready_since = now;
+  ++pending(record.task.kind);
+  if (record.task.kind == TaskKind::kMap) job.IndexPendingMap(record.task.index);
+  policy_.OnTaskFinished(record, state_, now);
 }
 
 void Controller::NoteNodeFailure(NodeId node, JobId job) {

@@ -194,6 +194,9 @@ class Controller final : private PolicyHost, private DispatchRound {
   void FailJob(JobState& job, const Status& why);
   // A failed attempt of a job that goes on: run the task again, or fail the job.
   void AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node);
+  // An attempt that ended without finishing its task (preempted, or failed and retried):
+  // the task is pending again, and the policy hears of the attempt.
+  void Requeue(JobState& job, TaskState& ts, const TaskRecord& record);
   // Counts a failure of `job` on `node`; excludes the node when RetryOptions says so.
   void NoteNodeFailure(NodeId node, JobId job);
   bool Excluded(NodeId node) const {

@@ -550,18 +550,22 @@ Status ServeWorkloadRank(const WorkloadSpec& given, const WorkloadRunOptions& o,
     jobs = store.ok() ? BuildRealJobs(*spec, o, PartitionerFor(o, /*sim=*/false), apps, **store)
                       : Result<std::vector<RealJobParts>>(store.status());
   }
-  std::vector<bool> taken(jobs.ok() ? jobs->size() : 0, false);
+  std::map<std::string, RealJob> by_definition;  // each taken once, when rank 0 adds it
+  if (jobs.ok())
+    for (RealJobParts& job : *jobs) {
+      std::string definition = job.real.definition;
+      by_definition.emplace(std::move(definition), std::move(job.real));
+    }
   auto build = [&](JobId, const std::string& definition) -> Result<RealJob> {
     if (!jobs.ok()) return jobs.status();
-    for (size_t i = 0; i < jobs->size(); ++i) {
-      if (definition != (*jobs)[i].real.definition) continue;
-      if (taken[i]) return Status::Internal("rank 0 sent " + definition + " twice");
-      taken[i] = true;
-      return std::move((*jobs)[i].real);
-    }
-    return Status::InvalidArgument("rank 0 sent " + definition +
-                                   ", which this rank's workload does not have: start every "
-                                   "rank with the same command and the same files");
+    auto it = by_definition.find(definition);
+    if (it == by_definition.end())
+      return Status::InvalidArgument("rank 0 sent " + definition +
+                                     ", which this rank's workload does not have: start every "
+                                     "rank with the same command and the same files");
+    RealJob job = std::move(it->second);
+    by_definition.erase(it);
+    return job;
   };
   return ServeSlots(transport, o.cluster, build, /*pin=*/true);
 }
