@@ -19,6 +19,10 @@ struct SlotState {
   // That attempt's job was admitted best effort (Admission::best_effort): it gives way to
   // admitted jobs, so a policy reserving slots for those may count this one free.
   bool best_effort = false;
+  // Its node is excluded after failed attempts (RetryOptions): it takes nothing meanwhile.
+  bool excluded = false;
+  // Whether a task planned for this slot has to go elsewhere now (it is busy or excluded).
+  bool unavailable() const { return task.has_value() || excluded; }
 };
 
 struct ClusterState {

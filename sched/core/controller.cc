@@ -462,11 +462,13 @@ void Controller::NoteNodeFailure(NodeId node, JobId job) {
   ++excluded_nodes_;
   ++stats_.node_exclusions;
   excluded_until_[node] = loop_.Now() + o.exclude_for;
+  for (SlotId id : node_slots_[node]) state_.slots[id].excluded = true;
   UpdateNodeSlots(node);
   for (auto* ob : observers_) ob->OnNodeExcluded(node, excluded_until_[node], loop_.Now());
   exclusion_timers_[node] = loop_.At(excluded_until_[node], [this, node] {
     exclusion_timers_.erase(node);
     excluded_until_[node] = Time{0};
+    for (SlotId id : node_slots_[node]) state_.slots[id].excluded = false;
     UpdateNodeSlots(node);  // before the count drops: its slots are free again
     --excluded_nodes_;
     if (running_) Dispatch();

@@ -16,16 +16,15 @@ std::optional<uint32_t> PickReduceFor(const JobState& job, const SlotInfo& slot,
     const TaskState& t = job.reduces[i];
     if (t.status != TaskStatus::kPending) continue;
     if (t.planned_slot == slot.id || t.planned_slot < 0) return i;
-    // Planned for another slot: take it only if that slot is busy (or withheld), so that
-    // a free planned slot keeps the task the partitioner sized for its speed.
-    if (!elsewhere && state.slots[t.planned_slot].task) elsewhere = i;
+    // Planned for another slot: take it only if that slot is busy or excluded (or
+    // withheld), so that a free planned slot keeps the task the partitioner sized for it.
+    if (!elsewhere && state.slots[t.planned_slot].unavailable()) elsewhere = i;
     if (!held && withheld && withheld(t.planned_slot)) held = i;
   }
   return elsewhere ? elsewhere : held;
 }
 
-std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot,
-                               const ClusterState& state,
+std::optional<TaskRef> TaskFor(const JobState& job, const SlotInfo& slot, const ClusterState& state,
                                const std::function<bool(SlotId)>& withheld) {
   if (slot.kind == SlotKind::kMap) {
     if (auto i = job.NextPendingMap(slot.node, /*local_only=*/false))
