@@ -169,7 +169,8 @@ const json* Find(const json& obj, std::string_view key) {
 
 // Credits: a budget, a bid or an addition, from 0 to kMaxCredits.
 Result<double> Credits(const Reader& r, const json& v, const std::string& path) {
-  const std::string want = "must be a number of credits from 0 to " + FormatNumber(kMaxCredits) + " ";
+  const std::string want =
+      "must be a number of credits from 0 to " + FormatNumber(kMaxCredits) + " ";
   if (!v.is_number()) return r.Fail(path, want + Got(v));
   const double x = v.get<double>();
   if (!(x >= 0 && x <= kMaxCredits)) return r.Fail(path, want + Got(v));
@@ -347,10 +348,9 @@ Result<std::vector<double>> ParseTaskTimes(const Reader& r, const json& v, const
 
 // The keys of a spec job: its own, then those of every app, in the order of `apps`.
 std::vector<std::string_view> JobKeys(const AppSchemas& apps) {
-  std::vector<std::string_view> keys = {"name",   "arrival_s", "app",        "input",
-                                        "maps",   "reduces",   "deadline_s", "deadline",
-                                        "goal_s", "goal",      "weight",     "queue",
-                                        "bid",    "after"};
+  std::vector<std::string_view> keys = {"name",    "arrival_s",  "app",      "input",  "maps",
+                                        "reduces", "deadline_s", "deadline", "goal_s", "goal",
+                                        "weight",  "queue",      "bid",      "after"};
   for (const AppSchema& a : apps)
     for (const AppSchema::Field& f : a.fields)
       if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) keys.push_back(f.key);
@@ -723,12 +723,15 @@ Result<QueueSpec> ParseQueue(const Reader& r, const json& v, const std::string& 
   const json* name = Find(v, "name");
   if (!name) return r.Fail(Join(path, "name"), "missing: the queue's name");
   MRLOCAL_READ_INTO(q.name, r.String(*name, Join(path, "name")));
-  if (const json* b = Find(v, "budget")) MRLOCAL_READ_INTO(q.budget, Credits(r, *b, Join(path, "budget")));
-  if (const json* s = Find(v, "rate")) MRLOCAL_READ_INTO(q.rate, Credits(r, *s, Join(path, "rate")));
+  if (const json* b = Find(v, "budget"))
+    MRLOCAL_READ_INTO(q.budget, Credits(r, *b, Join(path, "budget")));
+  if (const json* s = Find(v, "rate"))
+    MRLOCAL_READ_INTO(q.rate, Credits(r, *s, Join(path, "rate")));
   return q;
 }
 
-Result<std::vector<QueueSpec>> ParseQueues(const Reader& r, const json& v, const std::string& path) {
+Result<std::vector<QueueSpec>> ParseQueues(const Reader& r, const json& v,
+                                           const std::string& path) {
   if (!v.is_array()) return r.Fail(path, "must be a list of {name, budget, rate} " + Got(v));
   if (v.size() > kMaxQueues)
     return r.Fail(path, "at most " + std::to_string(kMaxQueues) + " queues " + Got(v));
@@ -837,8 +840,9 @@ Status CheckQueueNames(const Reader& r, WorkloadSpec& spec) {
   if (declared.empty()) return Status::OK();
   for (size_t i = 0; i < spec.jobs.size(); ++i)
     if (!declared.count(spec.jobs[i].queue))
-      return r.Fail("jobs[" + std::to_string(i) + "].queue",
-                    "unknown queue '" + spec.jobs[i].queue + "' (declared: " + list(declared) + ")");
+      return r.Fail(
+          "jobs[" + std::to_string(i) + "].queue",
+          "unknown queue '" + spec.jobs[i].queue + "' (declared: " + list(declared) + ")");
   return Status::OK();
 }
 
@@ -862,10 +866,11 @@ Status CheckChains(const Reader& r, const std::vector<WorkloadJob>& jobs) {
 }
 
 // "availability": a list of profiles, no node in two of them.
-Result<std::vector<AvailabilityProfile>> ParseAvailabilities(const Reader& r, const json& av,
-                                                             const std::optional<ClusterSpec>& cluster,
-                                                             std::string_view base_dir) {
-  if (!av.is_array()) return r.Fail("availability", "must be a list of {nodes, profile} " + Got(av));
+Result<std::vector<AvailabilityProfile>> ParseAvailabilities(
+    const Reader& r, const json& av, const std::optional<ClusterSpec>& cluster,
+    std::string_view base_dir) {
+  if (!av.is_array())
+    return r.Fail("availability", "must be a list of {nodes, profile} " + Got(av));
   std::vector<AvailabilityProfile> out;
   std::map<int, size_t> owner;  // node -> the profile that has it
   for (size_t i = 0; i < av.size(); ++i) {
@@ -876,8 +881,9 @@ Result<std::vector<AvailabilityProfile>> ParseAvailabilities(const Reader& r, co
       auto [it, fresh] = owner.emplace(a.nodes[k], i);
       if (!fresh)
         return r.Fail(path + ".nodes[" + std::to_string(k) + "]",
-                      "node " + std::to_string(a.nodes[k]) + " already has a profile (availability[" +
-                          std::to_string(it->second) + "])");
+                      "node " + std::to_string(a.nodes[k]) +
+                          " already has a profile (availability[" + std::to_string(it->second) +
+                          "])");
     }
     out.push_back(std::move(a));
   }
@@ -885,8 +891,8 @@ Result<std::vector<AvailabilityProfile>> ParseAvailabilities(const Reader& r, co
 }
 
 // "jobs": a non-empty list, each named (given or by default) and each "after" a job of it.
-Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs, const AppSchemas& apps,
-                                           std::string_view base_dir) {
+Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs,
+                                           const AppSchemas& apps, std::string_view base_dir) {
   if (!jobs.is_array() || jobs.empty())
     return r.Fail("jobs", "must be a non-empty list of jobs " + Got(jobs));
   std::vector<WorkloadJob> out;
@@ -901,13 +907,28 @@ Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs, co
   return out;
 }
 
+// "faults": a list of fault strings, each as --inject takes it.
+Result<std::vector<Fault>> ParseFaultList(const Reader& r, const json& v) {
+  if (!v.is_array()) return r.Fail("faults", "must be a list of fault strings " + Got(v));
+  std::vector<Fault> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string path = "faults[" + std::to_string(i) + "]";
+    std::string text;
+    MRLOCAL_READ_INTO(text, r.String(v[i], path));
+    Result<Fault> f = ParseFault(text);
+    if (!f.ok()) return r.Fail(path, f.status().message());
+    out.push_back(std::move(f).value());
+  }
+  return out;
+}
+
 Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchemas& apps,
                               std::string_view base_dir) {
   if (!root.is_object()) return r.Fail("", "the top level must be a JSON object " + Got(root));
-  MRLOCAL_RETURN_IF_ERROR(r.CheckKeys(root, "",
-                                      {"name", "description", "cluster", "block_size", "model",
-                                       "reduce_slowstart", "availability", "forecast", "queues",
-                                       "events", "jobs"}));
+  MRLOCAL_RETURN_IF_ERROR(
+      r.CheckKeys(root, "",
+                  {"name", "description", "cluster", "block_size", "model", "reduce_slowstart",
+                   "availability", "forecast", "queues", "events", "faults", "jobs"}));
   WorkloadSpec spec;
   spec.source = r.source();
   spec.name = std::filesystem::path(r.source()).stem().string();
@@ -948,6 +969,7 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
     MRLOCAL_READ_INTO(spec.availability, ParseAvailabilities(r, *av, spec.cluster, base_dir));
   if (const json* f = Find(root, "forecast"))
     MRLOCAL_READ_INTO(spec.forecast, ParseForecast(r, *f));
+  if (const json* f = Find(root, "faults")) MRLOCAL_READ_INTO(spec.faults, ParseFaultList(r, *f));
   const json* jobs = Find(root, "jobs");
   if (!jobs) return r.Fail("jobs", "missing: the list of jobs");
   MRLOCAL_READ_INTO(spec.jobs, ParseJobs(r, *jobs, apps, base_dir));

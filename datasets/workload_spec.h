@@ -20,6 +20,7 @@
 #include "datasets/availability_profile.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
+#include "sched/core/fault_injection.h"
 #include "sched/core/queue_spec.h"
 
 namespace mrlocal {
@@ -135,6 +136,8 @@ struct WorkloadSpec {
   // The queues of dynprio and capacity, and their announced changes ("queues", "events").
   // Empty: queues open as jobs name them.
   QueueSetup queues;
+  // Faults injected into the run ("faults": ["task-fail:0.05", ...], as --inject takes).
+  std::vector<Fault> faults;
 };
 
 // Reads a JSON workload spec (format: README, "Workload spec") whose jobs are of `apps`.

@@ -268,10 +268,16 @@ bool BlockStore::ReadReplica(const File& f, uint32_t index, int node, BlockRead*
   return true;
 }
 
+// What a read finds of an injected fault: what it would find of the real one.
+std::string BlockStore::InjectedProblem(ReplicaFaultKind kind) {
+  return kind == ReplicaFaultKind::kLost ? "is missing" : "failed its checksum";
+}
+
 Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
                                         int preferred_node) const {
   std::shared_ptr<const File> f;
-  std::vector<int> order, forced_bad;
+  std::vector<int> order;
+  std::map<int, ReplicaFaultKind> forced_bad;
   {
     std::shared_lock lock(mu_);
     auto it = files_.find(path);
@@ -282,7 +288,8 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
                                      std::to_string(index) + " (it has " +
                                      std::to_string(f->info.blocks.size()) + ")");
     for (int n : f->info.blocks[index].replica_nodes)
-      if (test_corrupt_.count({path, index, n})) forced_bad.push_back(n);
+      if (auto it = injected_.find({path, index, n}); it != injected_.end())
+        forced_bad[n] = it->second;
   }
   const BlockInfo& b = f->info.blocks[index];
   for (int n : b.replica_nodes)
@@ -296,8 +303,9 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
   std::vector<ReplicaProblem> problems;
   for (int node : order) {
     ReplicaProblem problem;
-    bool forced = std::find(forced_bad.begin(), forced_bad.end(), node) != forced_bad.end();
-    if (forced) problem = {path, index, b.id, node, "failed its checksum"};
+    auto injected = forced_bad.find(node);
+    const bool forced = injected != forced_bad.end();
+    if (forced) problem = {path, index, b.id, node, InjectedProblem(injected->second)};
     if (!forced && ReadReplica(*f, index, node, &read, &problem)) {
       for (auto& p : problems)
         read.warnings.push_back(p.ToString() + "; read the replica on node " +
@@ -313,11 +321,11 @@ Result<BlockRead> BlockStore::ReadBlock(const std::string& path, uint32_t index,
 
 FsckReport BlockStore::Fsck() const {
   std::vector<std::shared_ptr<const File>> files;
-  std::set<std::tuple<std::string, uint32_t, int>> forced_bad;
+  std::map<std::tuple<std::string, uint32_t, int>, ReplicaFaultKind> forced_bad;
   {
     std::shared_lock lock(mu_);
     for (auto& [path, f] : files_) files.push_back(f);
-    forced_bad = test_corrupt_;
+    forced_bad = injected_;
   }
   FsckReport r;
   for (const auto& f : files) {
@@ -330,9 +338,11 @@ FsckReport BlockStore::Fsck() const {
         ++r.replicas;
         BlockRead ignored;
         ReplicaProblem problem;
-        bool ok = !forced_bad.count({f->info.path, index, node});
+        auto injected = forced_bad.find({f->info.path, index, node});
+        bool ok = injected == forced_bad.end();
         if (!ok)
-          problem = {f->info.path, index, f->info.blocks[index].id, node, "failed its checksum"};
+          problem = {f->info.path, index, f->info.blocks[index].id, node,
+                     InjectedProblem(injected->second)};
         if (ok) ok = ReadReplica(*f, index, node, &ignored, &problem);
         if (ok) {
           ++r.healthy_replicas;
@@ -360,9 +370,10 @@ Status BlockStore::Cat(const std::string& path, std::ostream& out) const {
   return Status::OK();
 }
 
-void BlockStore::TEST_CorruptReplica(const std::string& path, uint32_t block, int node) {
+void BlockStore::InjectReplicaFault(const std::string& path, uint32_t block, int node,
+                                    ReplicaFaultKind kind) {
   std::unique_lock lock(mu_);
-  test_corrupt_.insert({path, block, node});
+  injected_[{path, block, node}] = kind;
 }
 
 Result<std::string> BlockStore::TEST_ReplicaFile(const std::string& path, uint32_t block,

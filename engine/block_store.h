@@ -121,9 +121,13 @@ class BlockStore {
   const BlockStoreOptions& options() const { return options_; }
   int default_replication() const;
 
-  // Test hook: from now on the replica of (path, block) on `node` fails its checksum on
-  // read (in-memory replicas share their bytes, so they cannot be damaged one by one).
-  void TEST_CorruptReplica(const std::string& path, uint32_t block, int node);
+  // Fault injection (--inject replica-corrupt, replica-lost) and tests: from now on the
+  // replica of (path, block) on `node` fails its checksum on read, or is missing. Nothing
+  // on disk changes (and in-memory replicas share their bytes, so they cannot be damaged
+  // one by one).
+  enum class ReplicaFaultKind { kCorrupt, kLost };
+  void InjectReplicaFault(const std::string& path, uint32_t block, int node,
+                          ReplicaFaultKind kind = ReplicaFaultKind::kCorrupt);
   // The replica file of (path, block) on `node` in a persistent store.
   Result<std::string> TEST_ReplicaFile(const std::string& path, uint32_t block, int node) const;
 
@@ -142,6 +146,7 @@ class BlockStore {
   // Reads one replica; false (and a problem) when it is missing or fails its checksum.
   bool ReadReplica(const File& f, uint32_t index, int node, BlockRead* out,
                    ReplicaProblem* problem) const;
+  static std::string InjectedProblem(ReplicaFaultKind kind);
   Status LoadNamespace();
   Status SaveNamespaceLocked() const;  // REQUIRES: mu_ held exclusively
 
@@ -149,9 +154,9 @@ class BlockStore {
   const std::string dir_;  // empty: in-memory
 
   mutable std::shared_mutex mu_;
-  uint64_t next_block_id_ = 1;                                     // GUARDED_BY(mu_)
-  std::map<std::string, std::shared_ptr<const File>> files_;       // GUARDED_BY(mu_)
-  std::set<std::tuple<std::string, uint32_t, int>> test_corrupt_;  // GUARDED_BY(mu_)
+  uint64_t next_block_id_ = 1;                                                   // GUARDED_BY(mu_)
+  std::map<std::string, std::shared_ptr<const File>> files_;                     // GUARDED_BY(mu_)
+  std::map<std::tuple<std::string, uint32_t, int>, ReplicaFaultKind> injected_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace mrlocal

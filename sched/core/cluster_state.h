@@ -21,6 +21,10 @@ struct SlotState {
   bool best_effort = false;
   // Its node is excluded after failed attempts (RetryOptions): it takes nothing meanwhile.
   bool excluded = false;
+  // The attempt here is a speculative copy (sched/core/speculation.h); it is extra when
+  // it is not its task's counted attempt (a copy, or an attempt its copy beat).
+  bool speculative = false;
+  bool extra = false;
   // Whether a task planned for this slot has to go elsewhere now (it is busy or excluded).
   bool unavailable() const { return task.has_value() || excluded; }
 };

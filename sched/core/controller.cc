@@ -41,6 +41,8 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
     node_slots_[s.node].push_back(s.id);
   }
   state_.nodes = nodes;
+  paces_ = SlotPaces(state_.slots.size());
+  speculating_ = options_.speculation.enabled && policy_.speculation_veto().empty();
   node_failed_jobs_.resize(state_.running_on_node.size());
   excluded_until_.resize(state_.running_on_node.size(), Time{0});
   if (executor_.reports_on_loop_thread()) {
@@ -59,6 +61,7 @@ Controller::~Controller() {
   for (const auto& [job, timer] : shuffle_timers_) loop_.Cancel(timer);
   for (const auto& [node, timer] : exclusion_timers_) loop_.Cancel(timer);
   loop_.Cancel(observer_tick_);
+  loop_.Cancel(speculation_tick_);
 }
 
 JobId Controller::Submit(JobSpec spec) {
@@ -143,14 +146,16 @@ void Controller::Run(bool until_idle) {
   running_ = true;
   until_idle_ = until_idle;
   ScheduleObserverTick();
+  if (speculating_) ScheduleSpeculationTick();
   Dispatch();
   if (!until_idle || !Idle()) {
     loop_running_ = true;
     loop_.Run();
     loop_running_ = false;
   }
-  // The observer tick chain ends with the run.
+  // The tick chains end with the run.
   loop_.Cancel(observer_tick_);
+  loop_.Cancel(speculation_tick_);
   running_ = false;
 }
 
@@ -288,31 +293,105 @@ void Controller::ReportInvalidDecision(const std::string& why) {
   for (auto* o : observers_) o->OnInvalidDecision(why, loop_.Now());
 }
 
+TaskLaunch Controller::Occupy(SlotState& slot, const TaskRef& t, TaskState& ts) {
+  ++ts.attempts;
+  slot.task = t;
+  slot.token = next_token_++;
+  slot.best_effort = outcomes_[t.job].admission.best_effort;
+  const int on_node = state_.running_on_node[slot.info.node]++;
+  free_slots(slot.info.kind).Erase(slot.info.id);
+  UpdateNodeSlots(slot.info.node);
+  ++running_tasks_;
+  ++stats_.launches;
+  TaskLaunch launch{t, slot.token, slot.info.id, std::max(slot.free_since, ts.ready_since),
+                    ts.attempts};
+  if (!slot.speculative) ts.node_tasks = on_node;
+  return launch;
+}
+
 void Controller::Launch(SlotState& slot, const TaskRef& t) {
   JobState& job = state_.job(t.job);
   TaskState& ts = job.task(t.kind, t.index);
   ts.status = TaskStatus::kRunning;
   ts.slot = slot.info.id;
-  ++ts.attempts;
   ++(t.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
-  ts.node_tasks = state_.running_on_node[slot.info.node]++;
-  slot.task = t;
-  slot.token = next_token_++;
-  slot.best_effort = outcomes_[t.job].admission.best_effort;
-  free_slots(slot.info.kind).Erase(slot.info.id);
-  UpdateNodeSlots(slot.info.node);
   --pending(t.kind);
-  ++running_tasks_;
-  TaskLaunch launch{t, slot.token, slot.info.id, std::max(slot.free_since, ts.ready_since),
-                    ts.attempts};
+  const TaskLaunch launch = Occupy(slot, t, ts);
   ts.start = loop_.Now();
-  ++stats_.launches;
   for (auto* o : observers_) o->OnTaskStart(launch, ts.start);
   if (t.kind == TaskKind::kReduce && !job.reduces_planned) {
     held_.insert(slot.token);  // launched by FinishMapPhase, with the plan
     return;
   }
   executor_.Launch(launch);
+}
+
+void Controller::ScheduleSpeculationTick() {
+  speculation_tick_ = loop_.After(options_.speculation.check_every, [this] {
+    Speculate();
+    ScheduleSpeculationTick();
+  });
+}
+
+void Controller::Speculate() {
+  if (state_.active.empty()) return;
+  const size_t cap = std::max<size_t>(
+      1, static_cast<size_t>(options_.speculation.cap * static_cast<double>(state_.slots.size())));
+  for (TaskKind kind : {TaskKind::kMap, TaskKind::kReduce})
+    if (copies_running_ < cap && pending(kind) == 0) SpeculateOn(kind, cap);
+}
+
+// LATE's rule for one kind of slot: while the cap allows, each free slot that is not slow
+// takes a copy of the straggler estimated to finish last.
+void Controller::SpeculateOn(TaskKind kind, size_t cap) {
+  const SlotKind slot_kind = kind == TaskKind::kMap ? SlotKind::kMap : SlotKind::kReduce;
+  if (free_slots(slot_kind).NextFrom(0) < 0) return;
+  std::vector<RunningAttempt> running;
+  for (const SlotState& s : state_.slots) {
+    if (!s.task || s.task->kind != kind || s.extra || held_.count(s.token)) continue;
+    const TaskState& ts = state_.job(s.task->job).task(kind, s.task->index);
+    running.push_back(
+        {*s.task, ts.start, s.info.node, executor_.Progress(s.info.id), ts.copy_slot >= 0});
+  }
+  if (running.empty()) return;
+  const double slow_below = paces_.SlowBelow(options_.speculation.slow_slot);
+  const auto pace_of = [this](const TaskRef& t) {
+    auto it = kind_pace_.find(t.job);
+    return it == kind_pace_.end() ? KindPace{} : it->second[t.kind == TaskKind::kMap ? 0 : 1];
+  };
+  const Time now = loop_.Now();
+  for (SlotId id = free_slots(slot_kind).NextFrom(0); id >= 0 && copies_running_ < cap;
+       id = free_slots(slot_kind).NextFrom(id + 1)) {
+    SlotState& slot = state_.slots[id];
+    if (paces_.pace(id) < slow_below) continue;
+    const std::optional<TaskRef> pick = PickSpeculation(running, slot.info.node, slot.info.speed,
+                                                        now, options_.speculation, pace_of);
+    if (!pick) continue;
+    for (RunningAttempt& a : running) a.has_copy |= a.task == *pick;
+    LaunchCopy(slot, *pick);
+  }
+}
+
+void Controller::LaunchCopy(SlotState& slot, const TaskRef& t) {
+  JobState& job = state_.job(t.job);
+  TaskState& ts = job.task(t.kind, t.index);
+  slot.speculative = slot.extra = true;
+  ts.copy_slot = slot.info.id;
+  ++job.extra_running;
+  ++copies_running_;
+  ++stats_.speculations;
+  TaskLaunch launch = Occupy(slot, t, ts);
+  launch.speculative = true;
+  for (auto* o : observers_) o->OnTaskStart(launch, loop_.Now());
+  executor_.Launch(launch);
+}
+
+void Controller::NotePace(const TaskReport& r, const SlotState& slot) {
+  if (!speculating_) return;
+  const double work_s = Seconds(r.end - r.start) * slot.info.speed;
+  KindPace& p = kind_pace_[r.task.job][r.task.kind == TaskKind::kMap ? 0 : 1];
+  p.mean_work_s += (work_s - p.mean_work_s) / ++p.finished;
+  if (work_s > 0) paces_.Observe(slot.info.id, p.mean_work_s / work_s);
 }
 
 void Controller::UpdateNodeSlots(NodeId node) {
@@ -350,9 +429,12 @@ void Controller::CancelAttempt(const SlotState& slot) {
 void Controller::OnReport(TaskReport r) {
   const Time now = loop_.Now();
   SlotState& slot = state_.slots.at(r.slot);
+  const bool extra = slot.extra;
+  r.speculative = slot.speculative;
+  if (r.speculative) --copies_running_;
   slot.task.reset();
   slot.token = 0;
-  slot.best_effort = false;
+  slot.best_effort = slot.speculative = slot.extra = false;
   slot.free_since = r.end;
   free_slots(slot.info.kind).Insert(slot.info.id);
   --running_tasks_;
@@ -365,19 +447,30 @@ void Controller::OnReport(TaskReport r) {
   // Held before its plan: the slot was taken at ts.start, and the attempt's slot time
   // counts from then.
   if (held_.erase(r.token)) r.start = ts.start;
-  --(r.task.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
-  ts.start = r.start;
-  ts.end = r.end;
+  --(extra                           ? job.extra_running
+     : r.task.kind == TaskKind::kMap ? job.maps_running
+                                     : job.reduces_running);
+  if (r.speculative) ts.copy_slot = -1;
+  // Another attempt of the task finished first: this one's work is discarded.
+  r.superseded = extra && ts.status == TaskStatus::kDone;
+  if (!r.superseded) {
+    ts.start = r.start;
+    ts.end = r.end;
+  }
   for (auto* o : observers_) o->OnTaskReport(r);
   JobOutcome& outcome = outcomes_[job.id];
-  for (auto& w : r.warnings) outcome.warnings.push_back(w);
+  if (!r.superseded)
+    for (auto& w : r.warnings) outcome.warnings.push_back(w);
 
   const TaskRecord record = RecordOf(r, ts);
-  if (job.finished()) {
+  if (r.superseded || (!job.finished() && OnPairedReport(job, ts, r, extra, slot.info.node))) {
+    if (job.finished()) MaybeRetire(job);
+  } else if (job.finished()) {
     ts.status = TaskStatus::kPending;  // a cancelled straggler of a failed job
     MaybeRetire(job);
   } else if (r.status.ok()) {
     ts.status = TaskStatus::kDone;
+    NotePace(r, slot);
     policy_.OnTaskFinished(record, state_, now);
     if (r.task.kind == TaskKind::kMap) {
       ++job.maps_done;
@@ -414,13 +507,44 @@ void Controller::OnReport(TaskReport r) {
   CheckIdle();
 }
 
-void Controller::AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node) {
+// A copy, or an attempt its copy ran beside, reported. The first to finish wins: the
+// other is cancelled, and its report, when it comes, is superseded. One that ends without
+// finishing leaves the other to run on as the task's attempt.
+bool Controller::OnPairedReport(JobState& job, TaskState& ts, TaskReport& r, bool extra,
+                                NodeId node) {
+  const SlotId other = extra ? ts.slot : ts.copy_slot;
+  if (other < 0 || (extra && !r.speculative)) return false;
+  SlotState& beside = state_.slots[other];
+  if (r.status.ok()) {
+    if (extra) {  // the copy won: the original becomes the extra attempt
+      beside.extra = true;
+      ++job.extra_running;
+      --(r.task.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
+      ts.slot = r.slot;
+    }
+    CancelAttempt(beside);
+    return false;  // a success like any other from here on
+  }
+  if (!extra) {  // the original ended unfinished: its copy is the task's attempt now
+    beside.extra = false;
+    --job.extra_running;
+    ++(r.task.kind == TaskKind::kMap ? job.maps_running : job.reduces_running);
+    ts.slot = other;
+    ts.copy_slot = -1;
+  }
+  if (r.status.code() != Status::Code::kAborted) AttemptFailed(job, ts, r, node, false);
+  return true;
+}
+
+void Controller::AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node,
+                               bool requeue) {
   JobOutcome& outcome = outcomes_[job.id];
   ++ts.failures;
   std::string what = std::string(ToString(r.task.kind)) + " " + std::to_string(r.task.index);
-  outcome.failed_attempts.push_back(what + " attempt " + std::to_string(ts.attempts) + " on slot " +
-                                    std::to_string(r.slot) + " (node " + std::to_string(node) +
-                                    "): " + r.status.message());
+  if (outcome.failed_attempts.size() < JobOutcome::kMaxFailureReasons)
+    outcome.failed_attempts.push_back(what + " attempt " + std::to_string(ts.attempts) +
+                                      " on slot " + std::to_string(r.slot) + " (node " +
+                                      std::to_string(node) + "): " + r.status.message());
   const bool retriable = Retriable(r.status);
   if (retriable) NoteNodeFailure(node, job.id);
   if (!retriable || ts.failures >= options_.retry.max_attempts) {
@@ -431,11 +555,12 @@ void Controller::AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r
                                                       : what + tried + r.status.message() + ")"));
     return;
   }
+  if (std::find(ts.failed_nodes.begin(), ts.failed_nodes.end(), node) == ts.failed_nodes.end())
+    ts.failed_nodes.push_back(node);
+  if (!requeue) return;  // another attempt of it runs on
   // As a preempted attempt, but away from the node where it failed while there is another.
   ++outcome.retries;
   ++stats_.retries;
-  if (std::find(ts.failed_nodes.begin(), ts.failed_nodes.end(), node) == ts.failed_nodes.end())
-    ts.failed_nodes.push_back(node);
   Requeue(job, ts, RecordOf(r, ts));
 }
 
@@ -632,7 +757,10 @@ void Controller::AbortAll(const Status& why) {
 // Once no attempt of a finished job runs any more, the executor may commit or discard its
 // output and free its memory.
 void Controller::MaybeRetire(JobState& job) {
-  if (job.maps_running + job.reduces_running > 0 || !retired_.insert(job.id).second) return;
+  if (job.maps_running + job.reduces_running + job.extra_running > 0 ||
+      !retired_.insert(job.id).second)
+    return;
+  kind_pace_.erase(job.id);
   const Time now = loop_.Now();
   Status s = executor_.FinishJob(job.id, job.phase == JobPhase::kDone);
   if (!s.ok() && job.phase == JobPhase::kDone) {

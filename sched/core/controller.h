@@ -11,6 +11,7 @@
 // seen it finish. A long run that does either holds only its active jobs.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -28,6 +29,7 @@
 #include "sched/core/retry.h"
 #include "sched/core/scheduler_stats.h"
 #include "sched/core/slot_set.h"
+#include "sched/core/speculation.h"
 #include "sched/partition/partitioner.h"
 
 namespace mrlocal {
@@ -50,7 +52,8 @@ struct JobOutcome {
   // Attempts that failed and ran again (RetryOptions), and why each failed, in order:
   // "map 3 attempt 1 on slot 2 (node 1): why". A job that failed for good lists them all.
   uint32_t retries = 0;
-  std::vector<std::string> failed_attempts;
+  std::vector<std::string> failed_attempts;  // the first kMaxFailureReasons
+  static constexpr size_t kMaxFailureReasons = 100;
 };
 
 // What a policy and a learning estimator are told of a finished attempt: its report, with
@@ -97,6 +100,8 @@ struct ControllerOptions {
   // NodeTaskLimits); 0 or missing: one per slot. A node at its limit offers no free slot.
   std::vector<int> node_task_limits = {};
   RetryOptions retry = {};
+  // Speculative execution of stragglers; a policy may veto it (Policy::speculation_veto).
+  SpeculationOptions speculation = {};
 };
 
 // The Controller is its policy's PolicyHost, and the DispatchRound of each Dispatch.
@@ -183,6 +188,18 @@ class Controller final : private PolicyHost, private DispatchRound {
   // Why `t` cannot be launched on `slot` now; empty when it can.
   const char* CannotLaunch(const SlotState& slot, const TaskRef& t) const;
   void Launch(SlotState& slot, const TaskRef& t);
+  // Puts attempt `t` on `slot`: the slot's, node's and counts' bookkeeping of a launch.
+  TaskLaunch Occupy(SlotState& slot, const TaskRef& t, TaskState& ts);
+  // Speculative execution (speculation.h): copies stragglers onto free slots.
+  void Speculate();
+  void SpeculateOn(TaskKind kind, size_t cap);
+  void LaunchCopy(SlotState& slot, const TaskRef& t);
+  void ScheduleSpeculationTick();
+  // A finished attempt's pace: its job's and its slot's (speculation.h).
+  void NotePace(const TaskReport& r, const SlotState& slot);
+  // The report of an attempt that ran beside another attempt of its task (a copy, or
+  // one a copy ran beside): true when it is handled.
+  bool OnPairedReport(JobState& job, TaskState& ts, TaskReport& r, bool extra, NodeId node);
   void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
   void ReleaseReducesEarly(JobState& job);
@@ -193,7 +210,9 @@ class Controller final : private PolicyHost, private DispatchRound {
   void CancelAttempt(const SlotState& slot);
   void FailJob(JobState& job, const Status& why);
   // A failed attempt of a job that goes on: run the task again, or fail the job.
-  void AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node);
+  // `requeue`: no other attempt of the task runs, so a retry must be queued.
+  void AttemptFailed(JobState& job, TaskState& ts, const TaskReport& r, NodeId node,
+                     bool requeue = true);
   // An attempt that ended without finishing its task (preempted, or failed and retried):
   // the task is pending again, and the policy hears of the attempt.
   void Requeue(JobState& job, TaskState& ts, const TaskRecord& record);
@@ -254,6 +273,13 @@ class Controller final : private PolicyHost, private DispatchRound {
   bool until_idle_ = false;    // the run is RunUntilIdle
   bool loop_running_ = false;  // the run is inside loop_.Run()
   TimerId observer_tick_ = 0;
+  // Speculation: whether it is on (the options, and no veto), the slots' paces, each
+  // job's finished work per kind, how many copies run, and the periodic look.
+  bool speculating_ = false;
+  SlotPaces paces_;
+  std::unordered_map<JobId, std::array<KindPace, 2>> kind_pace_;
+  size_t copies_running_ = 0;
+  TimerId speculation_tick_ = 0;
   // The policy's wake-ups not yet due, by the id it was given: the loop's timer.
   std::unordered_map<TimerId, TimerId> wakes_;
   std::map<JobId, TimerId> shuffle_timers_;  // PlanReduces of the jobs in their shuffle delay

@@ -21,6 +21,8 @@ struct TaskLaunch {
   SlotId slot = -1;
   Time ready_since{0};   // when both the slot and the task were ready: dispatch latency base
   uint32_t attempt = 1;  // 1 for the task's first launch
+  // A copy of a running attempt (speculative execution, sched/core/speculation.h).
+  bool speculative = false;
 };
 
 struct TaskReport {
@@ -40,6 +42,10 @@ struct TaskReport {
   Duration sketch_time{0};               // map: spent filling the sketch
   std::vector<TopEntry> top;             // reduce: its best keys
   uint64_t remote_input_bytes = 0;  // reduce: record bytes fetched from other ranks (sched/dist)
+  // Set by the Controller before observers see it: the attempt was a speculative copy, and
+  // another attempt of its task finished first (this one's work is discarded).
+  bool speculative = false;
+  bool superseded = false;
 };
 
 class Executor {

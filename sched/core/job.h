@@ -33,6 +33,7 @@ struct TaskState {
   std::vector<NodeId> local_nodes;  // map: nodes holding a replica of the split
   SlotId planned_slot = -1;         // reduce: the slot the partitioner planned it for
   SlotId slot = -1;                 // where the current/last attempt runs
+  SlotId copy_slot = -1;            // where its speculative copy runs, if one does
   uint32_t attempts = 0;
   uint32_t failures = 0;  // attempts that failed (RetryOptions)
   // Where its attempts failed: a retry runs elsewhere while there is an elsewhere.
@@ -98,6 +99,9 @@ struct JobState {
   std::vector<TaskState> reduces;  // created at submission; runnable once planned
   uint32_t maps_done = 0, maps_running = 0;
   uint32_t reduces_done = 0, reduces_running = 0;
+  // Attempts running besides one per running task: speculative copies, and attempts a
+  // copy beat (cancelled, their reports due).
+  uint32_t extra_running = 0;
   bool reduces_planned = false;
   // Reduce slow-start (ControllerOptions::reduce_slowstart) let the reduces launch before
   // the plan: one launched then holds its slot, doing nothing, until the plan is made.

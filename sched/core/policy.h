@@ -146,6 +146,11 @@ class Policy {
   // dispatcher starts reduces only once the map stage has ended says no.
   virtual bool uses_reduce_slowstart() const { return true; }
 
+  // Why the Controller must not copy this policy's running tasks onto free slots
+  // (speculative execution, speculation.h), or empty when it may: a policy that promises
+  // slots to admitted jobs, preempts, or follows a plan of which task runs where says why.
+  virtual std::string_view speculation_veto() const { return {}; }
+
   // What a front end should tell the user of how the policy was set up (a plan made by a
   // fallback planner); empty: nothing.
   virtual std::string note() const { return {}; }

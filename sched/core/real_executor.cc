@@ -4,6 +4,37 @@
 
 namespace mrlocal {
 
+// The slot's context, failing the attempt where an injected fault says: its Checkpoint
+// stops the task once the fault's point is reached, and Failed() says whether it must
+// report the fault (checked again at the end, for a task too short to checkpoint).
+class RealExecutor::FaultingContext final : public TaskContext {
+ public:
+  FaultingContext(TaskContext& slot, AttemptFault fault, const Clock& clock)
+      : slot_(slot), fault_(std::move(fault)), clock_(clock) {}
+  bool Checkpoint(double progress) override {
+    if (Due(progress)) {
+      failed_ = true;
+      return false;
+    }
+    return slot_.Checkpoint(progress);
+  }
+  // The fault's status once it is due (at the end every task-fail point is reached).
+  Status Failed() {
+    if (failed_ || Due(1.0)) return fault_.status();
+    return Status::OK();
+  }
+
+ private:
+  bool Due(double progress) const {
+    return (fault_.at_fraction && progress >= *fault_.at_fraction) ||
+           (fault_.at_time && clock_.Now() >= *fault_.at_time);
+  }
+  TaskContext& slot_;
+  const AttemptFault fault_;
+  const Clock& clock_;
+  bool failed_ = false;
+};
+
 RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots,
                            SlotThreads threads)
     : clock_(clock), slow_down_(threads.slow_down) {
@@ -20,10 +51,13 @@ RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slot
   }
   slots_.resize(ids);
   workers_.resize(ids);
+  speed_.resize(ids, 1.0);
+  hidden_factor_.resize(ids, 1.0);
   for (const SlotInfo& s : slots) {
     size_t& next = s.kind == SlotKind::kMap ? next_map : next_reduce;
     int cpu = threads.pin ? cpus[next++ % cpus.size()] : -1;
     slots_[s.id] = s;
+    speed_[s.id] = s.speed;
     workers_[s.id] = std::make_unique<SlotWorker>(
         s.id, cpu, s.speed,
         slow_down_ == SlowDown::kCpuLoad ? SlotPriority::kIdle : SlotPriority::kNormal,
@@ -48,10 +82,25 @@ void RealExecutor::LaunchReduce(const TaskLaunch& launch, RemoteMaps remote) {
   Start(launch, std::make_shared<RemoteMaps>(std::move(remote)));
 }
 
+void RealExecutor::SetSpeed(SlotId slot, double s) {
+  speed_[slot] = s;
+  if (slow_down_ == SlowDown::kThrottle) workers_[slot]->SetSpeed(s * hidden_factor_[slot]);
+}
+
+void RealExecutor::SetHiddenFactor(SlotId slot, double factor) {
+  hidden_factor_[slot] = factor;
+  SetSpeed(slot, speed_[slot]);
+}
+
 void RealExecutor::Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> remote) {
   JobData* data = jobs_.at(launch.task.job).get();
   const NodeId node = slots_[launch.slot].node;
-  workers_[launch.slot]->Run(launch.token, [this, data, launch, node, remote](TaskContext& ctx) {
+  AttemptFault fault;
+  if (faults_)
+    fault = faults_->ForAttempt(launch.task, launch.attempt, launch.slot, node, clock_.Now());
+  workers_[launch.slot]->Run(launch.token, [this, data, launch, node, remote,
+                                            fault = std::move(fault)](TaskContext& slot_ctx) {
+    FaultingContext ctx(slot_ctx, fault, clock_);
     TaskReport report;
     report.task = launch.task;
     report.token = launch.token;
@@ -67,8 +116,8 @@ void RealExecutor::Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> r
   });
 }
 
-void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, TaskContext& ctx,
-                          TaskReport& report) {
+void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node,
+                          FaultingContext& ctx, TaskReport& report) {
   SplitInput split;
   split.input.task_index = launch.task.index;
   if (data.job.read_split) {
@@ -83,6 +132,7 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, 
   report.warnings = std::move(split.warnings);
   report.input_bytes = split.input.bytes();
   Result<std::unique_ptr<MapOutput>> out = data.job.runtime->RunMap(split.input, ctx);
+  if (Status fault = ctx.Failed(); !fault.ok()) out = fault;
   if (!out.ok()) {
     report.status = out.status();
     return;
@@ -96,11 +146,13 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, 
     report.warnings.push_back("skipped " + std::to_string(report.skipped_records) +
                               " bad record(s) in " + split.input.source + ", the first at " +
                               (*out)->first_skipped());
-  data.map_outputs[launch.task.index] = std::move(out).value();
+  std::lock_guard lock(data.map_outputs_mu);
+  if (!data.map_outputs[launch.task.index])
+    data.map_outputs[launch.task.index] = std::move(out).value();
 }
 
 void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
-                             TaskContext& ctx, TaskReport& report) {
+                             FaultingContext& ctx, TaskReport& report) {
   std::vector<const MapOutput*> maps;
   maps.reserve(data.map_outputs.size());
   for (size_t m = 0; m < data.map_outputs.size(); ++m) {
@@ -118,6 +170,7 @@ void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, const Remo
   }
   Result<ReduceResult> result = data.job.runtime->RunReduce(
       maps, data.plan, launch.task.index, sink.get(), ctx, remote ? remote->source.get() : nullptr);
+  if (Status fault = ctx.Failed(); !fault.ok()) result = fault;  // its part is not closed
   if (!result.ok()) {
     report.status = result.status();
     return;

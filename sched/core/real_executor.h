@@ -12,6 +12,7 @@
 #include "engine/slot_worker.h"
 #include "sched/core/clock.h"
 #include "sched/core/executor.h"
+#include "sched/core/fault_injection.h"
 #include "sched/core/slot_info.h"
 
 namespace mrlocal {
@@ -104,9 +105,13 @@ class RealExecutor final : public Executor {
   }
   bool has_job(JobId job) const { return jobs_.count(job) > 0; }
 
-  void SetSpeed(SlotId slot, double s) override {
-    if (slow_down_ == SlowDown::kThrottle) workers_[slot]->SetSpeed(s);
-  }
+  void SetSpeed(SlotId slot, double s) override;
+  // Injected faults (fault_injection.h), from now on; null: none. Must outlive the
+  // executor. Loop thread.
+  void SetFaults(const FaultInjector* faults) { faults_ = faults; }
+  // An injected slowdown: `slot` runs at `factor` x the speed it is given, unknown to the
+  // controller (node-slow). Loop thread.
+  void SetHiddenFactor(SlotId slot, double factor);
 
   // The CPU slot `slot`'s thread is pinned to; -1: not pinned.
   int cpu(SlotId slot) const { return workers_[slot]->cpu(); }
@@ -117,12 +122,16 @@ class RealExecutor final : public Executor {
     ReducePlan plan;
     // One slot per map task: written by the task's slot thread, read by reduce tasks that
     // start only after the Controller saw every map report (happens-before via the loop).
+    // Two attempts of a map may finish (a speculative copy, sched/core/speculation.h): the
+    // first to store its output keeps it, under the mutex; both outputs are the same.
     std::vector<std::unique_ptr<MapOutput>> map_outputs;
+    std::mutex map_outputs_mu;
   };
-  void RunMap(JobData& data, const TaskLaunch& launch, NodeId node, TaskContext& ctx,
+  class FaultingContext;
+  void RunMap(JobData& data, const TaskLaunch& launch, NodeId node, FaultingContext& ctx,
               TaskReport& report);
   void RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
-                 TaskContext& ctx, TaskReport& report);
+                 FaultingContext& ctx, TaskReport& report);
   void Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> remote);
 
   const Clock& clock_;
@@ -131,6 +140,8 @@ class RealExecutor final : public Executor {
   std::vector<std::unique_ptr<SlotWorker>> workers_;  // by slot id; null: not ours
   ReportFn report_;
   std::map<JobId, std::unique_ptr<JobData>> jobs_;  // touched on the loop thread only
+  const FaultInjector* faults_ = nullptr;
+  std::vector<double> speed_, hidden_factor_;  // by slot id: as told, and injected
 };
 
 }  // namespace mrlocal

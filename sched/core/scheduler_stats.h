@@ -61,6 +61,7 @@ struct SchedulerStats {
   uint64_t invalid_decisions = 0;
   uint64_t retries = 0;          // failed attempts run again (RetryOptions)
   uint64_t node_exclusions = 0;  // nodes excluded after failures of several jobs
+  uint64_t speculations = 0;     // speculative copies launched (speculation.h)
 };
 
 }  // namespace mrlocal

@@ -1,6 +1,7 @@
 #include "sched/core/speed_profile.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace mrlocal {
@@ -61,6 +62,16 @@ Time SpeedProfile::EndOf(Time from, double work, double rate) const {
     t = at_[i];
     factor = factor_[i];
   }
+}
+
+SpeedProfile Product(const SpeedProfile& a, const SpeedProfile& b) {
+  std::vector<Time> at;
+  std::merge(a.times().begin(), a.times().end(), b.times().begin(), b.times().end(),
+             std::back_inserter(at));
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  SpeedProfile out;
+  for (Time t : at) out.Add(t, a.At(t) * b.At(t));
+  return out;
 }
 
 }  // namespace mrlocal

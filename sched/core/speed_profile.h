@@ -53,4 +53,7 @@ class SpeedProfile {
   std::vector<double> cumulative_;  // cumulative_[i]: Integral(at_[0], at_[i])
 };
 
+// The factor a(t) x b(t): a node's availability times an injected slowdown.
+SpeedProfile Product(const SpeedProfile& a, const SpeedProfile& b);
+
 }  // namespace mrlocal

@@ -76,6 +76,10 @@ class BackfillPolicy final : public Policy, private PolicyHost {
     inner_->OnSlotSpeedChanged(slot, old_speed, state, now);
   }
   bool uses_reduce_slowstart() const override { return inner_->uses_reduce_slowstart(); }
+  std::string_view speculation_veto() const override {
+    const std::string_view inner = inner_->speculation_veto();
+    return inner.empty() ? "backfill lends admitted jobs' spare slots and takes them back" : inner;
+  }
   std::string note() const override { return inner_->note(); }
   std::optional<LofEvaluation> OverloadSnapshot() const override {
     return inner_->OverloadSnapshot();

@@ -43,6 +43,10 @@ class DcPolicy final : public Policy {
   explicit DcPolicy(const Estimator* estimator, double margin = 1.0);
 
   std::string_view name() const override { return "dc"; }
+  std::string_view speculation_veto() const override {
+    return "dc reserves slots for each admitted job's worst case; a speculative copy would "
+           "take slot time it promised";
+  }
   bool admission_control() const override { return true; }
   Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
   std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,

@@ -35,6 +35,9 @@ class PlanPolicy final : public Policy {
   void OnTimer(TimerId id, const ClusterState& state, Time now) override;
   // Reduces start where and when the plan says, never early.
   bool uses_reduce_slowstart() const override { return false; }
+  std::string_view speculation_veto() const override {
+    return "a planning policy runs each task where and when its plan says";
+  }
 
  private:
   std::string name_, note_;

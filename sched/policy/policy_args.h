@@ -30,6 +30,7 @@ inline constexpr std::string_view kLofThreshold = "lof-threshold";
 inline constexpr std::string_view kLofMinPts = "lof-min-pts";
 inline constexpr std::string_view kBatchInterval = "batch-interval";
 inline constexpr std::string_view kConfidence = "confidence";
+inline constexpr std::string_view kFaultBudget = "fault-budget";
 inline constexpr std::string_view kRejectPolicy = "reject-policy";
 inline constexpr std::string_view kAllocationInterval = "allocation-interval";
 inline constexpr std::string_view kPreempt = "preempt";

@@ -34,7 +34,8 @@ std::unique_ptr<Policy> Rtmr(bool feedback, const Estimator* estimator, const Po
   return std::make_unique<RtmrPolicy>(
       estimator,
       RtmrOptions{feedback, args.Get<Duration>(kFeedbackThreshold), Margin(args),
-                  args.Get<double>(kConfidence).value_or(1.0)},
+                  args.Get<double>(kConfidence).value_or(1.0),
+                  static_cast<uint32_t>(args.Get<double>(kFaultBudget).value_or(0))},
       args.shared_forecast());
 }
 
@@ -133,14 +134,14 @@ void AddQueueShares(std::vector<PolicyDescriptor>& all) {
        "reclaimed by preemption; every job admitted"},
   };
   for (const auto& p : shares)
-    all.push_back({p.name,
-                   p.summary,
-                   {},
-                   {kAllocationIntervalSetting, kPreemptSetting},
-                   [name = std::string(p.name), rule = p.rule](const Estimator*,
-                                                                const PolicyArgs& args) {
-                     return QueueShare(name, rule, args);
-                   }});
+    all.push_back(
+        {p.name,
+         p.summary,
+         {},
+         {kAllocationIntervalSetting, kPreemptSetting},
+         [name = std::string(p.name), rule = p.rule](const Estimator*, const PolicyArgs& args) {
+           return QueueShare(name, rule, args);
+         }});
 }
 
 // One entry per policy, in the order --help lists them.
@@ -188,14 +189,14 @@ std::vector<PolicyDescriptor> BuiltIns() {
                  "RTMR: deadline guarantees by admission control, with feedback",
                  rtmr,
                  {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting,
-                  kRejectPolicySetting},
+                  kFaultBudgetSetting, kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(true, e, a); },
                  "rtmr-nofb"});
   all.push_back({"rtmr-nofb",
                  "RTMR without its feedback controller",
                  deadline,
                  {kEstimateMarginSetting, kFeedbackThresholdSetting, kConfidenceSetting,
-                  kRejectPolicySetting},
+                  kFaultBudgetSetting, kRejectPolicySetting},
                  [](const Estimator* e, const PolicyArgs& a) { return Rtmr(false, e, a); },
                  "rtmr-nofb"});
   PolicyTraits dc = deadline;

@@ -68,6 +68,7 @@ inline constexpr PolicySetting kBatchIntervalSetting =
     PolicySetting::PositiveDuration(kBatchInterval);
 inline constexpr PolicySetting kConfidenceSetting =
     PolicySetting::Number(kConfidence, 0, 1, /*min_open=*/true);
+inline constexpr PolicySetting kFaultBudgetSetting = PolicySetting::Integer(kFaultBudget, 0, 100);
 inline constexpr PolicySetting kAllocationIntervalSetting =
     PolicySetting::PositiveDuration(kAllocationInterval);
 inline constexpr PolicySetting kPreemptSetting = PolicySetting::PositiveDuration(kPreempt);

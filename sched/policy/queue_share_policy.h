@@ -75,6 +75,10 @@ class QueueSharePolicy final : public Policy {
   QueueSharePolicy(std::string name, QueueShareOptions options);
 
   std::string_view name() const override { return name_; }
+  std::string_view speculation_veto() const override {
+    return "dynprio and capacity charge queues for the slots their tasks hold and preempt "
+           "tasks to re-share them";
+  }
   Admission Admit(const JobState& job, const ClusterState& state, Time now) override;
   void Dispatch(DispatchRound& round, const ClusterState& state, Time now) override;
   std::optional<TaskRef> PickTask(const SlotInfo& slot, const ClusterState& state,
@@ -89,15 +93,15 @@ class QueueSharePolicy final : public Policy {
   // A queue as the policy runs it; its money and totals are in ledger_.accounts[i].
   struct Queue {
     double bid = 0;  // the bid of the current interval (QueueAccount::rate is the newest)
-    std::vector<double> boosts;  // JobSpec::bid of its jobs in the system that give one
-    bool paying = false;  // has a share this interval: a bid > 0, money, open
-    int jobs = 0;         // admitted and not finished
+    std::vector<double> boosts;     // JobSpec::bid of its jobs in the system that give one
+    bool paying = false;            // has a share this interval: a bid > 0, money, open
+    int jobs = 0;                   // admitted and not finished
     double share[kKinds] = {0, 0};  // exact: s_i c / p
     int entitled[kKinds] = {0, 0};  // rounded
     Duration used{0};               // slot time in the current interval
     Duration entitled_time{0};      // slot time entitled to in the current interval
-    int running[kKinds] = {0, 0};      // scratch of a decision
-    int pending[kKinds] = {0, 0};      // scratch of a decision
+    int running[kKinds] = {0, 0};   // scratch of a decision
+    int pending[kKinds] = {0, 0};   // scratch of a decision
   };
 
   uint32_t QueueOf(const std::string& name, Time now);

@@ -161,14 +161,16 @@ Time RtmrPolicy::PlanStage(SlotTimes& slots, uint32_t tasks, Time floor, Time en
 
 // Algorithm II (map slots) then Algorithm III (reduce slots, from the map stage's end),
 // in place.
+// The fault budget's extra tasks are planned with the rest, as many of each kind as may fail.
 Time RtmrPolicy::Plan(const Entry& job, FreeSlots& slots, Time now, const Remaining& left) const {
+  const uint32_t extra = options_.fault_budget;
   const Time map_end = WithEnds(job, SlotKind::kMap, [&](const auto& ends) {
-    return PlanStage(slots.map, left.maps, now, std::max(now, left.map_end), ends,
-                     job.map_cumulants);
+    return PlanStage(slots.map, left.maps + (job.maps > 0 ? extra : 0), now,
+                     std::max(now, left.map_end), ends, job.map_cumulants);
   });
   return WithEnds(job, SlotKind::kReduce, [&](const auto& ends) {
-    return PlanStage(slots.reduce, left.reduces, map_end, std::max(map_end, left.reduce_end), ends,
-                     job.reduce_cumulants);
+    return PlanStage(slots.reduce, left.reduces + (job.reduces > 0 ? extra : 0), map_end,
+                     std::max(map_end, left.reduce_end), ends, job.reduce_cumulants);
   });
 }
 
@@ -411,14 +413,18 @@ Admission RtmrPolicy::Admit(const JobState& job, const ClusterState& state, Time
                FormatDuration(successors.finish.back() - queue_[miss].deadline);
     return a;
   }
-  a.reason = job.spec.deadline
-                 ? "estimated finish " + FormatDuration(finish - job.arrival) +
-                       " after arrival, slack " + FormatDuration(entry->deadline - finish) +
-                       (options_.confidence < 1
-                            ? " (" + entry->estimate.source + " estimates at confidence " +
-                                  FormatNumber(options_.confidence) + ")"
-                            : " (worst-case " + entry->estimate.source + " estimates)")
-                 : "no deadline: admitted last in the queue, with no guarantee";
+  a.reason =
+      job.spec.deadline
+          ? "estimated finish " + FormatDuration(finish - job.arrival) + " after arrival, slack " +
+                FormatDuration(entry->deadline - finish) +
+                (options_.confidence < 1
+                     ? " (" + entry->estimate.source + " estimates at confidence " +
+                           FormatNumber(options_.confidence) + ")"
+                     : " (worst-case " + entry->estimate.source + " estimates)") +
+                (options_.fault_budget > 0
+                     ? ", covering " + std::to_string(options_.fault_budget) + " failed attempt(s)"
+                     : "")
+          : "no deadline: admitted last in the queue, with no guarantee";
   if (!job.spec.deadline) a.estimate.reset();
   // Lines 22-23: insert, and keep the new plans.
   entry->finish = finish;

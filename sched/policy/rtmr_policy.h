@@ -49,6 +49,10 @@ struct RtmrOptions {
   // In (0, 1]: the probability with which an admitted job is planned to meet its deadline.
   // 1 is the paper's guarantee (every task at its worst case).
   double confidence = 1.0;
+  // Failed attempts per job the guarantee covers (issue 19): each may cost a task's worst
+  // case again, so the plan of every job holds this many extra tasks of each kind (a
+  // failure may hit either stage). 0: the paper's fault-free guarantee.
+  uint32_t fault_budget = 0;
 };
 
 class RtmrPolicy final : public Policy {
@@ -74,6 +78,10 @@ class RtmrPolicy final : public Policy {
   // (line 5: rt1 = max(rt1, e_m)) plans them: a reduce launched earlier would hold a slot
   // the admission test gave to another job.
   bool uses_reduce_slowstart() const override { return false; }
+  std::string_view speculation_veto() const override {
+    return "rtmr reserves slots for each admitted job's worst case; a speculative copy would "
+           "take slot time it promised (--fault-budget covers failed attempts instead)";
+  }
 
   // For tests and reports: the queue (started jobs first), and a job's current estimate
   // of its finish (none once it left the queue).

@@ -50,6 +50,9 @@ class SoMarsPolicy final : public Policy {
   void OnTimer(TimerId id, const ClusterState& state, Time now) override;
   // Reduces start where and when the plan says, never early.
   bool uses_reduce_slowstart() const override { return false; }
+  std::string_view speculation_veto() const override {
+    return "so-mars runs each task where and when its plan says";
+  }
 
   // Each re-plan so far, in order: its boundary, what it planned, its LP.
   const std::vector<ReplanRecord>& replans() const { return replans_; }

@@ -76,12 +76,25 @@ uint16_t RunRecorder::NextAttempt(const TaskRef& t) {
   return n;
 }
 
+void RunRecorder::OnTaskStart(const TaskLaunch& launch, Time) {
+  if (!launch.speculative) return;
+  if (JobRecord* j = mutable_job(launch.task.job)) ++j->speculative;
+}
+
+void RunRecorder::OnNodeExcluded(NodeId node, Time until, Time now) {
+  exclusions_.push_back({node, now, until});
+}
+
 void RunRecorder::OnTaskReport(const TaskReport& r) {
-  const bool ok = r.status.ok();
-  const bool preempted = r.status.code() == Status::Code::kAborted;
+  // A superseded attempt (its task finished elsewhere first) was cancelled, or finished
+  // too late: either way neither a preemption nor a failure, and its work is discarded.
+  const bool ok = r.status.ok() && !r.superseded;
+  const bool preempted = r.status.code() == Status::Code::kAborted && !r.superseded;
+  const bool failed = !r.status.ok() && !preempted && !r.superseded;
   ++attempts_seen_;
   if (preempted) ++preempted_seen_;
-  if (!ok && !preempted) ++failed_seen_;
+  if (failed) ++failed_seen_;
+  if (r.superseded) ++superseded_seen_;
   const uint16_t attempt = NextAttempt(r.task);
   JobRecord* j = mutable_job(r.task.job);
   if (j) {
@@ -90,10 +103,12 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
     ++j->attempts;
     if (ok) j->weighted_task_ends_s += j->TaskWeight(r.task) * Seconds(r.end);
     if (preempted) ++j->preempted;
-    if (!ok && !preempted) ++j->failed_attempts;
+    if (failed) ++j->failed_attempts;
+    if (r.superseded) j->superseded_time += r.end - r.start;
+    if (ok && r.speculative) ++j->speculative_won;
   }
   if (!options_.keep_attempts) return;
-  if (!ok && !preempted) failures_.push_back({attempts_.size(), r.status.message()});
+  if (failed) failures_.push_back({attempts_.size(), r.status.message()});
   AttemptRecord a;
   a.start = r.start;
   a.end = r.end;
@@ -104,7 +119,9 @@ void RunRecorder::OnTaskReport(const TaskReport& r) {
   a.slot = r.slot;
   a.kind = r.task.kind;
   a.flags = static_cast<uint8_t>((ok ? AttemptRecord::kOk : 0) |
-                                 (preempted ? AttemptRecord::kPreempted : 0));
+                                 (preempted ? AttemptRecord::kPreempted : 0) |
+                                 (r.speculative ? AttemptRecord::kSpeculative : 0) |
+                                 (r.superseded ? AttemptRecord::kSuperseded : 0));
   a.attempt = attempt;
   attempts_.push_back(a);
 }
@@ -133,6 +150,8 @@ void RunRecorder::OnJobFinished(const JobState& job, const JobOutcome& outcome, 
   j->sketch_time = outcome.sketch_time;
   j->warnings = outcome.warnings;
   j->top = outcome.top;
+  j->retries = outcome.retries;
+  j->failure_reasons = outcome.failed_attempts;
 }
 
 }  // namespace mrlocal

@@ -59,6 +59,13 @@ struct JobRecord {
   Duration slot_time{0};            // sum of end - start over every attempt
   std::optional<Time> first_start;  // earliest attempt start
   uint32_t attempts = 0, preempted = 0, failed_attempts = 0;
+  // Faults and stragglers: attempts run again after a failure, why each failed attempt
+  // failed (JobOutcome::failed_attempts), speculative copies launched and those that
+  // finished first, and the slot time of attempts whose work was discarded because
+  // another attempt of the task finished first.
+  uint32_t retries = 0, speculative = 0, speculative_won = 0;
+  std::vector<std::string> failure_reasons;
+  Duration superseded_time{0};
   // W_u of each task, maps then reduces (JobSpec::task_weights); empty: each weighs `weight`.
   std::vector<double> task_weights;
   // Sum over its successful attempts (one a task) of W_u x the attempt's end, seconds on the
@@ -97,9 +104,11 @@ struct AttemptRecord {
   uint8_t flags = 0;
   uint16_t attempt = 0;  // 1 for the first attempt of a task; saturates at 65535
 
-  static constexpr uint8_t kOk = 1, kPreempted = 2;
+  static constexpr uint8_t kOk = 1, kPreempted = 2, kSpeculative = 4, kSuperseded = 8;
   bool ok() const { return flags & kOk; }
-  bool preempted() const { return flags & kPreempted; }  // status Aborted
+  bool preempted() const { return flags & kPreempted; }  // status Aborted, not superseded
+  bool speculative() const { return flags & kSpeculative; }
+  bool superseded() const { return flags & kSuperseded; }  // another attempt finished first
   Duration duration() const { return end - start; }
 };
 static_assert(sizeof(AttemptRecord) <= 48, "an attempt record must stay small");
@@ -108,6 +117,12 @@ static_assert(sizeof(AttemptRecord) <= 48, "an attempt record must stay small");
 struct AttemptFailure {
   size_t attempt = 0;  // position in RunRecorder::attempts()
   std::string message;
+};
+
+// A node excluded after attempts of several jobs failed on it (RetryOptions).
+struct ExclusionRecord {
+  NodeId node = -1;
+  Time at{0}, until{0};
 };
 
 // A policy's pick of a task for a free slot (idle answers are not kept).
@@ -137,6 +152,8 @@ class RunRecorder final : public ControllerObserver {
   void OnTaskReport(const TaskReport& r) override;
   void OnPlan(const JobState& job, const PartitionPlan& plan, Time now) override;
   void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+  void OnTaskStart(const TaskLaunch& launch, Time now) override;
+  void OnNodeExcluded(NodeId node, Time until, Time now) override;
 
   // Jobs in admission order (= id order for one Controller).
   const std::vector<JobRecord>& jobs() const { return jobs_; }
@@ -150,11 +167,13 @@ class RunRecorder final : public ControllerObserver {
   bool counts_records() const { return options_.counts_records; }
   // Decisions in order, the first max_decisions; empty when !keeps_attempts().
   const std::vector<DecisionRecord>& decisions() const { return decisions_; }
+  const std::vector<ExclusionRecord>& exclusions() const { return exclusions_; }
 
   // Totals over every attempt reported, kept or not.
   uint64_t attempts_seen() const { return attempts_seen_; }
   uint64_t preempted_seen() const { return preempted_seen_; }
   uint64_t failed_seen() const { return failed_seen_; }
+  uint64_t superseded_seen() const { return superseded_seen_; }
 
  private:
   JobRecord* mutable_job(JobId id);
@@ -166,13 +185,14 @@ class RunRecorder final : public ControllerObserver {
   std::vector<AttemptRecord> attempts_;
   std::vector<AttemptFailure> failures_;
   std::vector<DecisionRecord> decisions_;
+  std::vector<ExclusionRecord> exclusions_;
   // Attempts reported so far per task of each unfinished job; a task's attempts run one
   // after another, so report order is attempt order. Dropped when the job finishes.
   struct TaskCounts {
     std::vector<uint16_t> maps, reduces;
   };
   std::unordered_map<JobId, TaskCounts> counts_;
-  uint64_t attempts_seen_ = 0, preempted_seen_ = 0, failed_seen_ = 0;
+  uint64_t attempts_seen_ = 0, preempted_seen_ = 0, failed_seen_ = 0, superseded_seen_ = 0;
   size_t jobs_finished_ = 0;
 };
 

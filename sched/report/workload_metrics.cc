@@ -159,6 +159,15 @@ WorkloadMetrics ComputeMetrics(const RunRecorder& recorder, const MetricsContext
   m.attempts = recorder.attempts_seen();
   m.preempted_attempts = recorder.preempted_seen();
   m.failed_attempts = recorder.failed_seen();
+  m.superseded_attempts = recorder.superseded_seen();
+  for (const JobRecord& j : recorder.jobs()) {
+    m.retries += j.retries;
+    m.speculative_attempts += j.speculative;
+    m.speculative_won += j.speculative_won;
+    m.superseded_slot_s += Seconds(j.superseded_time);
+  }
+  for (const ExclusionRecord& e : recorder.exclusions())
+    m.excluded_nodes.push_back({e.node, Seconds(e.at), Seconds(e.until)});
   if (context.scheduler) CopySchedulerStats(*context.scheduler, m);
   return m;
 }
@@ -224,6 +233,11 @@ JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
   m.attempts = j.attempts;
   m.preempted_attempts = j.preempted;
   m.failed_attempts = j.failed_attempts;
+  m.retries = j.retries;
+  m.speculative_attempts = j.speculative;
+  m.speculative_won = j.speculative_won;
+  m.superseded_slot_s = Seconds(j.superseded_time);
+  m.failure_reasons = j.failure_reasons;
   m.slot_time_s = Seconds(j.slot_time);
   TakePlan(j, m);
   m.map_output_units = j.map_output_units;

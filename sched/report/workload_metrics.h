@@ -127,6 +127,16 @@ struct WorkloadMetrics {
 
   // Task attempts, kept or not by the recorder.
   uint64_t attempts = 0, preempted_attempts = 0, failed_attempts = 0;
+  // Faults and stragglers: failed attempts run again, speculative copies launched and
+  // those that finished first, attempts superseded (another attempt of their task
+  // finished first) and their slot time, and the nodes excluded after failures.
+  uint64_t retries = 0, speculative_attempts = 0, speculative_won = 0, superseded_attempts = 0;
+  double superseded_slot_s = 0;
+  struct Exclusion {
+    NodeId node = -1;
+    double at_s = 0, until_s = 0;
+  };
+  std::vector<Exclusion> excluded_nodes;
 
   struct Scheduler {
     uint64_t decisions = 0, launches = 0, preemptions = 0;
@@ -164,6 +174,11 @@ struct JobMetrics {
   double throughput_mb_s = 0;  // input MB (10^6 bytes) per second of elapsed time
   uint32_t maps = 0, reduces = 0, partitions = 0;
   uint32_t attempts = 0, preempted_attempts = 0, failed_attempts = 0;
+  uint32_t retries = 0, speculative_attempts = 0, speculative_won = 0;
+  double superseded_slot_s = 0;
+  // Why attempts failed ("map 3 attempt 1 on slot 2 (node 1): why"), the first
+  // kMaxFailureReasons of them (failed_attempts counts all).
+  std::vector<std::string> failure_reasons;
   double slot_time_s = 0;
   // Shuffle plan (zeros when none was made).
   double skewness = 0, balance = 0;

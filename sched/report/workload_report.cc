@@ -116,6 +116,11 @@ Json JobJson(const JobMetrics& j) {
               {"attempts", j.attempts},
               {"preempted_attempts", j.preempted_attempts},
               {"failed_attempts", j.failed_attempts},
+              {"failure_reasons", j.failure_reasons},
+              {"retries", j.retries},
+              {"speculative_attempts", j.speculative_attempts},
+              {"speculative_won", j.speculative_won},
+              {"superseded_slot_s", j.superseded_slot_s},
               {"slot_time_s", j.slot_time_s},
               {"skewness", j.skewness},
               {"balance", j.balance},
@@ -131,6 +136,13 @@ Json JobJson(const JobMetrics& j) {
               {"remote_shuffle_bytes", j.remote_shuffle_bytes},
               {"warnings", j.warnings},
               {"top", std::move(top)}};
+}
+
+Json ExclusionsJson(const std::vector<WorkloadMetrics::Exclusion>& list) {
+  Json out = Json::array();
+  for (const auto& e : list)
+    out.push_back({{"node", e.node}, {"at_s", e.at_s}, {"until_s", e.until_s}});
+  return out;
 }
 
 // ---- comparison ----
@@ -248,56 +260,62 @@ std::string MetricsJson(const WorkloadMetrics& m, const std::vector<JobMetrics>&
   Json per_job = Json::array();
   for (const JobMetrics& j : jobs) per_job.push_back(JobJson(j));
   Json json{{"policy", m.policy},
-                  {"admission_policy", m.admission_policy},
-                  {"best_effort", m.best_effort},
-                  {"sim", m.sim},
-                  {"cluster", m.cluster},
-                  {"partitioner", m.partitioner},
-                  {"slots", m.slots},
-                  {"admission_control", m.admission_control},
-                  {"reject_policy", m.reject_policy},
-                  {"setup_s", m.setup_s},
-                  {"jobs", m.jobs},
-                  {"accepted", m.accepted},
-                  {"rejected", m.rejected},
-                  {"best_effort_jobs", m.best_effort_jobs},
-                  {"completed", m.completed},
-                  {"failed", m.failed},
-                  {"unfinished", m.unfinished},
-                  {"successful", m.successful},
-                  {"met_all", m.met_all},
-                  {"deadline_jobs", m.deadline_jobs},
-                  {"missed", m.missed},
-                  {"accept_ratio", m.accept_ratio},
-                  {"success_ratio", m.success_ratio},
-                  {"met_all_ratio", m.met_all_ratio},
-                  {"utilization", m.utilization},
-                  {"utilization_successful", m.utilization_successful},
-                  {"utilization_all", m.utilization_all},
-                  {"miss_ratio", m.miss_ratio},
-                  {"goal_jobs", m.goal_jobs},
-                  {"goal_missed", m.goal_missed},
-                  {"goal_miss_ratio", m.goal_miss_ratio},
-                  {"mean_utility", m.mean_utility},
-                  {"twjct", m.twjct},
-                  {"twjct_abs", m.twjct_abs},
-                  {"twtct", m.twtct},
-                  {"latency_s", LatencyJson(m.latency_s)},
-                  {"makespan_s", m.makespan_s},
-                  {"turnaround_s", m.turnaround_s},
-                  {"slot_time_s", m.slot_time_s},
-                  {"slot_time_successful_s", m.slot_time_successful_s},
-                  {"tasks",
-                   {{"attempts", m.attempts},
-                    {"preempted", m.preempted_attempts},
-                    {"failed", m.failed_attempts}}},
-                  {"scheduler",
-                   {{"decisions", m.scheduler.decisions},
-                    {"launches", m.scheduler.launches},
-                    {"preemptions", m.scheduler.preemptions},
-                    {"decision_latency_us", PercentilesJson(m.scheduler.decision_latency_us)},
-                    {"dispatch_latency_us", PercentilesJson(m.scheduler.dispatch_latency_us)}}},
-                  {"per_job", std::move(per_job)}};
+            {"admission_policy", m.admission_policy},
+            {"best_effort", m.best_effort},
+            {"sim", m.sim},
+            {"cluster", m.cluster},
+            {"partitioner", m.partitioner},
+            {"slots", m.slots},
+            {"admission_control", m.admission_control},
+            {"reject_policy", m.reject_policy},
+            {"setup_s", m.setup_s},
+            {"jobs", m.jobs},
+            {"accepted", m.accepted},
+            {"rejected", m.rejected},
+            {"best_effort_jobs", m.best_effort_jobs},
+            {"completed", m.completed},
+            {"failed", m.failed},
+            {"unfinished", m.unfinished},
+            {"successful", m.successful},
+            {"met_all", m.met_all},
+            {"deadline_jobs", m.deadline_jobs},
+            {"missed", m.missed},
+            {"accept_ratio", m.accept_ratio},
+            {"success_ratio", m.success_ratio},
+            {"met_all_ratio", m.met_all_ratio},
+            {"utilization", m.utilization},
+            {"utilization_successful", m.utilization_successful},
+            {"utilization_all", m.utilization_all},
+            {"miss_ratio", m.miss_ratio},
+            {"goal_jobs", m.goal_jobs},
+            {"goal_missed", m.goal_missed},
+            {"goal_miss_ratio", m.goal_miss_ratio},
+            {"mean_utility", m.mean_utility},
+            {"twjct", m.twjct},
+            {"twjct_abs", m.twjct_abs},
+            {"twtct", m.twtct},
+            {"latency_s", LatencyJson(m.latency_s)},
+            {"makespan_s", m.makespan_s},
+            {"turnaround_s", m.turnaround_s},
+            {"slot_time_s", m.slot_time_s},
+            {"slot_time_successful_s", m.slot_time_successful_s},
+            {"tasks",
+             {{"attempts", m.attempts},
+              {"preempted", m.preempted_attempts},
+              {"failed", m.failed_attempts},
+              {"retries", m.retries},
+              {"speculative", m.speculative_attempts},
+              {"speculative_won", m.speculative_won},
+              {"superseded", m.superseded_attempts},
+              {"superseded_slot_s", m.superseded_slot_s}}},
+            {"excluded_nodes", ExclusionsJson(m.excluded_nodes)},
+            {"scheduler",
+             {{"decisions", m.scheduler.decisions},
+              {"launches", m.scheduler.launches},
+              {"preemptions", m.scheduler.preemptions},
+              {"decision_latency_us", PercentilesJson(m.scheduler.decision_latency_us)},
+              {"dispatch_latency_us", PercentilesJson(m.scheduler.dispatch_latency_us)}}},
+            {"per_job", std::move(per_job)}};
   if (ledger) json["queues"] = Json::parse(QueuesJson(*ledger, jobs));
   // Invalid UTF-8 (a job name from a trace file) becomes U+FFFD rather than an error.
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -335,13 +353,14 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
-  MRLOCAL_RETURN_IF_ERROR(
-      WriteFileAtomically((dir / "metrics.json").string(), MetricsJson(metrics, jobs, options.ledger)));
+  MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "metrics.json").string(),
+                                              MetricsJson(metrics, jobs, options.ledger)));
   MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "jobs.csv").string(), JobsCsv(jobs)));
   if (options.ledger) {
     MRLOCAL_RETURN_IF_ERROR(
         WriteFileAtomically((dir / "queues.csv").string(), QueuesCsv(*options.ledger)));
-    for (const auto& [file, chart] : QueueCharts(*options.ledger, jobs, RunTitle(options, metrics))) {
+    for (const auto& [file, chart] :
+         QueueCharts(*options.ledger, jobs, RunTitle(options, metrics))) {
       Result<std::string> svg = LineChartSvg(chart);
       if (!svg.ok()) return svg.status().WithContext(file + ": ");
       MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / file).string(), *svg));

@@ -24,9 +24,18 @@ SimExecutor::SimExecutor(SimLoop& loop, std::vector<SlotInfo> slots, SimExecutor
     : loop_(loop), slots_(std::move(slots)), options_(std::move(options)) {
   running_.resize(slots_.size());
   profile_of_slot_.resize(slots_.size(), nullptr);
+  if (options_.faults)
+    for (auto& [node, slow] : options_.faults->SlowProfiles()) {
+      auto it = options_.availability.find(node);
+      slowed_[node] = it == options_.availability.end() ? slow : Product(it->second, slow);
+    }
   for (size_t i = 0; i < slots_.size(); ++i) {
+    auto slow = slowed_.find(slots_[i].node);
     auto it = options_.availability.find(slots_[i].node);
-    if (it != options_.availability.end()) profile_of_slot_[i] = &it->second;
+    if (slow != slowed_.end())
+      profile_of_slot_[i] = &slow->second;
+    else if (it != options_.availability.end())
+      profile_of_slot_[i] = &it->second;
   }
 }
 
@@ -99,10 +108,24 @@ void SimExecutor::Launch(const TaskLaunch& l) {
                        : RemoteBytes(m, l.task.index, options_.network.HostOf(slots_[l.slot].node));
   r.compute_from = r.start + options_.network.TransferTime(r.remote_bytes);
   r.end = EndOf(l.slot, r.compute_from, r.work_s);
+  r.fault = Status::OK();
+  if (options_.faults) InjectFault(r);
   ++events_;
   const SlotId slot = l.slot;
   const uint64_t token = l.token;
   loop_.At(r.end, [this, slot, token] { Finish(slot, token); });
+}
+
+void SimExecutor::InjectFault(Running& r) const {
+  const TaskLaunch& l = r.launch;
+  const AttemptFault f =
+      options_.faults->ForAttempt(l.task, l.attempt, l.slot, slots_[l.slot].node, r.start);
+  if (!f.fails()) return;
+  Time end = r.end;
+  if (f.at_fraction) end = std::min(end, EndOf(l.slot, r.compute_from, r.work_s * *f.at_fraction));
+  if (f.at_time) end = std::min(end, std::max(*f.at_time, r.start));
+  r.end = end;
+  r.fault = f.status();
 }
 
 void SimExecutor::Finish(SlotId slot, uint64_t token) {
@@ -119,6 +142,11 @@ void SimExecutor::Finish(SlotId slot, uint64_t token) {
   report.start = r.start;
   report.end = loop_.Now();
   report.dispatch_latency = r.start - r.launch.ready_since;
+  if (!r.fault.ok()) {
+    report.status = std::move(r.fault);
+    report_(std::move(report));
+    return;
+  }
   if (t.kind == TaskKind::kMap) {
     JobModel& m = jobs_.at(t.job);
     if (t.index < m.map_host.size())

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sched/core/executor.h"
+#include "sched/core/fault_injection.h"
 #include "sched/core/speed_profile.h"
 #include "sched/sim/network_model.h"
 #include "sched/sim/sim_loop.h"
@@ -48,6 +49,9 @@ struct SimExecutorOptions {
   uint64_t seed = 1;
   std::map<NodeId, SpeedProfile> availability;  // factors in (0, 1]
   NetworkModel network;                         // default: one host
+  // Injected faults (fault_injection.h); null: none. Must outlive the executor. Its
+  // node-slow steps multiply the availability here only: the controller is not told.
+  const FaultInjector* faults = nullptr;
 };
 
 class SimExecutor final : public Executor {
@@ -87,6 +91,7 @@ class SimExecutor final : public Executor {
     Time end{0};
     double work_s = 0;
     double remote_bytes = 0;
+    Status fault;  // an injected fault ends the attempt at `end` with this status
   };
   struct JobModel {
     SimJob job;
@@ -99,11 +104,14 @@ class SimExecutor final : public Executor {
   double RemoteBytes(const JobModel& m, uint32_t reduce, int host) const;
   double Noise(const TaskLaunch& l) const;
   double Speed(SlotId slot, Time t) const;
+  // An injected fault that ends the attempt `r` early: its end and status.
+  void InjectFault(Running& r) const;
   void Finish(SlotId slot, uint64_t token);
 
   SimLoop& loop_;
   std::vector<SlotInfo> slots_;
   SimExecutorOptions options_;
+  std::map<NodeId, SpeedProfile> slowed_;             // availability x injected slowdowns
   std::vector<const SpeedProfile*> profile_of_slot_;  // null: always 1.0
   std::vector<Running> running_;
   std::unordered_map<JobId, JobModel> jobs_;  // until FinishJob

@@ -193,7 +193,7 @@ TEST(BlockStore, ACorruptReplicaIsReportedAndAnotherIsRead) {
   const std::string text = "0123456789abcdef0123456789ABCDEF";
   ASSERT_TRUE(store->PutBuffer("f", std::make_shared<std::string>(text)).ok());
   const std::vector<int> nodes = store->Stat("f")->blocks[1].replica_nodes;
-  store->TEST_CorruptReplica("f", 1, nodes[0]);
+  store->InjectReplicaFault("f", 1, nodes[0]);
   auto read = store->ReadBlock("f", 1, nodes[0]);
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(read->data, text.substr(16));
@@ -211,7 +211,7 @@ TEST(BlockStore, ACorruptReplicaIsReportedAndAnotherIsRead) {
   EXPECT_EQ(r.degraded_blocks, 1u);
   EXPECT_EQ(r.corrupt_blocks, 0u);
 
-  for (int n : nodes) store->TEST_CorruptReplica("f", 1, n);
+  for (int n : nodes) store->InjectReplicaFault("f", 1, n);
   auto lost = store->ReadBlock("f", 1, -1);
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.status().code(), Status::Code::kCorruption);
@@ -254,7 +254,7 @@ TEST(BlockStore, ConcurrentReadersAndWritersAreSafe) {
     const std::string name = std::string("g") + std::to_string(i % 7);
     (void)store->PutBuffer(name, std::make_shared<std::string>(text));
     if (i % 3 == 0) (void)store->Remove(name);
-    if (i == 100) store->TEST_CorruptReplica("f", 3, store->Stat("f")->blocks[3].replica_nodes[0]);
+    if (i == 100) store->InjectReplicaFault("f", 3, store->Stat("f")->blocks[3].replica_nodes[0]);
   }
   stop = true;
   for (auto& th : readers) th.join();

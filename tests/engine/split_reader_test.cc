@@ -176,7 +176,7 @@ TEST(SplitReader, ACorruptReplicaOfAFollowingBlockIsReadAroundAndReported) {
   const std::string text = "a line that spans three blocks of sixteen\nnext\n";
   ASSERT_TRUE(store->PutBuffer("f", std::make_shared<std::string>(text)).ok());
   const BlockInfo b1 = store->Stat("f")->blocks[1];
-  store->TEST_CorruptReplica("f", 1, b1.replica_nodes[0]);
+  store->InjectReplicaFault("f", 1, b1.replica_nodes[0]);
   auto split = ReadSplit(*store, "f", 0, b1.replica_nodes[0]);
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(split->input.pieces.back(), "a line that spans three blocks of sixteen\n");
@@ -184,7 +184,7 @@ TEST(SplitReader, ACorruptReplicaOfAFollowingBlockIsReadAroundAndReported) {
   EXPECT_EQ(split->warnings[0], "f blk_2: replica on node " + std::to_string(b1.replica_nodes[0]) +
                                     " failed its checksum; read the replica on node " +
                                     std::to_string(b1.replica_nodes[1]));
-  store->TEST_CorruptReplica("f", 1, b1.replica_nodes[1]);
+  store->InjectReplicaFault("f", 1, b1.replica_nodes[1]);
   auto lost = ReadSplit(*store, "f", 0, 0);
   ASSERT_FALSE(lost.ok());
   EXPECT_EQ(lost.status().message(), "f blk_2: all 2 replicas are corrupt or missing");

@@ -60,6 +60,9 @@ const std::map<std::string, Row>& Table() {
       {"JOB --lof-threshold", {}},
       {"JOB --lof-min-pts", {}},
       {"JOB --confidence", {}},
+      {"JOB --fault-budget", {{"0"}}},
+      {"JOB --max-attempts", {}},
+      {"JOB --inject", {}},
       {"JOB --queue", {kAnyName}},   // found in --queues when the job starts
       {"JOB --queues", {kAnyName}},  // read when the job starts
       {"JOB --preempt", {}},
@@ -91,6 +94,9 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --lof-threshold", {}},
       {"WORKLOAD --lof-min-pts", {}},
       {"WORKLOAD --confidence", {}},
+      {"WORKLOAD --fault-budget", {{"0"}}},
+      {"WORKLOAD --max-attempts", {}},
+      {"WORKLOAD --inject", {}},
       {"WORKLOAD --reduce-slowstart", {}},
       {"WORKLOAD --forecast", {}},
       {"WORKLOAD --reject-policy", {}},
@@ -100,7 +106,7 @@ const std::map<std::string, Row>& Table() {
       {"compare --policies", {{}, "fifo"}},
       {"compare --seeds", {}},
       {"compare --sweep", {kAnyName}},  // checked against the preset when it runs
-      {"compare --load", {}},  // each in (0, 1000000]
+      {"compare --load", {}},           // each in (0, 1000000]
       {"workload --load", {}},
       {"calibrate --apps", {}},
       {"calibrate --size", {}},

@@ -8,17 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$root/build}
 runs=${2:-3}
-text=$root/../shared/datasets/text
 work=${TMPDIR:-/tmp}/mrlocal-bench
-input=$work/text500.txt
-mkdir -p "$work"
-if [ ! -s "$input" ]; then
-  once=$work/once.txt
-  { xz -dc "$text/gcide.dict.xz"; cat "$text/kjv-bible.txt" "$text"/gutenberg/*.txt "$text"/wikipedia/*.txt; } > "$once"
-  : > "$input"
-  while [ "$(stat -c %s "$input")" -lt 500000000 ]; do cat "$once" >> "$input"; done
-  rm -f "$once"
-fi
+input=$("$root/tools/bench/make_text500.sh")
 bytes=$(stat -c %s "$input")
 cat "$input" > /dev/null  # page cache, as for every run after the first
 echo "input: $input, $bytes bytes"

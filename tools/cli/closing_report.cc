@@ -109,6 +109,27 @@ void PrintWork(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& 
         << " of map output fetched by reduces from other ranks\n";
 }
 
+// Failed attempts and speculation, when there were any: what they cost, and why attempts
+// failed (the first few; metrics.json lists up to JobOutcome::kMaxFailureReasons).
+void PrintFaults(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& job) {
+  if (job.failed_attempts > 0) {
+    out << "  faults    " << Plural(job.failed_attempts, "failed attempt") << ", " << job.retries
+        << " run again (--max-attempts)\n";
+    constexpr size_t kShown = 3;
+    for (size_t i = 0; i < job.failure_reasons.size() && i < kShown; ++i)
+      out << "    " << job.failure_reasons[i] << "\n";
+    if (job.failed_attempts > kShown)
+      out << "    ... and " << job.failed_attempts - kShown << " more (metrics.json, --report)\n";
+  }
+  if (job.speculative_attempts > 0)
+    out << "  copies    " << Plural(job.speculative_attempts, "speculative attempt") << ", "
+        << job.speculative_won << " finished first; " << Fixed(job.superseded_slot_s, 2)
+        << " slot-s of discarded work\n";
+  for (const auto& e : run.excluded_nodes)
+    out << "  excluded  node " << e.node << " from " << Fixed(e.at_s, 2) << " s to "
+        << Fixed(e.until_s, 2) << " s: attempts of several jobs failed there\n";
+}
+
 }  // namespace
 
 void PrintTop(std::ostream& out, const JobMetrics& job) {
@@ -144,6 +165,7 @@ void PrintClosingReport(std::ostream& out, const WorkloadMetrics& run, const Job
   } else {
     out << "  failure   " << job.failure << "\n";
   }
+  PrintFaults(out, run, job);
   if (job.skipped_records > 0)
     out << "  skipped   " << Plural(job.skipped_records, "bad input record")
         << " (--skip-bad-records)\n";

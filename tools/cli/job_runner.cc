@@ -128,6 +128,9 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app, int ranks) {
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, {r.policy}));
   if (o.confidence) r.policy_args.Set(kConfidence, *o.confidence);
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.fault_budget.has_value(), "--fault-budget", kFaultBudget, {r.policy}));
+  if (o.fault_budget) r.policy_args.Set(kFaultBudget, double(*o.fault_budget));
   MRLOCAL_RETURN_IF_ERROR(PlanQueues(o, p));
   if (o.partitioner == "hash" && r.partitions != r.reduces)
     return Status::InvalidArgument("--partitioner hash needs --partitions equal to --reduces");
@@ -141,6 +144,13 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app, int ranks) {
     return Status::InvalidArgument("--estimator applies to --policy " +
                                    JoinNames(EstimatingPolicies()) + " only");
   r.estimator = ParseEstimatorKind(o.estimator.value_or("history")).value();
+  r.max_attempts = static_cast<uint32_t>(o.max_attempts);
+  r.speculative = o.speculative;
+  if (o.speculative.value_or(false) && ranks > 1)
+    return Status::InvalidArgument("--speculative runs on one machine, not over MPI ranks");
+  auto faults = ParseFaults(o.inject);
+  if (!faults.ok()) return faults.status().WithContext("--inject: ");
+  r.faults = std::move(faults).value();
   // Last, so that its warning (a corrupt file) never comes with another error.
   if (policy->traits.needs_estimator || o.history) {
     const fs::path path = o.history ? fs::path(*o.history) : DefaultHistoryPath();
@@ -288,6 +298,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
   cmd->footer(PolicyHelp());
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   AddConfidenceOption(cmd, o.confidence);
+  AddFaultBudgetOption(cmd, o.fault_budget);
   cmd->add_option("--queue", o.queue,
                   "dynprio/capacity: the paying queue the job runs in (default: default)")
       ->check(NotEmpty());
@@ -344,6 +355,10 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
     cmd->add_flag("--skip-bad-records", o.skip_bad_records,
                   "Skip and count malformed input records instead of failing the job");
   }
+  AddFaultOptions(cmd, o.max_attempts, o.inject);
+  cmd->add_flag("--speculative,!--no-speculative", o.speculative,
+                "Copy stragglers onto free slots, LATE's rule (default: on, unless the policy "
+                "vetoes it: rtmr, dc, dynprio, capacity and the planning policies do)");
   cmd->add_flag("--overwrite", o.overwrite,
                 "Replace a previous job's output directory (_SUCCESS and part files only)");
   cmd->add_flag("--no-pin", o.no_pin, "Do not pin slot threads to CPUs");

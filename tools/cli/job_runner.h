@@ -43,6 +43,7 @@ struct JobOptions {
   bool quiet = false;
   // llf's overload detector (--lof-threshold, --lof-min-pts); none: its defaults.
   std::optional<double> confidence;  // rtmr; none: 1
+  std::optional<int> fault_budget;   // rtmr; none: 0
   std::optional<double> lof_threshold;
   std::optional<int> lof_min_pts;
   // dynprio, capacity: the job's paying queue, the queues file it is defined in and
@@ -51,6 +52,12 @@ struct JobOptions {
   std::optional<std::string> queues_file;
   std::string allocation_interval;
   std::string preempt;
+  // Faults: attempts a task may fail (Hadoop's mapreduce.map.maxattempts), and faults to
+  // inject (sched/core/fault_injection.h).
+  int max_attempts = 4;
+  std::vector<std::string> inject;
+  // Speculative execution (sched/core/speculation.h); none: on unless the policy vetoes it.
+  std::optional<bool> speculative;
 };
 
 // Registers the common job options on `cmd`. Jobs without input files (Pi) take only

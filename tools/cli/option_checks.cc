@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sched/core/cluster_spec.h"
+#include "sched/core/fault_injection.h"
 #include "sched/core/units.h"
 
 namespace mrlocal {
@@ -32,9 +33,10 @@ std::string MustBe(const std::string& range, const std::string& text) {
 
 CLI::Validator NumberIn(double lo, double hi, LowEnd low) {
   const bool open = low == LowEnd::kOpen;
-  const std::string range = hi == DBL_MAX ? "a number " + std::string(open ? "> " : ">= ") + FormatNumber(lo)
-                                          : "a number in " + std::string(open ? "(" : "[") +
-                                                FormatNumber(lo) + ", " + FormatNumber(hi) + "]";
+  const std::string range = hi == DBL_MAX
+                                ? "a number " + std::string(open ? "> " : ">= ") + FormatNumber(lo)
+                                : "a number in " + std::string(open ? "(" : "[") +
+                                      FormatNumber(lo) + ", " + FormatNumber(hi) + "]";
   return CLI::Validator(
       [=](std::string& text) {
         double v = 0;
@@ -83,6 +85,20 @@ CLI::Validator ClusterSpecOrPreset(const std::vector<std::string>& presets) {
         if (reason.compare(0, prefix.size(), prefix) == 0) reason.erase(0, prefix.size());
         reason = reason.substr(0, reason.find(" (form: "));
         return "must be " + range + " (got '" + text + "': " + reason + ")";
+      },
+      range);
+}
+
+CLI::Validator FaultSpec() {
+  const std::string range =
+      "task-fail:P[,app=NAME][,kind=map|reduce], slot-fail:SLOT[,from=T], node-fail:NODE[,from=T], "
+      "node-slow:NODE,factor=F[,from=T], replica-corrupt:MAP[,node=N] or "
+      "replica-lost:MAP[,node=N]; "
+      "P in [0, 1], F in (0, 1]";
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        auto fault = ParseFault(text);
+        return fault.ok() ? "" : fault.status().message();
       },
       range);
 }

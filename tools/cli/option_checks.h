@@ -55,6 +55,8 @@ CLI::Validator PositiveDuration();
 CLI::Validator SizeAtLeast(uint64_t min);
 // A cluster spec (ClusterSpec::Parse), or one of `presets` by name.
 CLI::Validator ClusterSpecOrPreset(const std::vector<std::string>& presets = {});
+// A fault to inject (sched/core/fault_injection.h's ParseFault).
+CLI::Validator FaultSpec();
 // One of `names`, exactly.
 CLI::Validator OneOf(const std::vector<std::string>& names);
 // Anything but the empty string (a file or directory name); states no range in the help.

@@ -6,6 +6,7 @@
 #include "datasets/workload_file.h"
 #include "datasets/workload_presets.h"
 #include "engine/slot_worker.h"
+#include "sched/core/retry.h"
 #include "sched/core/units.h"
 #include "sched/policy/policy_registry.h"
 #include "tools/cli/option_checks.h"
@@ -128,7 +129,13 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
                          "simulation, 1.5 for real runs)"),
          SettingValue(kEstimateMarginSetting));
   AddConfidenceOption(cmd, o.confidence);
+  AddFaultBudgetOption(cmd, o.fault_budget);
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
+  AddFaultOptions(cmd, o.max_attempts, o.inject);
+  cmd->add_flag("--speculative", o.speculative,
+                "Copy stragglers onto free slots, LATE's rule, under the policies that do not "
+                "veto it (rtmr, dc, dynprio, capacity and the planning policies do); off by "
+                "default, so that runs reproduce the papers' models");
   Within(cmd->add_option("--reject-policy", o.reject_policy,
                          "rtmr/dc: a job the admission test rejects is dropped (drop), or runs "
                          "best-effort in the slots admitted jobs leave, and under rtmr in their "
@@ -216,6 +223,28 @@ void AddLofOptions(CLI::App* cmd, std::optional<double>& threshold, std::optiona
          SettingValue(kLofMinPtsSetting));
 }
 
+void AddFaultOptions(CLI::App* cmd, int& max_attempts, std::vector<std::string>& inject) {
+  Within(cmd->add_option("--max-attempts", max_attempts,
+                         "A task's job fails when this many of its attempts have failed; a "
+                         "failed attempt whose reason may pass (an I/O error) runs again, "
+                         "elsewhere when it can (1: no retry; Hadoop's mapreduce.map.maxattempts)"),
+         IntegerIn(1, static_cast<int>(RetryOptions::kMaxAttemptsLimit)))
+      ->capture_default_str();
+  Within(cmd->add_option("--inject", inject,
+                         "Inject a fault, for tests and research (repeatable; T: a duration "
+                         "from the run's start)")
+             ->allow_extra_args(false),
+         FaultSpec());
+}
+
+void AddFaultBudgetOption(CLI::App* cmd, std::optional<int>& budget) {
+  Within(cmd->add_option("--fault-budget", budget,
+                         "rtmr: failed attempts per job its guarantee covers; the admission "
+                         "plans this many extra worst-case tasks of each kind per job "
+                         "(default 0: the paper's fault-free guarantee)"),
+         SettingValue(kFaultBudgetSetting));
+}
+
 void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence) {
   Within(cmd->add_option("--confidence", confidence,
                          "rtmr: admit a job when it meets its deadline with probability C, in "
@@ -298,6 +327,8 @@ Status CheckPolicyOptions(const WorkloadOptions& o, const std::vector<std::strin
       CheckSettingOption(!o.batch_interval.empty(), "--batch-interval", kBatchInterval, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.confidence.has_value(), "--confidence", kConfidence, policies));
+  MRLOCAL_RETURN_IF_ERROR(
+      CheckSettingOption(o.fault_budget.has_value(), "--fault-budget", kFaultBudget, policies));
   MRLOCAL_RETURN_IF_ERROR(CheckQueueShareOptions(o.allocation_interval, o.preempt, policies));
   MRLOCAL_RETURN_IF_ERROR(
       CheckSettingOption(o.lof_threshold.has_value(), "--lof-threshold", kLofThreshold, policies));
@@ -428,6 +459,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   SetQueueShareSettings(o.allocation_interval, o.preempt, w.run.policy_args);
   if (o.estimate_margin) w.run.policy_args.Set(kEstimateMargin, *o.estimate_margin);
   if (o.confidence) w.run.policy_args.Set(kConfidence, *o.confidence);
+  if (o.fault_budget) w.run.policy_args.Set(kFaultBudget, double(*o.fault_budget));
   SetLofSettings(o.lof_threshold, o.lof_min_pts, w.run.policy_args);
   // Workloads backfill by default; the single-job commands drop (and keep --best-effort).
   w.run.policy_args.Set(kRejectPolicy, o.reject_policy.value_or("backfill"));
@@ -439,6 +471,9 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
       if (!j.goal_s) j.goal_s = goal_s;
   }
   w.run.seed = o.seed;
+  w.run.max_attempts = static_cast<uint32_t>(o.max_attempts);
+  w.run.speculative = o.speculative;
+  for (const std::string& text : o.inject) w.spec.faults.push_back(ParseFault(text).value());
   if (o.hosts && *o.hosts > 1)
     w.run.network = NetworkModel::ParseLink(o.link.value_or(kDefaultLink), *o.hosts).value();
   w.run.time_scale = o.time_scale;

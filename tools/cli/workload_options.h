@@ -56,6 +56,7 @@ struct WorkloadOptions {
   std::string allocation_interval;           // dynprio/capacity: a duration
   std::optional<double> estimate_margin;     // rtmr/dc; none: the runner's default
   std::optional<double> confidence;          // rtmr; none: 1
+  std::optional<int> fault_budget;           // rtmr; none: 0
   std::optional<double> lof_threshold;       // llf; none: its default
   std::optional<int> lof_min_pts;            // llf; none: its default
   std::optional<double> reduce_slowstart;    // none: the spec's (presets: rtmr-* 0.05), else 1
@@ -63,6 +64,10 @@ struct WorkloadOptions {
   std::optional<std::string> reject_policy;  // rtmr/dc: drop, backfill; none: backfill
   bool quiet = false;
   bool progress = false;  // a simulation's progress even when stderr is not a terminal
+  // Retries and injected faults (added to the spec's "faults").
+  int max_attempts = 4;
+  std::vector<std::string> inject;
+  bool speculative = false;  // under the policies that do not veto it
 };
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
@@ -108,6 +113,10 @@ Status CheckQueueShareOptions(const std::string& allocation_interval, const std:
 // Sets the settings of those given.
 void SetQueueShareSettings(const std::string& allocation_interval, const std::string& preempt,
                            PolicyArgs& args);
+// --max-attempts N (1 to 100) and --inject SPEC (repeatable): retries and injected faults.
+void AddFaultOptions(CLI::App* cmd, int& max_attempts, std::vector<std::string>& inject);
+// --fault-budget N, rtmr's failed attempts per job its guarantee covers (the setting).
+void AddFaultBudgetOption(CLI::App* cmd, std::optional<int>& budget);
 // --confidence C, in (0, 1], for rtmr's admission (the "confidence" setting).
 void AddConfidenceOption(CLI::App* cmd, std::optional<double>& confidence);
 

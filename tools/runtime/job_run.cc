@@ -70,6 +70,7 @@ Result<std::unique_ptr<JobRun>> JobRun::Prepare(const JobRequest& request,
   q.top = request.top;
   q.skip_bad_records = request.skip_bad_records;
   q.queue = request.queue;
+  q.replica_faults = FaultInjector(request.faults, 1).ReplicaFaults();
   // Begun only once a reduce writes: a rejected job leaves nothing.
   if (!request.output.empty())
     q.output = std::make_shared<CommitterOutput>(request.output, request.overwrite);
@@ -177,8 +178,15 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   ro.partitioner = request_.partitioner;
   ro.pin = request_.pin;
   ro.transport = request_.transport;
+  ro.controller.retry.max_attempts = request_.max_attempts;
+  ro.controller.speculation.enabled = request_.speculative.value_or(!request_.transport);
+  for (const Fault& f : request_.faults)
+    if (!f.of_replica()) ro.faults.push_back(f);
   auto runtime = Runtime::Real(std::move(ro));
   if (!runtime.ok()) return runtime.status();
+  if (const std::string_view veto = (*runtime)->policy().speculation_veto();
+      request_.speculative.value_or(false) && !veto.empty())
+    return Status::InvalidArgument("--speculative: " + std::string(veto));
   (*runtime)->AddObserver(recorder);
   for (ControllerObserver* o : observers_) (*runtime)->AddObserver(o);
   return runtime;

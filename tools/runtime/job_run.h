@@ -67,6 +67,14 @@ struct JobRequest {
   // What the deadline policy asks: the history, or the kNN estimator over it (which learns
   // from this job's tasks as they finish, starting from the file's observations).
   EstimatorKind estimator = EstimatorKind::kHistory;
+  // Failed attempts: how many a task may have (RetryOptions::max_attempts).
+  uint32_t max_attempts = RetryOptions{}.max_attempts;
+  // Speculative execution; none: on unless the policy vetoes it (Policy::speculation_veto)
+  // or the job runs over MPI ranks. True under a policy that vetoes it: InvalidArgument.
+  std::optional<bool> speculative;
+  // Injected faults (sched/core/fault_injection.h): replica faults into the job's block
+  // store, the others into the run.
+  std::vector<Fault> faults;
 };
 
 // What a run tells as it goes, for the front end to print; each may be null.

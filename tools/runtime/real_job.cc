@@ -1,5 +1,7 @@
 #include "tools/runtime/real_job.h"
 
+#include <algorithm>
+
 #include "engine/gzip_lines.h"
 #include "engine/split_reader.h"
 
@@ -49,6 +51,21 @@ Result<RealJobParts> PrepareRealJob(const RealJobRequest& q) {
     const auto& units = app.index_map_units;
     // Units, not bytes read: spec.input_bytes (reports' input) stays 0.
     spec.maps.push_back({units.empty() ? 0 : units.size() == 1 ? units[0] : units.at(i), {}});
+  }
+  for (const ReplicaFault& f : q.replica_faults) {
+    if (f.map >= splits->size())
+      return Status::InvalidArgument("replica fault of map " + std::to_string(f.map) +
+                                     ": the job has " + std::to_string(splits->size()) +
+                                     " maps reading blocks");
+    const std::vector<NodeId>& nodes = spec.maps[f.map].nodes;
+    const int node = f.node >= 0 ? f.node : nodes.empty() ? -1 : nodes[0];
+    if (std::find(nodes.begin(), nodes.end(), node) == nodes.end())
+      return Status::InvalidArgument("replica fault of map " + std::to_string(f.map) +
+                                     ": its block has no replica on node " + std::to_string(node));
+    const SplitRef& ref = (*splits)[f.map];
+    q.store->InjectReplicaFault(
+        ref.path, ref.block, node,
+        f.lost ? BlockStore::ReplicaFaultKind::kLost : BlockStore::ReplicaFaultKind::kCorrupt);
   }
   spec.shuffle_units = app.shuffle_units;
   spec.max_reduce_units = app.max_reduce_units;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/block_store.h"
+#include "sched/core/fault_injection.h"
 #include "sched/core/real_executor.h"
 #include "tools/runtime/job_app.h"
 
@@ -29,8 +30,11 @@ struct RealJobRequest {
   bool skip_bad_records = false;
   double weight = 1.0;
   std::string queue = "default";
-  std::optional<double> bid;  // JobSpec::bid
+  std::optional<double> bid;          // JobSpec::bid
   std::shared_ptr<JobOutput> output;  // null: output computed, then discarded
+  // Injected into `store` for the blocks this job's maps read (its reads only see them;
+  // nothing on disk changes). InvalidArgument when a fault names a map the job lacks.
+  std::vector<ReplicaFault> replica_faults;
 };
 
 struct RealJobParts {

@@ -17,6 +17,23 @@ Result<std::unique_ptr<Runtime>> Runtime::Simulated(RuntimeOptions options) {
   return Make(std::move(options), /*simulated=*/true);
 }
 
+namespace {
+
+// What a runtime cannot inject: faults of a block store (a job's), and any over MPI.
+Status CheckFaults(const RuntimeOptions& o, const std::vector<SlotInfo>& slots) {
+  if (o.faults.empty()) return Status::OK();
+  if (o.transport && o.transport->size() > 1)
+    return Status::InvalidArgument("faults are injected on one machine, not over MPI ranks");
+  for (const Fault& f : o.faults)
+    if (f.of_replica())
+      return Status::InvalidArgument("fault '" + f.text +
+                                     "': replica faults apply to a job's input blocks, in a "
+                                     "real run of a job command");
+  return FaultInjector(o.faults, o.fault_seed).CheckCluster(slots, o.cluster.nodes());
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated) {
   if (!o.policy_args.forecast())
     o.policy_args.SetForecast(DefaultForecast(o.cluster.Slots(), o.availability));
@@ -36,6 +53,9 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
   const bool load = o.availability_as == AvailabilityAs::kLoad && !o.availability.empty();
   std::unique_ptr<Runtime> r(new Runtime);
   r->slots_ = o.cluster.Slots();
+  MRLOCAL_RETURN_IF_ERROR(CheckFaults(o, r->slots_));
+  r->faults_ = std::make_unique<FaultInjector>(o.faults, o.fault_seed);
+  const FaultInjector* faults = o.faults.empty() ? nullptr : r->faults_.get();
   if (simulated) {
     auto loop = std::make_unique<SimLoop>();
     SimExecutorOptions so;
@@ -43,6 +63,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     so.seed = o.seed;
     so.network = o.network;
     so.availability = o.availability;
+    so.faults = faults;
     auto executor = std::make_unique<SimExecutor>(*loop, r->slots_, std::move(so));
     r->sim_executor_ = executor.get();
     r->loop_ = std::move(loop);
@@ -72,6 +93,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
       if (!made.ok()) return made.status();
       r->load_ = std::move(made).value();
     }
+    executor->SetFaults(faults);
     r->real_executor_ = executor.get();
     r->executor_ = std::move(executor);
   }
@@ -89,6 +111,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->controller_->AddObserver(r->feed_.get());
   }
   r->ScheduleAvailability(o.availability);
+  r->ScheduleHiddenSlowdowns();
   r->options_ = std::move(o);
   return r;
 }
@@ -119,7 +142,18 @@ void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availab
   }
 }
 
-void Runtime::AddWork(JobId id, std::variant<RealJob, SimJob> work) {
+void Runtime::ScheduleHiddenSlowdowns() {
+  if (!real_executor_) return;
+  for (const auto& [node, profile] : faults_->SlowProfiles())
+    for (size_t i = 0; i < profile.size(); ++i)
+      loop_->At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+        for (const SlotInfo& s : slots_)
+          if (s.node == node) real_executor_->SetHiddenFactor(s.id, factor);
+      });
+}
+
+void Runtime::AddWork(JobId id, const std::string& app, std::variant<RealJob, SimJob> work) {
+  if (!faults_->empty()) faults_->AddJob(id, app);
   if (auto* real = std::get_if<RealJob>(&work)) {
     if (mpi_executor_) {
       std::string definition = real->definition;
@@ -136,14 +170,14 @@ void Runtime::AddWork(JobId id, std::variant<RealJob, SimJob> work) {
 
 JobId Runtime::Submit(RuntimeJob job) {
   // Registered before submission, which may plan the reduces of a job without maps at once.
-  AddWork(controller_->next_job_id(), std::move(job.work));
+  AddWork(controller_->next_job_id(), job.spec.app, std::move(job.work));
   return controller_->Submit(std::move(job.spec));
 }
 
 void Runtime::SubmitAt(Time arrival, std::function<RuntimeJob(JobId)> make) {
   controller_->SubmitAt(arrival, [this, make = std::move(make)](JobId id) {
     RuntimeJob job = make(id);
-    AddWork(id, std::move(job.work));
+    AddWork(id, job.spec.app, std::move(job.work));
     if (shut_down_) loop_->Post([this, id] { (void)controller_->Cancel(id); });
     return std::move(job.spec);
   });
@@ -161,7 +195,12 @@ void Runtime::Shutdown(Status why) {
   });
 }
 
-void Runtime::OnJobFinished(const JobState&, const JobOutcome&, Time) {
+void Runtime::OnAdmission(const JobState& job, const Admission& a, Time) {
+  if (!a.admitted) faults_->RemoveJob(job.id);  // it never runs
+}
+
+void Runtime::OnJobFinished(const JobState& job, const JobOutcome&, Time) {
+  faults_->RemoveJob(job.id);
   if (shut_down_) StopIfDrained();
 }
 

@@ -60,6 +60,11 @@ struct RuntimeOptions {
   double noise = 0;
   uint64_t seed = 1;
   NetworkModel network;  // simulated: the hosts and links; default one host
+  // Injected faults (sched/core/fault_injection.h) and the seed of their draws. Replica
+  // faults are the job's block store's (JobRun): a runtime refuses them, as it does any
+  // fault over MPI ranks (their slots run in other processes).
+  std::vector<Fault> faults;
+  uint64_t fault_seed = 1;
 };
 
 // A job for the runtime: what the Controller schedules, and the work the executor runs (a
@@ -110,10 +115,14 @@ class Runtime final : private ControllerObserver {
  private:
   Runtime() = default;
   static Result<std::unique_ptr<Runtime>> Make(RuntimeOptions options, bool simulated);
-  void AddWork(JobId id, std::variant<RealJob, SimJob> work);
+  void AddWork(JobId id, const std::string& app, std::variant<RealJob, SimJob> work);
   void ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability);
+  // node-slow on a real executor: its throttles step along the profiles, unknown to the
+  // controller.
+  void ScheduleHiddenSlowdowns();
   // Once shut down: Run returns when no job is active and no attempt runs.
   void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+  void OnAdmission(const JobState& job, const Admission& a, Time now) override;
   void StopIfDrained();
 
   RuntimeOptions options_;
@@ -128,7 +137,8 @@ class Runtime final : private ControllerObserver {
   std::unique_ptr<Controller> controller_;
   std::unique_ptr<EstimatorFeed> feed_;  // with options_.learner
   std::unique_ptr<AvailabilityLoad> load_;
-  bool shut_down_ = false;  // loop thread
+  std::unique_ptr<FaultInjector> faults_;  // the executors read it
+  bool shut_down_ = false;                 // loop thread
 };
 
 }  // namespace mrlocal

@@ -46,6 +46,10 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   if (!sim) ro.transport = o.transport;
   ro.controller.reduce_slowstart = spec.reduce_slowstart;
   ro.controller.observer_tick = o.observer_tick;
+  ro.controller.retry.max_attempts = o.max_attempts;
+  ro.controller.speculation.enabled = o.speculative;
+  ro.faults = spec.faults;
+  ro.fault_seed = o.seed;
   for (const AvailabilityProfile& a : spec.availability) {
     const SpeedProfile p = ToSpeedProfile(a.steps);
     for (int node : a.nodes) ro.availability[node] = p;
@@ -242,6 +246,7 @@ Result<WorkloadSpec> ScaleTime(WorkloadSpec spec, double scale) {
     }
     spec.forecast.period_s *= scale;
     spec.forecast.window_s *= scale;
+    for (Fault& f : spec.faults) f.from = FromSeconds(Seconds(f.from) * scale);
     // Checked here, in seconds: past the end, the clock's nanoseconds would overflow.
     for (QueueEvent& e : spec.queues.events) {
       const double at_s = Seconds(e.at) * scale;

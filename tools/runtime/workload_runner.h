@@ -75,6 +75,9 @@ struct WorkloadRunOptions {
   // Real runs over MPI ranks (sched/dist): rank 0's end, the cluster's nodes going to the
   // ranks round-robin; every other rank runs ServeWorkloadRank. Null: one process.
   Transport* transport = nullptr;
+  // Failed attempts a task may have (RetryOptions::max_attempts).
+  uint32_t max_attempts = RetryOptions{}.max_attempts;
+  bool speculative = false;  // where the policy does not veto it
 };
 
 struct WorkloadRun {
