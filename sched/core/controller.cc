@@ -44,6 +44,8 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
   paces_ = SlotPaces(state_.slots.size());
   speculating_ = options_.speculation.enabled && policy_.speculation_veto().empty();
   node_failed_jobs_.resize(state_.running_on_node.size());
+  node_failures_.resize(state_.running_on_node.size());
+  node_attempts_.resize(state_.running_on_node.size());
   excluded_until_.resize(state_.running_on_node.size(), Time{0});
   if (executor_.reports_on_loop_thread()) {
     executor_.SetReportFn([this](TaskReport r) { OnReport(std::move(r)); });
@@ -462,6 +464,10 @@ void Controller::OnReport(TaskReport r) {
   if (!r.superseded)
     for (auto& w : r.warnings) outcome.warnings.push_back(w);
 
+  if (!r.superseded && r.status.code() != Status::Code::kAborted) {
+    ++node_attempts_[slot.info.node];  // what its failures are weighed against
+    ++attempts_on_nodes_;
+  }
   const TaskRecord record = RecordOf(r, ts);
   if (r.superseded || (!job.finished() && OnPairedReport(job, ts, r, extra, slot.info.node))) {
     if (job.finished()) MaybeRetire(job);
@@ -472,32 +478,7 @@ void Controller::OnReport(TaskReport r) {
     ts.status = TaskStatus::kDone;
     NotePace(r, slot);
     policy_.OnTaskFinished(record, state_, now);
-    if (r.task.kind == TaskKind::kMap) {
-      ++job.maps_done;
-      outcome.map_output_units += r.output_bytes;
-      outcome.skipped_records += r.skipped_records;
-      outcome.sketch_time += r.sketch_time;
-      if (r.sketch) sketches_.at(job.id).Merge(*r.sketch);
-      if (job.maps_done == job.M()) {
-        FinishMapPhase(job);
-      } else if (options_.reduce_slowstart && policy_.uses_reduce_slowstart() &&
-                 !job.reduces_early && job.R() > 0 &&
-                 job.maps_done >= std::ceil(*options_.reduce_slowstart * job.M())) {
-        ReleaseReducesEarly(job);  // Hadoop's test: ceil(slowstart × M) maps done
-      }
-    } else {
-      ++job.reduces_done;
-      outcome.output_bytes += r.output_bytes;
-      outcome.output_records += r.output_records;
-      outcome.remote_shuffle_bytes += r.remote_input_bytes;
-      MergeTop(outcome.top, r.top);
-      if (job.reduces_done == job.R()) {
-        job.phase = JobPhase::kDone;
-        job.finish = now;
-        Deactivate(job.id);
-        MaybeRetire(job);
-      }
-    }
+    TaskDone(job, r);
   } else if (r.status.code() == Status::Code::kAborted) {
     Requeue(job, ts, record);  // preempted: to run again from the start
   } else {
@@ -505,6 +486,35 @@ void Controller::OnReport(TaskReport r) {
   }
   Dispatch();
   CheckIdle();
+}
+
+void Controller::TaskDone(JobState& job, const TaskReport& r) {
+  JobOutcome& outcome = outcomes_[job.id];
+  if (r.task.kind == TaskKind::kMap) {
+    ++job.maps_done;
+    outcome.map_output_units += r.output_bytes;
+    outcome.skipped_records += r.skipped_records;
+    outcome.sketch_time += r.sketch_time;
+    if (r.sketch) sketches_.at(job.id).Merge(*r.sketch);
+    if (job.maps_done == job.M()) {
+      FinishMapPhase(job);
+    } else if (options_.reduce_slowstart && policy_.uses_reduce_slowstart() && !job.reduces_early &&
+               job.R() > 0 && job.maps_done >= std::ceil(*options_.reduce_slowstart * job.M())) {
+      ReleaseReducesEarly(job);  // Hadoop's test: ceil(slowstart × M) maps done
+    }
+    return;
+  }
+  ++job.reduces_done;
+  outcome.output_bytes += r.output_bytes;
+  outcome.output_records += r.output_records;
+  outcome.remote_shuffle_bytes += r.remote_input_bytes;
+  MergeTop(outcome.top, r.top);
+  if (job.reduces_done == job.R()) {
+    job.phase = JobPhase::kDone;
+    job.finish = loop_.Now();
+    Deactivate(job.id);
+    MaybeRetire(job);
+  }
 }
 
 // A copy, or an attempt its copy ran beside, reported. The first to finish wins: the
@@ -573,6 +583,23 @@ void Controller::Requeue(JobState& job, TaskState& ts, const TaskRecord& record)
   policy_.OnTaskFinished(record, state_, now);
 }
 
+// As Hadoop 1's JobTracker, which excludes a node only when its failures stand out from
+// the cluster's (mapred.cluster.average.blacklist.threshold.conversion), so that failures
+// spread evenly (random faults, a flaky job) exclude nothing: the chance that so many of
+// its attempts fail at the other nodes' failure rate r, bounded by Chernoff's
+// exp(-n KL(f/n || r)), is below RetryOptions::exclusion_evidence.
+bool Controller::FailuresStandOut(NodeId node) const {
+  const double n = static_cast<double>(node_attempts_[node]);
+  const double f = static_cast<double>(node_failures_[node]);
+  const double r = (static_cast<double>(failures_on_nodes_) - f + 1) /
+                   (static_cast<double>(attempts_on_nodes_) - n + 2);  // Laplace's rule
+  const double q = n > 0 ? f / n : 0;
+  if (q <= r) return false;
+  double kl = q * std::log(q / r);
+  if (q < 1) kl += (1 - q) * std::log((1 - q) / (1 - r));
+  return n * kl > -std::log(options_.retry.exclusion_evidence);
+}
+
 void Controller::NoteNodeFailure(NodeId node, JobId job) {
   const RetryOptions& o = options_.retry;
   if (o.exclude_after_jobs == 0 || static_cast<size_t>(node) >= node_failed_jobs_.size() ||
@@ -580,10 +607,15 @@ void Controller::NoteNodeFailure(NodeId node, JobId job) {
     return;
   std::set<JobId>& jobs = node_failed_jobs_[node];
   jobs.insert(job);
-  if (jobs.size() < o.exclude_after_jobs ||
+  ++node_failures_[node];
+  ++failures_on_nodes_;
+  if (jobs.size() < o.exclude_after_jobs || !FailuresStandOut(node) ||
       excluded_nodes_ + 1 > o.max_excluded_fraction * static_cast<double>(state_.nodes))
     return;
   jobs.clear();
+  failures_on_nodes_ -= node_failures_[node];
+  attempts_on_nodes_ -= node_attempts_[node];
+  node_failures_[node] = node_attempts_[node] = 0;
   ++excluded_nodes_;
   ++stats_.node_exclusions;
   excluded_until_[node] = loop_.Now() + o.exclude_for;

@@ -202,6 +202,8 @@ class Controller final : private PolicyHost, private DispatchRound {
   bool OnPairedReport(JobState& job, TaskState& ts, TaskReport& r, bool extra, NodeId node);
   void ReportInvalidDecision(const std::string& why);
   void OnReport(TaskReport report);
+  // A task finished (its first attempt to): the job's counts and outcome, and what follows.
+  void TaskDone(JobState& job, const TaskReport& r);
   void ReleaseReducesEarly(JobState& job);
   // The last map is done: a map-only job ends, another plans its reduces now or after
   // its shuffle delay (PlanReduces).
@@ -218,6 +220,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   void Requeue(JobState& job, TaskState& ts, const TaskRecord& record);
   // Counts a failure of `job` on `node`; excludes the node when RetryOptions says so.
   void NoteNodeFailure(NodeId node, JobId job);
+  bool FailuresStandOut(NodeId node) const;
   bool Excluded(NodeId node) const {
     return static_cast<size_t>(node) < excluded_until_.size() && excluded_until_[node] > Time{0};
   }
@@ -261,6 +264,10 @@ class Controller final : private PolicyHost, private DispatchRound {
   // Node exclusion (RetryOptions): the jobs whose attempts failed on each node since it was
   // last excluded, and until when each node is excluded (Time{0}: it is not).
   std::vector<std::set<JobId>> node_failed_jobs_;
+  // Attempts that ended (failed or not) and failed on each node since its exclusion, and
+  // their sums: whether a node's failures stand out (FailuresStandOut).
+  std::vector<uint64_t> node_attempts_, node_failures_;
+  uint64_t attempts_on_nodes_ = 0, failures_on_nodes_ = 0;
   std::vector<Time> excluded_until_;
   int excluded_nodes_ = 0;
   std::map<NodeId, TimerId> exclusion_timers_;  // each ends its node's exclusion

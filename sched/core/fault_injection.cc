@@ -87,6 +87,12 @@ Status ParseOption(std::string_view option, Fault& f) {
     f.app = value;
   } else if (task && key == "kind" && (value == "map" || value == "reduce")) {
     f.task_kind = value == "map" ? TaskKind::kMap : TaskKind::kReduce;
+  } else if (task && key == "seed") {
+    uint64_t seed = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
+    if (ec != std::errc() || end != value.data() + value.size() || value.empty())
+      return Refuse(value, "is not a seed (an integer from 0 to 18446744073709551615)");
+    f.seed = seed;
   } else if (!task && !replica && key == "from") {
     Result<Duration> from = ParseFrom(value);
     if (!from.ok()) return from.status();
@@ -189,7 +195,7 @@ AttemptFault FaultInjector::ForAttempt(const TaskRef& task, uint32_t attempt, Sl
           auto it = apps_.find(task.job);
           if (it == apps_.end() || it->second != f.app) break;
         }
-        uint64_t h = Mix(seed_ ^ Mix(i + 1));
+        uint64_t h = Mix(f.seed.value_or(seed_) ^ Mix(i + 1));
         h = Mix(h ^ task.job);
         h = Mix(h ^ (uint64_t{task.index} << 1 | (task.kind == TaskKind::kReduce)));
         h = Mix(h ^ attempt);

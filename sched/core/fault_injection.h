@@ -3,8 +3,10 @@
 // an attempt's fate is a pure function of (seed, job, task, attempt, slot, time), so a
 // simulated run and a real one of the same workload meet the same faults.
 //
-//   task-fail:P[,app=NAME][,kind=map|reduce]   each attempt fails with probability P, at a
-//                                              uniformly drawn point of its work
+//   task-fail:P[,app=NAME][,kind=map|reduce][,seed=N]
+//                                              each attempt fails with probability P, at a
+//                                              uniformly drawn point of its work (draws
+//                                              seeded by N, else by the run's seed)
 //   slot-fail:SLOT[,from=T]                    every attempt on SLOT fails from time T on
 //   node-fail:NODE[,from=T]                    ... on every slot of NODE
 //   node-slow:NODE,factor=F[,from=T]           NODE's slots run at F x their speed from T
@@ -38,6 +40,7 @@ struct Fault {
   double probability = 0;             // task-fail
   std::string app;                    // task-fail: empty: every app
   std::optional<TaskKind> task_kind;  // task-fail: none: both
+  std::optional<uint64_t> seed;       // task-fail: none: the injector's
   int target = 0;                     // the slot, node or map index
   int node = -1;                      // replica faults: -1: the block's first replica
   Duration from{0};                   // slot-fail, node-fail, node-slow

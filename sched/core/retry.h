@@ -1,8 +1,9 @@
 // Failed attempts, as Hadoop treats them (issue 19): a task whose attempt failed for a
 // reason that may not happen again elsewhere runs again, up to max_attempts failures
-// (mapreduce.map.maxattempts); a node on which attempts of several jobs failed is excluded
-// for a while (Hadoop's node blacklisting), never more than a third of the cluster's
-// nodes (yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent).
+// (mapreduce.map.maxattempts); a node on which attempts of several jobs failed, far more
+// often than on the others, is excluded for a while (Hadoop's node blacklisting), never
+// more than a third of the cluster's nodes
+// (yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent).
 #pragma once
 
 #include <chrono>
@@ -17,8 +18,11 @@ struct RetryOptions {
   // A task's job fails when this many of its attempts have failed; 1: no retry.
   uint32_t max_attempts = 4;
   static constexpr uint32_t kMaxAttemptsLimit = 100;
-  // A node on which attempts of this many different jobs failed is excluded; 0: never.
+  // A node on which attempts of this many different jobs failed is excluded, if so many
+  // failures there are this unlikely at the other nodes' failure rate (a bound on the
+  // chance: Controller::FailuresStandOut); exclude_after_jobs 0: never.
   uint32_t exclude_after_jobs = 3;
+  double exclusion_evidence = 1e-3;
   Duration exclude_for = std::chrono::minutes(1);
   // At most this fraction of the nodes is excluded at once (so with fewer than 3 nodes,
   // none is): past it the failures say more about the jobs than about the nodes.

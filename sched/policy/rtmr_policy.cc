@@ -161,16 +161,51 @@ Time RtmrPolicy::PlanStage(SlotTimes& slots, uint32_t tasks, Time floor, Time en
 
 // Algorithm II (map slots) then Algorithm III (reduce slots, from the map stage's end),
 // in place.
-// The fault budget's extra tasks are planned with the rest, as many of each kind as may fail.
+// A failed attempt ends by its worst case, and its re-run starts no later, on the slot it
+// failed on at the latest: each failure delays the stage by at most one task's worst case.
+// The budget's failures are therefore planned back to back where the stage ends last (a
+// failure may hit either stage: the budget is planned in both).
+template <typename Ends>
+Time RtmrPolicy::PlanRetries(SlotTimes& slots, uint32_t failures, Time floor, Time end,
+                             const Ends& ends, const TaskCumulants& cumulants) const {
+  const size_t n = slots.heap.size();
+  if (failures == 0 || n == 0) return end;
+  // The slot the stage ended on: the latest free by its end (slots busy past it are other
+  // jobs' later work, which a re-run does not wait for).
+  SlotEnd* heap = slots.heap.Own();
+  size_t last = n;
+  for (size_t i = 0; i < n; ++i)
+    if (heap[i].at <= end && (last == n || heap[i].at > heap[last].at)) last = i;
+  if (last == n) return end;
+  Chain* chains = slots.keeps_chains ? slots.chains.Own() : nullptr;
+  for (uint32_t k = 0; k < failures; ++k)
+    PlanTask(ends, cumulants, std::max(floor, end), chains, heap[last]);
+  const Time retried = heap[last].at;
+  // Its free time grew: down the heap while a child is free sooner.
+  for (size_t i = last;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && kLater(heap[child], heap[child + 1])) ++child;
+    if (!kLater(heap[i], heap[child])) break;
+    std::swap(heap[i], heap[child]);
+    i = child;
+  }
+  return std::max(end, retried);
+}
+
 Time RtmrPolicy::Plan(const Entry& job, FreeSlots& slots, Time now, const Remaining& left) const {
-  const uint32_t extra = options_.fault_budget;
+  const uint32_t failures = options_.fault_budget;
   const Time map_end = WithEnds(job, SlotKind::kMap, [&](const auto& ends) {
-    return PlanStage(slots.map, left.maps + (job.maps > 0 ? extra : 0), now,
-                     std::max(now, left.map_end), ends, job.map_cumulants);
+    const Time end =
+        PlanStage(slots.map, left.maps, now, std::max(now, left.map_end), ends, job.map_cumulants);
+    return job.maps > 0 ? PlanRetries(slots.map, failures, now, end, ends, job.map_cumulants) : end;
   });
   return WithEnds(job, SlotKind::kReduce, [&](const auto& ends) {
-    return PlanStage(slots.reduce, left.reduces + (job.reduces > 0 ? extra : 0), map_end,
-                     std::max(map_end, left.reduce_end), ends, job.reduce_cumulants);
+    const Time end = PlanStage(slots.reduce, left.reduces, map_end,
+                               std::max(map_end, left.reduce_end), ends, job.reduce_cumulants);
+    return job.reduces > 0
+               ? PlanRetries(slots.reduce, failures, map_end, end, ends, job.reduce_cumulants)
+               : end;
   });
 }
 
@@ -326,10 +361,15 @@ std::optional<int> RtmrPolicy::ExtraNodesNeeded(const Entry& job, const FreeSlot
     }
     return Plan(job, slots, now, AllOf(job, now)) <= job.deadline;
   };
-  // Even one slot per task cannot beat a map then a reduce run back to back.
-  const Time map_end = TaskEnd(job, SlotKind::kMap, now);
-  if ((job.reduces ? TaskEnd(job, SlotKind::kReduce, map_end) : map_end) > job.deadline)
-    return std::nullopt;
+  // Even one slot per task cannot beat a map then a reduce run back to back, each after
+  // the fault budget's re-runs (PlanRetries).
+  Time map_end = now, end = now;
+  for (uint32_t k = 0; k <= options_.fault_budget; ++k)
+    map_end = TaskEnd(job, SlotKind::kMap, map_end);
+  end = map_end;
+  for (uint32_t k = 0; job.reduces > 0 && k <= options_.fault_budget; ++k)
+    end = TaskEnd(job, SlotKind::kReduce, end);
+  if (end > job.deadline) return std::nullopt;
   int hi = 1;
   while (!fits(hi)) {
     if (hi >= kMaxExtraNodes) return std::nullopt;

@@ -190,6 +190,11 @@ class RtmrPolicy final : public Policy {
   template <typename Ends>
   Time PlanStage(SlotTimes& slots, uint32_t tasks, Time floor, Time end, const Ends& ends,
                  const TaskCumulants& cumulants) const;
+  // The fault budget (RtmrOptions::fault_budget): `failures` more tasks on the slot that
+  // ends the stage last, each a failed attempt's re-run; returns the stage's new end.
+  template <typename Ends>
+  Time PlanRetries(SlotTimes& slots, uint32_t failures, Time floor, Time end, const Ends& ends,
+                   const TaskCumulants& cumulants) const;
   // Plans one task on slot `s`, started no earlier than `floor`. Below confidence 1
   // `chains` are the slots' chains (else null), and the slot's gains the task's `cumulants`.
   template <typename Ends>

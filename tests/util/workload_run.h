@@ -19,15 +19,16 @@ namespace mrlocal::testing {
 
 class WorkloadRun {
  public:
-  // REQUIRES: `w` and `policy` outlive the run.
-  WorkloadRun(const RandomWorkload& w, Policy& policy)
+  // REQUIRES: `w`, `policy` and `faults` (null: none) outlive the run.
+  WorkloadRun(const RandomWorkload& w, Policy& policy, const FaultInjector* faults = nullptr)
       : w_(w),
         slots_(w.cluster.Slots()),
         exec_(loop_, slots_,
               SimExecutorOptions{.noise = w.noise_sigma,
                                  .seed = w.seed,
                                  .availability = w.availability,
-                                 .network = {}}),
+                                 .network = {},
+                                 .faults = faults}),
         controller_(loop_, exec_, policy, slots_, w.cluster.nodes(),
                     std::move(MakePartitioner("hash")).value(),
                     ControllerOptions{.observer_tick = Duration::zero(), .reduce_slowstart = {}}) {}

@@ -2,7 +2,8 @@
 # Issue 19's figures on the real engine, WordCount over ~500 MB of English text
 # (make_text500.sh), RUNS runs of each variant, interleaved so that the machine's drift
 # hits both alike:
-#   retries      clean vs --inject task-fail:0.05: byte-identical output, time ratio
+#   retries      clean vs --inject task-fail:0.05 on 8 MiB blocks (66 tasks), the draws
+#                seeded by the run's number: byte-identical output, time ratio
 #   stragglers   a node slowed to 0.1 unknown to the scheduler (--inject node-slow), and a
 #                slot known to run at 0.1 (--cluster), each --no-speculative vs --speculative
 # Prints each run's time and the medians' ratio.
@@ -26,12 +27,14 @@ elapsed() {
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # compare NAME "ARGS A" "ARGS B": RUNS runs of each, interleaved; the medians and ratio A/B.
+# "{i}" in ARGS is the run's number.
 compare() {
   local name=$1 a=$2 b=$3
   : > "$work/a"; : > "$work/b"
   for ((i = 1; i <= runs; i++)); do
     for v in a b; do
       local args=$a; [ "$v" = b ] && args=$b
+      args=${args//\{i\}/$i}  # {i}: the run's number
       # shellcheck disable=SC2086
       "$mrlocal" wordcount "$input" -q $args -o "$work/out-$v" --overwrite > "$work/report" 2>&1
       elapsed "$work/report" >> "$work/$v"
@@ -49,6 +52,6 @@ compare() {
 }
 
 echo "input: $input, $(stat -c %s "$input") bytes; $runs runs each"
-compare retries "--inject task-fail:0.05" ""
+compare retries "--block-size 8MiB --inject task-fail:0.05,seed={i}" "--block-size 8MiB"
 compare straggler-unknown "--inject node-slow:1,factor=0.1 --no-speculative" "--inject node-slow:1,factor=0.1 --speculative"
 compare straggler-known "--cluster 1x(1m,1r,1.0)+1x(1m,1r,0.1) --no-speculative" "--cluster 1x(1m,1r,1.0)+1x(1m,1r,0.1) --speculative"

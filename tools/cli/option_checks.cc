@@ -91,7 +91,8 @@ CLI::Validator ClusterSpecOrPreset(const std::vector<std::string>& presets) {
 
 CLI::Validator FaultSpec() {
   const std::string range =
-      "task-fail:P[,app=NAME][,kind=map|reduce], slot-fail:SLOT[,from=T], node-fail:NODE[,from=T], "
+      "task-fail:P[,app=NAME][,kind=map|reduce][,seed=N], slot-fail:SLOT[,from=T], "
+      "node-fail:NODE[,from=T], "
       "node-slow:NODE,factor=F[,from=T], replica-corrupt:MAP[,node=N] or "
       "replica-lost:MAP[,node=N]; "
       "P in [0, 1], F in (0, 1]";

@@ -11,7 +11,8 @@ namespace mrlocal {
 namespace {
 
 TEST(ParseFault, ReadsEveryKindWithItsOptions) {
-  Fault f = ParseFault("task-fail:0.05,app=wordcount,kind=reduce").value();
+  Fault f = ParseFault("task-fail:0.05,app=wordcount,kind=reduce,seed=9").value();
+  EXPECT_EQ(f.seed, 9u);
   EXPECT_EQ(f.kind, Fault::Kind::kTaskFail);
   EXPECT_DOUBLE_EQ(f.probability, 0.05);
   EXPECT_EQ(f.app, "wordcount");
