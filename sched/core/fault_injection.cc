@@ -4,20 +4,11 @@
 #include <charconv>
 #include <cmath>
 
+#include "sched/core/splitmix.h"
 #include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {
-
-// SplitMix64, as the simulator's noise draws: each (seed, task, attempt) its own draw.
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-double Unit(uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; }
 
 constexpr int kMaxTarget = 1 << 30;
 
@@ -195,12 +186,12 @@ AttemptFault FaultInjector::ForAttempt(const TaskRef& task, uint32_t attempt, Sl
           auto it = apps_.find(task.job);
           if (it == apps_.end() || it->second != f.app) break;
         }
-        uint64_t h = Mix(f.seed.value_or(seed_) ^ Mix(i + 1));
-        h = Mix(h ^ task.job);
-        h = Mix(h ^ (uint64_t{task.index} << 1 | (task.kind == TaskKind::kReduce)));
-        h = Mix(h ^ attempt);
-        if (Unit(h) >= f.probability) break;
-        const double at = Unit(Mix(h));
+        uint64_t h = SplitMix(f.seed.value_or(seed_) ^ SplitMix(i + 1));
+        h = SplitMix(h ^ task.job);
+        h = SplitMix(h ^ (uint64_t{task.index} << 1 | (task.kind == TaskKind::kReduce)));
+        h = SplitMix(h ^ attempt);
+        if (UnitOf(h) >= f.probability) break;
+        const double at = UnitOf(SplitMix(h));
         if (!out.at_fraction || at < *out.at_fraction) {
           out.at_fraction = at;
           out.why = f.text + " (" + name + ")";

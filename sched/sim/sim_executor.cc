@@ -4,21 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sched/core/splitmix.h"
+
 namespace mrlocal {
-namespace {
-
-// SplitMix64: a well-mixed 64-bit hash, so that each (seed, task, attempt) gets its own
-// independent-looking draw.
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-double Unit(uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; }
-
-}  // namespace
 
 SimExecutor::SimExecutor(SimLoop& loop, std::vector<SlotInfo> slots, SimExecutorOptions options)
     : loop_(loop), slots_(std::move(slots)), options_(std::move(options)) {
@@ -70,12 +58,12 @@ std::vector<double> SimExecutor::NoiseQuantiles(double sigma, int n) {
 
 double SimExecutor::Noise(const TaskLaunch& l) const {
   if (options_.noise <= 0) return 1.0;
-  uint64_t h = Mix(options_.seed);
-  h = Mix(h ^ l.task.job);
-  h = Mix(h ^ (static_cast<uint64_t>(l.task.index) << 1 | (l.task.kind == TaskKind::kReduce)));
-  h = Mix(h ^ l.attempt);
+  uint64_t h = SplitMix(options_.seed);
+  h = SplitMix(h ^ l.task.job);
+  h = SplitMix(h ^ (static_cast<uint64_t>(l.task.index) << 1 | (l.task.kind == TaskKind::kReduce)));
+  h = SplitMix(h ^ l.attempt);
   // Box-Muller; the factor exp(sigma z - sigma^2/2) has mean 1.
-  double z = std::sqrt(-2.0 * std::log(Unit(h))) * std::cos(2 * M_PI * Unit(Mix(h)));
+  double z = std::sqrt(-2.0 * std::log(UnitOf(h))) * std::cos(2 * M_PI * UnitOf(SplitMix(h)));
   z = std::clamp(z, -kNoiseClipSigmas, kNoiseClipSigmas);
   return std::exp(options_.noise * z - options_.noise * options_.noise / 2);
 }

@@ -98,6 +98,11 @@ void PrintRun(std::ostream& out, const WorkloadSpec& spec, const WorkloadRunOpti
   out << "  scheduler " << Plural(m.scheduler.decisions, "decision") << ", p50 "
       << Num(m.scheduler.decision_latency_us.p50, 2) << " us, p99 "
       << Num(m.scheduler.decision_latency_us.p99, 2) << " us\n";
+  if (m.failed_attempts + m.speculative_attempts > 0 || !m.excluded_nodes.empty())
+    out << "  faults     " << Plural(m.failed_attempts, "failed attempt") << ", " << m.retries
+        << " run again; " << Plural(m.speculative_attempts, "speculative attempt") << ", "
+        << m.speculative_won << " finished first, " << Num(m.superseded_slot_s, 1)
+        << " slot-s discarded; " << Plural(m.excluded_nodes.size(), "node exclusion") << "\n";
   if (run.ledger) PrintQueues(out, *run.ledger);
   if (run.load_cpus > 0 && run.wall_s > 0)
     out << "  load       beside the slots on " << Plural(run.load_cpus, "CPU") << ": "

@@ -1,0 +1,117 @@
+// Faults as a user meets them on the command line (issue 19): a job under injected task
+// failures, a slowed node with speculation, or a corrupt replica writes the same output
+// as a clean run; a task that fails every attempt fails its job with every reason and
+// leaves no output; what cannot be asked is refused in one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+
+#include "datasets/text_generator.h"
+#include "tests/util/test_util.h"
+
+namespace mrlocal {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Contains;
+using testing::ReadFile;
+using testing::RunMrlocal;
+using testing::ScratchDir;
+
+class FaultsCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TextOptions t;
+    t.bytes = 24 << 20;
+    t.vocabulary = 20000;
+    testing::WriteFile(dir_ / "in.txt", GenerateText(t));
+  }
+  std::string P(const std::string& name) { return (dir_ / name).string(); }
+  // Runs wordcount on the input with 2 MiB blocks (12 maps) into `out`, plus `extra`.
+  testing::CommandResult Count(const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"wordcount", P("in.txt"), "-q",  "--block-size",
+                                     "2MiB",      "-o",        P(out)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunMrlocal(args);
+  }
+  // Byte for byte, every part (and no more parts in one than the other).
+  void ExpectSameOutput(const std::string& a, const std::string& b) {
+    size_t parts = 0;
+    for (const auto& e : fs::directory_iterator(dir_ / a)) {
+      const std::string part = e.path().filename().string();
+      ++parts;
+      EXPECT_TRUE(ReadFile(dir_ / a / part) == ReadFile(dir_ / b / part)) << part << " differs";
+    }
+    EXPECT_EQ(parts, static_cast<size_t>(std::distance(fs::directory_iterator(dir_ / b),
+                                                       fs::directory_iterator())));
+  }
+  ScratchDir dir_;
+};
+
+TEST_F(FaultsCli, InjectedTaskFailuresAreRetriedAndTheOutputIsTheCleanRunsOwn) {
+  ASSERT_EQ(Count("clean", {"--cluster", "2x(1m,1r,1.0)", "--no-speculative"}).exit_code, 0);
+  auto r = Count("faulty", {"--cluster", "2x(1m,1r,1.0)", "--inject", "task-fail:0.3,seed=5",
+                            "--max-attempts", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "  faults    ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "injected fault: task-fail:0.3,seed=5")) << r.out;
+  ExpectSameOutput("clean", "faulty");
+}
+
+TEST_F(FaultsCli, ASlowedNodeWithSpeculationWritesTheSameOutput) {
+  ASSERT_EQ(Count("clean", {"--cluster", "2x(1m,1r,1.0)", "--no-speculative"}).exit_code, 0);
+  auto r = Count("spec", {"--cluster", "2x(1m,1r,1.0)", "--inject", "node-slow:1,factor=0.05",
+                          "--speculative"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectSameOutput("clean", "spec");
+}
+
+TEST_F(FaultsCli, ACorruptOrLostReplicaIsReadFromAnother) {
+  ASSERT_EQ(Count("clean", {"--cluster", "3x(1m,1r,1.0)"}).exit_code, 0);
+  auto corrupt = Count("corrupt", {"--cluster", "3x(1m,1r,1.0)", "--inject", "replica-corrupt:2"});
+  ASSERT_EQ(corrupt.exit_code, 0) << corrupt.err;
+  EXPECT_TRUE(Contains(corrupt.err, "failed its checksum")) << corrupt.err;
+  ExpectSameOutput("clean", "corrupt");
+  auto lost = Count("lost", {"--cluster", "3x(1m,1r,1.0)", "--inject", "replica-lost:0"});
+  ASSERT_EQ(lost.exit_code, 0) << lost.err;
+  EXPECT_TRUE(Contains(lost.err, "is missing")) << lost.err;
+  ExpectSameOutput("clean", "lost");
+}
+
+TEST_F(FaultsCli, ATaskThatFailsEveryAttemptFailsTheJobAndLeavesNoOutput) {
+  auto r = Count("out", {"--inject", "task-fail:1,kind=reduce", "--max-attempts", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.err, "job failed: reduce")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "(2 attempts failed; the last: injected fault")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  for (const auto& e : fs::directory_iterator(dir_.path()))
+    EXPECT_FALSE(Contains(e.path().filename().string(), "mrlocal-tmp")) << e.path();
+}
+
+TEST_F(FaultsCli, WhatCannotBeAskedIsRefusedInOneLine) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--inject", "task-fail:2"}, "P must be in [0, 1]"},
+      {{"--inject", "disk-fail:1"}, "expected task-fail:P"},
+      {{"--inject", "slot-fail:9"}, "the cluster has"},
+      {{"--inject", "replica-lost:99"}, "the job has"},
+      {{"--max-attempts", "0"}, "--max-attempts: must be an integer from 1 to 100"},
+      {{"--policy", "rtmr", "--deadline", "30s", "--speculative"}, "rtmr reserves slots"},
+      {{"--fault-budget", "1"}, "--fault-budget applies to"},
+  };
+  for (const Case& c : cases) {
+    auto r = Count("out", c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.says;
+    EXPECT_TRUE(Contains(r.err, c.says)) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << c.says;
+  }
+}
+
+}  // namespace
+}  // namespace mrlocal
