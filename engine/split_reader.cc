@@ -5,7 +5,7 @@
 namespace mrlocal {
 
 Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, uint32_t block,
-                            int preferred_node) {
+                            int preferred_node, uint64_t max_line) {
   auto count = store.BlockCount(path);
   if (!count.ok()) return count.status();
   auto first = store.ReadBlock(path, block, preferred_node);
@@ -61,6 +61,10 @@ Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, ui
     size_t nl = nd.find('\n');
     closed = nl != std::string_view::npos;
     size_t take = closed ? nl + 1 : nd.size();
+    if (tail->size() + take > max_line)
+      return Status::InvalidArgument(
+          path + ": the line from byte " + std::to_string(block_offset + body_end) +
+          " is longer than " + std::to_string(max_line) + " bytes, the longest line mrlocal reads");
     tail->append(nd.substr(0, take));
     split.bytes_read += take;
   }

@@ -29,13 +29,19 @@ struct SplitData {
   std::shared_ptr<const std::string> tail;  // owns pieces[1]
 };
 
+// The longest line a split reads across block boundaries: a line that runs on past it
+// fails the map with InvalidArgument, naming where it starts. Such a line is copied whole
+// (and its key again by the map), so this bounds a map's memory at about five times it
+// (a 300 MB line took 1.5 GB); lines within one block are read in place.
+inline constexpr uint64_t kMaxLineBytes = 256ull << 20;
+
 // Reads split `block` of `path`, preferring the replicas on `preferred_node` (-1: none).
 // Every block read (this one and the following ones the last line runs into) is
 // checksum-verified with replica fallback. Thread-safe (see BlockStore). The split's
 // `input.locate` names "PATH:LINE" for bad-record messages; it reads through `store`, so
 // it is valid while the store is.
 Result<SplitData> ReadSplit(const BlockStore& store, const std::string& path, uint32_t block,
-                            int preferred_node);
+                            int preferred_node, uint64_t max_line = kMaxLineBytes);
 
 // The 1-based number of the line that holds byte `offset` of `path`: one more than the
 // '\n' bytes before it. Reads (and verifies) the blocks up to `offset`.

@@ -150,6 +150,29 @@ TEST(SplitReader, A10MegabyteLineWith1MiBBlocksIsReadOnceByTheFirstSplit) {
   EXPECT_EQ(s10->input.bytes(), std::string("next line\n").size());
 }
 
+// Memory is bounded for any input: a line that runs past the longest line a split reads
+// (kMaxLineBytes; here a small one) fails its split in one line naming where it starts,
+// while the splits after it, and a line just within the bound, read as ever.
+TEST(SplitReader, ALineLongerThanTheBoundFailsItsSplitNamingWhereItStarts) {
+  const std::string text =
+      "short\n" + std::string(100, 'w') + "\n" + std::string(40, 'x') + "\nz\n";
+  auto store = MemStore(16, 1);
+  ASSERT_TRUE(store->PutBuffer("f", std::make_shared<std::string>(text)).ok());
+  auto s0 = ReadSplit(*store, "f", 0, 0, /*max_line=*/64);
+  ASSERT_FALSE(s0.ok());
+  EXPECT_EQ(s0.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(s0.status().message(),
+            "f: the line from byte 6 is longer than 64 bytes, the longest line mrlocal reads");
+  const uint32_t blocks = *store->BlockCount("f");
+  std::string rest;
+  for (uint32_t b = 1; b < blocks; ++b) {
+    auto s = ReadSplit(*store, "f", b, 0, /*max_line=*/64);
+    ASSERT_TRUE(s.ok()) << "split " << b << ": " << s.status().message();
+    for (std::string_view piece : s->input.pieces) rest += piece;
+  }
+  EXPECT_EQ(rest, std::string(40, 'x') + "\nz\n");
+}
+
 TEST(SplitReader, AnEmptyFileHasNoSplits) {
   ScratchDir dir;
   WriteFile(dir / "empty", "");

@@ -54,6 +54,11 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
   std::unique_ptr<Runtime> r(new Runtime);
   r->slots_ = o.cluster.Slots();
   MRLOCAL_RETURN_IF_ERROR(CheckFaults(o, r->slots_));
+  if (!simulated && r->slots_.size() > kMaxRealSlots && !(o.transport && o.transport->size() > 1))
+    return Status::InvalidArgument("the cluster has " + std::to_string(r->slots_.size()) +
+                                   " slots: the real engine runs a thread per slot, at most " +
+                                   std::to_string(kMaxRealSlots) +
+                                   " (simulate larger ones: mrlocal workload --sim)");
   r->faults_ = std::make_unique<FaultInjector>(o.faults, o.fault_seed);
   const FaultInjector* faults = o.faults.empty() ? nullptr : r->faults_.get();
   if (simulated) {

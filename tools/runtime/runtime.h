@@ -31,6 +31,10 @@
 
 namespace mrlocal {
 
+// The real engine runs a thread per slot: a process takes at most this many (a cluster
+// spec allows 100,000 nodes of up to 1,024 map slots each, for simulation).
+inline constexpr size_t kMaxRealSlots = 4096;
+
 struct RuntimeOptions {
   ClusterSpec cluster;
   std::string policy = BestEffortPolicy().name;
