@@ -143,6 +143,8 @@ class BlockStore {
   bool ReadReplica(const File& f, uint32_t index, int node, BlockRead* out,
                    ReplicaProblem* problem) const;
   Status LoadNamespace();
+  // Removes the temporaries that killed writers of this store left (engine/atomic_file.h).
+  void RemoveStaleTemporaries() const;
   Status SaveNamespaceLocked() const;  // REQUIRES: mu_ held exclusively
 
   BlockStoreOptions options_;
