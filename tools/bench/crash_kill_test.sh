@@ -56,16 +56,21 @@ job() { "$mrlocal" "${job_args[@]}" "$@"; }
 cp input.txt put.txt
 job -q 2>/dev/null >/dev/null  # warm the page cache and the history
 rm -rf out
+# The clean run as the killed ones run (with progress lines), each line stamped when it
+# arrives: its duration, and when its maps start (the admission line) and end.
 t0=$(now_ms)
-job -q >/dev/null 2>&1
+job 2>&1 >clean.out | while IFS= read -r line; do echo "$(( $(now_ms) - t0 )) $line"; done >clean.err
 clean_ms=$(( $(now_ms) - t0 ))
 mv out clean
+maps_from=$(awk '/admitted/ { print $1; exit }' clean.err)
+map_ms=$(awk '$1 == "phases" && $2 == "map" { v = $3; if ($4 ~ /^s/) v *= 1000; printf "%d", v; exit }' clean.out)
+maps_to=$((maps_from + map_ms))
 t0=$(now_ms)
 "$mrlocal" fs --store store put put.txt /put-probe.txt >/dev/null
 put_ms=$(( $(now_ms) - t0 ))
 "$mrlocal" fs --store store rm /put-probe.txt >/dev/null
-echo "crash_kill_test: clean run ${clean_ms} ms, put ${put_ms} ms, seed $seed, input $size" \
-     "($(ls clean | grep -c part-r) parts), work dir $work" >&2
+echo "crash_kill_test: clean run ${clean_ms} ms (maps from ${maps_from} to ${maps_to} ms)," \
+     "put ${put_ms} ms, seed $seed, input $size ($(ls clean | grep -c part-r) parts), work dir $work" >&2
 
 # Temporaries a kill may leave beside the output and the history file.
 leftovers() { { ls -A . | grep -cE '^\.(out|hist\.json)\.mrlocal-tmp-'; } || true; }
@@ -100,26 +105,36 @@ rerun() {
   said=$({ grep -cE '^mrlocal: (removed a stale|put back|removed .* replaced)' rerun.err; } || true)
   [ "$said" -eq "$left" ] || fail "$what: $left temporaries left, rerun said $said: $(cat rerun.err)"
   removed_total=$((removed_total + said))
+  echo "$what,$mode,$left,$said,$t" >>trials.csv
   recover_sum=$((recover_sum + t)); recover_n=$((recover_n + 1))
   if [ "$t" -gt "$max_recover" ]; then max_recover=$t; fi
 }
 
-# Phase of a killed run: its last progress line, and whether its output was in place.
+# Phase of a killed run, from what it left and printed: its output in place (after
+# commit); its hidden directory with _SUCCESS, or a previous output moved aside (commit);
+# its hidden directory (reduce: a reduce writes its part); else its last progress line
+# ("map 100% reduce 0%": shuffle); else when it was killed, against the clean run's
+# timeline (setup before its admission line, map until its maps ended, then shuffle).
 phase_of() {
-  local log=$1 committed=$2 last m r
+  local log=$1 committed=$2 delay=$3 last m r
   if [ "$committed" = 1 ]; then echo "after commit"; return; fi
+  if compgen -G '.out.mrlocal-tmp-*/_SUCCESS' >/dev/null || compgen -G '.out.mrlocal-tmp-*.old' >/dev/null; then
+    echo "commit"; return
+  fi
+  if compgen -G '.out.mrlocal-tmp-*' >/dev/null; then echo "reduce"; return; fi
   last=$({ grep -E '^mrlocal: map +[0-9]+% reduce' "$log" || true; } | tail -1)
-  if [ -z "$last" ]; then echo "setup"; return; fi
-  m=$(sed -E 's/^mrlocal: map +([0-9]+)%.*/\1/' <<<"$last")
-  r=$(sed -E 's/.*reduce +([0-9]+)%.*/\1/' <<<"$last")
-  if [ "$m" -lt 100 ]; then echo "map"
-  elif [ "$r" -eq 0 ]; then echo "shuffle"
-  elif [ "$r" -lt 100 ]; then echo "reduce"
-  else echo "commit"; fi
+  if [ -n "$last" ]; then
+    m=$(sed -E 's/^mrlocal: map +([0-9]+)%.*/\1/' <<<"$last")
+    r=$(sed -E 's/.*reduce +([0-9]+)%.*/\1/' <<<"$last")
+    if [ "$m" -lt 100 ]; then echo "map"; elif [ "$r" -eq 0 ]; then echo "shuffle"; else echo "reduce"; fi
+  elif [ "$delay" -lt "$maps_from" ]; then echo "setup"
+  elif [ "$delay" -lt "$maps_to" ]; then echo "map"
+  else echo "shuffle"; fi
 }
 
 inode() { if [ -e out ]; then stat -c %i out; else echo none; fi; }
 
+echo "trial,mode,temporaries left,lines said,rerun ms" >trials.csv
 declare -A phase_kills phase_clean
 max_recover=0 removed_total=0 recover_sum=0 recover_n=0 finished_first=0
 
@@ -150,7 +165,7 @@ while [ "$i" -lt "$kills" ]; do
   i=$((i + 1))
   committed=0
   [ "$(inode)" != "$before" ] && [ -f out/_SUCCESS ] && committed=1
-  phase=$(phase_of run.err "$committed")
+  phase=$(phase_of run.err "$committed" "$delay_ms")
   check_after_kill "kill $i ($phase, ${delay_ms} ms)"
   rerun "kill $i ($phase, ${delay_ms} ms)"
   phase_kills[$phase]=$(( ${phase_kills[$phase]:-0} + 1 ))
@@ -214,5 +229,9 @@ printf '%-34s %6d %6d\n' "fs put" "$put_kills" "$put_clean"
 echo "kills: $((total + put_kills)), clean outcomes: $((clean_total + put_clean))" \
      "($finished_first more runs finished before their kill: complete, identical output)"
 echo "temporaries removed (or put back) by the reruns: $removed_total"
-echo "recovery (rerun wall time): max ${max_recover} ms, mean $(( recover_n ? recover_sum / recover_n : 0 )) ms; clean run ${clean_ms} ms"
+p95=$(tail -n +2 trials.csv | awk -F, '{ print $NF }' | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.95 + 0.999); if (i < 1) i = 1; print v[i] + 0 }')
+echo "recovery (rerun wall time): max ${max_recover} ms, p95 ${p95} ms," \
+     "mean $(( recover_n ? recover_sum / recover_n : 0 )) ms; clean run ${clean_ms} ms"
+echo "slowest reruns (trial,mode,temporaries left,lines said,rerun ms):"
+tail -n +2 trials.csv | sort -t, -k5 -n -r | head -3 | sed 's/^/  /'
 [ "$failures" -eq 0 ] || { echo "crash_kill_test: $failures failed checks" >&2; exit 1; }
