@@ -1,11 +1,13 @@
 // Files that are never seen half-written: bytes go to a hidden temporary file beside the
 // target (same file system, so the final rename is atomic), which is renamed into place
-// only when complete.
+// only when complete. A writer killed before its Commit (kill -9 runs no destructor)
+// leaves its temporary; RemoveStaleTemporaries finds and removes it on a later run.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/status.h"
 
@@ -15,8 +17,9 @@ namespace mrlocal {
 // destroyed before that removes its temporary. Not thread-safe.
 class AtomicFileWriter {
  public:
-  // Creates the hidden temporary ".NAME.XXXXXX" beside `file`, with the permissions a new
-  // file would get (0666 less the umask).
+  // Creates the hidden temporary ".NAME.mrlocal-tmp-PID-XXXXXX" beside `file` (named after
+  // this process: engine/stale_temporary.h), with the permissions a new file would get
+  // (0666 less the umask).
   static Result<std::unique_ptr<AtomicFileWriter>> Create(const std::string& file);
   ~AtomicFileWriter();
   AtomicFileWriter(const AtomicFileWriter&) = delete;
@@ -37,5 +40,12 @@ class AtomicFileWriter {
 
 // Writes `bytes` to `file` in one go through an AtomicFileWriter.
 Status WriteFileAtomically(const std::string& file, std::string_view bytes, bool sync = false);
+
+// Removes the temporaries of `file` whose writer was killed (its process is gone: a live
+// writer's are left alone), each said through NoteStale (engine/stale_temporary.h), and
+// returns their paths. Only regular files named as Create names them are touched.
+std::vector<std::string> RemoveStaleTemporaries(const std::string& file);
+// The same for the temporaries of every file in the directory `dir`.
+std::vector<std::string> RemoveStaleTemporariesIn(const std::string& dir);
 
 }  // namespace mrlocal

@@ -61,6 +61,7 @@ Result<std::unique_ptr<BlockStore>> BlockStore::Open(const std::string& dir,
     return Status::InvalidArgument("store '" + dir + "' is not a directory");
   if (exists && fs::exists(fs::path(dir) / "namespace", ec)) {
     MRLOCAL_RETURN_IF_ERROR(store->LoadNamespace());
+    store->RemoveStaleTemporaries();
     return store;
   }
   if (mode == OpenMode::kMustExist) return Status::NotFound("no mrlocal store in '" + dir + "'");
@@ -394,6 +395,15 @@ Status BlockStore::SaveNamespaceLocked() const {
   ns.next_block_id = next_block_id_;
   for (auto& [path, f] : files_) ns.files.push_back(f->info);
   return WriteFileAtomically(dir_ + "/namespace", EncodeNamespace(ns), /*sync=*/true);
+}
+
+void BlockStore::RemoveStaleTemporaries() const {
+  // A namespace save or a replica write cut short by a kill (`fs put`): never read, as
+  // neither was renamed into place. Replicas already renamed whose file the namespace does
+  // not list yet are another matter: a later put of the same block ids replaces them.
+  RemoveStaleTemporariesIn(dir_);
+  for (int n = 0; n < options_.nodes; ++n)
+    RemoveStaleTemporariesIn(dir_ + "/node-" + std::to_string(n));
 }
 
 Status BlockStore::LoadNamespace() {

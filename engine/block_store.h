@@ -148,6 +148,8 @@ class BlockStore {
                    ReplicaProblem* problem) const;
   static std::string InjectedProblem(ReplicaFaultKind kind);
   Status LoadNamespace();
+  // Removes the temporaries that killed writers of this store left (engine/atomic_file.h).
+  void RemoveStaleTemporaries() const;
   Status SaveNamespaceLocked() const;  // REQUIRES: mu_ held exclusively
 
   BlockStoreOptions options_;

@@ -8,14 +8,19 @@
 // `part-r-NNNNN` only when the writer is closed, so a preempted attempt (writer destroyed
 // without Close) leaves nothing, and a re-run attempt replaces an earlier closed one.
 //
+// The temporary directory is ".DIR.mrlocal-tmp-PID-N" and holds a marker naming its
+// process, so that when a `kill -9` leaves it (no destructor runs), RemoveStale on a later
+// run can tell it is stale and remove it (engine/crash-safety.md).
+//
 // Not durable against power loss (no fsync, like Hadoop on a local file system): atomic
-// against failed, cancelled and interrupted jobs.
+// against failed, cancelled, interrupted and killed jobs.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/job_runtime.h"
 #include "engine/status.h"
@@ -35,6 +40,13 @@ class OutputCommitter {
   // What Begin would refuse, checked without creating anything: lets a job refuse a bad
   // output before it decides whether it runs at all.
   static Status Check(const std::filesystem::path& dir, bool overwrite);
+  // What killed jobs with output DIR left beside it, once their process is gone
+  // (engine/stale_temporary.h): a temporary directory is removed (only the files a job
+  // writes in it; it stays if anything else is there), and a previous output that a
+  // killed commit had moved aside is put back when DIR is missing, else removed. Each is
+  // said in a sentence through NoteStale (engine/stale_temporary.h), and returned. Call it
+  // before Check.
+  static std::vector<std::string> RemoveStale(const std::filesystem::path& dir);
   ~OutputCommitter();  // aborts unless committed
   OutputCommitter(const OutputCommitter&) = delete;
   OutputCommitter& operator=(const OutputCommitter&) = delete;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "engine/stale_temporary.h"
 #include "tools/cli/exit_codes.h"
 #include "sched/dist/mpi_transport.h"
 #include "tools/cli/mrlocal_app.h"
@@ -11,6 +12,8 @@
 int main(int argc, char** argv) {
   using namespace mrlocal;
   TuneAllocator();
+  // What a killed run left behind is removed when found, and the user is told so.
+  SetStaleNotice([](const std::string& s) { std::cerr << "mrlocal: " << s << "\n"; });
   MrlocalApp app;
   // Under mpirun every rank parses the same command line: rank 0 alone prints what parsing
   // says (help, usage errors); the others exit with the same code.

@@ -114,6 +114,7 @@ Status WriteSweepReport(const std::filesystem::path& dir, const std::vector<Swee
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
+  RemoveStaleTemporariesIn(dir.string());  // files a killed report left half-written
   for (const SweepResult& sweep : sweeps) {
     MRLOCAL_RETURN_IF_ERROR(
         WriteFileAtomically((dir / (sweep.key + ".csv")).string(), SweepCsv(sweep)));

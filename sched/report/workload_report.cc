@@ -353,6 +353,7 @@ Status WriteWorkloadReport(const std::filesystem::path& dir, const WorkloadMetri
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
+  RemoveStaleTemporariesIn(dir.string());  // files a killed report left half-written
   MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "metrics.json").string(),
                                               MetricsJson(metrics, jobs, options.ledger)));
   MRLOCAL_RETURN_IF_ERROR(WriteFileAtomically((dir / "jobs.csv").string(), JobsCsv(jobs)));
@@ -490,6 +491,7 @@ Status WriteComparisonReport(const std::filesystem::path& dir,
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Status::IoError("cannot create report directory " + dir.string() + ": " + ec.message());
+  RemoveStaleTemporariesIn(dir.string());  // files a killed report left half-written
   MRLOCAL_RETURN_IF_ERROR(
       WriteFileAtomically((dir / "comparison.md").string(), ComparisonMarkdown(rows)));
   MRLOCAL_RETURN_IF_ERROR(

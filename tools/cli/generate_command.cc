@@ -45,6 +45,7 @@ Status WriteChunks(const std::string& file, std::string_view header, uint64_t ch
     std::signal(SIGINT, old_int);
     std::signal(SIGTERM, old_term);
   };
+  RemoveStaleTemporaries(file);  // of a `gen` killed before it finished
   auto writer = AtomicFileWriter::Create(file);
   if (!writer.ok()) {
     restore();

@@ -375,6 +375,8 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   std::unique_ptr<MpiTransport> world = std::move(joined).value();
   const int ranks = world ? world->size() : 1;
   const bool rank0 = !world || world->rank() == 0;
+  // Before the output is checked: a killed run's --overwrite may have moved it aside.
+  if (rank0 && !o.output.empty()) OutputCommitter::RemoveStale(o.output);
   Result<Plan> plan = Validate(o, app, ranks);
   if (!plan.ok()) return rank0 ? ReportError(plan.status()) : ExitCodeFor(plan.status());
   if (!rank0) {

@@ -66,6 +66,7 @@ Result<std::map<std::string, AppModel>> ReadCalibratedApps(const fs::path& path)
 }
 
 Result<Calibration> LoadCalibration(const fs::path& path) {
+  RemoveStaleTemporaries(path.string());  // of a `calibrate` killed while it saved the file
   auto apps = ReadCalibratedApps(path);
   if (!apps.ok()) return apps.status();
   Calibration c = Calibration::BuiltIn();  // apps the file does not name keep their models
@@ -93,6 +94,7 @@ Status WriteApps(const std::map<std::string, AppModel>& models, const fs::path& 
     for (const Field& f : kFields) a[f.name] = m.*f.member;
   }
   const nlohmann::ordered_json doc = {{"apps", std::move(apps)}};
+  RemoveStaleTemporaries(path.string());  // of a `calibrate` killed while it saved the file
   return WriteFileAtomically(path.string(), doc.dump(2) + "\n");
 }
 

@@ -376,6 +376,7 @@ Result<HistoryFile> HistoryFile::Open(const fs::path& path, std::ostream& err,
                                       bool corrupt_is_error) {
   HistoryFile f;
   f.path_ = path;
+  RemoveStaleTemporaries(path.string());  // of a run killed while it saved the file
   int version = kVersion;
   Result<HistoryContents> loaded = LoadHistoryFile(path, &version);
   if (loaded.ok()) {

@@ -70,6 +70,7 @@ std::string QueueListJson(const std::vector<QueueSpec>& queues) {
 Result<QueuesFile> QueuesFile::Open(const std::filesystem::path& path) {
   QueuesFile file;
   file.path_ = path;
+  RemoveStaleTemporaries(path.string());  // of a run killed while it saved the file
   Result<std::vector<QueueSpec>> queues = ReadQueues(path);
   if (!queues.ok()) return queues.status();
   file.queues_ = std::move(queues).value();
