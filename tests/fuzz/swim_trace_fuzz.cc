@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "datasets/swim_trace.h"
-#include "tools/runtime/app_registry.h"
+#include "fuzz_apps.h"
 
 namespace mrlocal {
 namespace {
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const TraceOptions options = OptionsOf(data[0]);
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
   Result<WorkloadSpec> spec =
-      ParseSwimTrace(text, "trace.tsv", AppRegistry::BuiltIn().schemas(), options);
+      ParseSwimTrace(text, "trace.tsv", fuzz::Apps(), options);
   if (spec.ok()) {
     CheckSpec(*spec, options);
   } else {

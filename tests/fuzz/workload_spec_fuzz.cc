@@ -9,7 +9,7 @@
 
 #include "datasets/availability_profile.h"
 #include "datasets/workload_spec.h"
-#include "tools/runtime/app_registry.h"
+#include "fuzz_apps.h"
 
 namespace mrlocal {
 namespace {
@@ -39,7 +39,7 @@ void CheckSpec(const WorkloadSpec& spec) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace mrlocal;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  Result<WorkloadSpec> spec = ParseWorkloadJson(text, "spec.json", AppRegistry::BuiltIn().schemas());
+  Result<WorkloadSpec> spec = ParseWorkloadJson(text, "spec.json", fuzz::Apps());
   if (spec.ok())
     CheckSpec(*spec);
   else
