@@ -9,6 +9,7 @@
 
 #include "datasets/graph_generator.h"
 #include "datasets/workload_file.h"
+#include "engine/one_line.h"
 #include "sched/core/units.h"
 
 namespace mrlocal {
@@ -1011,11 +1012,13 @@ Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
                                bool check_files) {
   const Reader r(source.empty() ? std::string("spec") : std::string(source), check_files);
   json root;
-  MRLOCAL_RETURN_IF_ERROR(ParseJsonText(r, text, &root));
+  MRLOCAL_RETURN_IF_ERROR(OnOneLine(ParseJsonText(r, text, &root)));
   try {
-    return ParseTop(r, root, apps, base_dir);
+    Result<WorkloadSpec> spec = ParseTop(r, root, apps, base_dir);
+    if (!spec.ok()) return OnOneLine(spec.status());  // keys and names may hold line breaks
+    return spec;
   } catch (const json::exception& e) {  // a check above that missed a type: still one line
-    return r.Fail("", e.what());
+    return OnOneLine(r.Fail("", e.what()));
   }
 }
 
@@ -1029,11 +1032,13 @@ Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view s
 Result<std::vector<QueueSpec>> ParseQueueListJson(std::string_view text, std::string_view source) {
   const Reader r(source.empty() ? std::string("queues") : std::string(source), false);
   json root;
-  MRLOCAL_RETURN_IF_ERROR(ParseJsonText(r, text, &root));
+  MRLOCAL_RETURN_IF_ERROR(OnOneLine(ParseJsonText(r, text, &root)));
   try {
-    return ParseQueues(r, root, "");
+    Result<std::vector<QueueSpec>> queues = ParseQueues(r, root, "");
+    if (!queues.ok()) return OnOneLine(queues.status());  // names may hold line breaks
+    return queues;
   } catch (const json::exception& e) {
-    return r.Fail("", e.what());
+    return OnOneLine(r.Fail("", e.what()));
   }
 }
 

@@ -74,6 +74,21 @@ TEST(WorkloadSpec, AGeneratedInputOfTooManyBlocksIsRefused) {
   EXPECT_TRUE(ok.ok()) << ok.status().message();
 }
 
+// Found with tests/fuzz/workload_spec_fuzz's one-line check, on inputs written to probe
+// it: a key or a name with a line break (JSON's "\n") broke the message over two lines;
+// Error checks it is one.
+TEST(WorkloadSpec, WhatTheSpecQuotesStaysOnOneLine) {
+  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "p\ni", "maps": 1})")),
+              HasSubstr("'p\\ni'"));
+  EXPECT_THAT(
+      Error(OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 1, "x\ny": 1})")),
+      HasSubstr("jobs[0].x\\ny: "));
+  Result<std::vector<QueueSpec>> queues =
+      ParseQueueListJson(R"([{"name": "a\nb"}, {"name": "a\nb"}])", "q.json");
+  ASSERT_FALSE(queues.ok());
+  EXPECT_EQ(queues.status().message().find('\n'), std::string::npos) << queues.status().message();
+}
+
 TEST(WorkloadSpec, ParsesTheReadmeExample) {
   const WorkloadSpec spec = Parse(kReadmeExample, "/specs");
   EXPECT_EQ(spec.name, "mixed");

@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "engine/atomic_file.h"
+#include "engine/one_line.h"
 #include "tools/runtime/user_data_path.h"
 
 namespace mrlocal {
@@ -283,8 +284,9 @@ Status SaveHistory(const JobHistory& history, const fs::path& path) {
 Result<HistoryContents> LoadHistoryFile(const fs::path& path, int* version_read) {
   Result<std::string> text = ReadHistoryFile(path);
   if (!text.ok()) return text.status();
-  auto corrupt = [&](const std::string& what) {
-    return Status::InvalidArgument("history file '" + path.string() + "' is corrupt: " + what);
+  auto corrupt = [&](const std::string& what) {  // `what` may quote keys with line breaks
+    return Status::InvalidArgument("history file '" + path.string() +
+                                   "' is corrupt: " + OneLine(what));
   };
   nlohmann::json doc;
   try {
