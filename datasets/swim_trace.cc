@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <unordered_set>
 
 #include "datasets/graph_generator.h"
@@ -143,10 +142,11 @@ Result<WorkloadSpec> ParseSwimTrace(std::string_view text, std::string_view sour
                   " after " + std::to_string(prev_submit) + ")");
     prev_submit = submit;
     const uint64_t maps = std::max<uint64_t>(1, CeilDiv(input, options.block_size));
-    if (maps > std::numeric_limits<uint32_t>::max())
-      return fail("field 4 (map_input_bytes): " + std::to_string(input) +
-                  " bytes make too many maps for a block size of " +
-                  std::to_string(options.block_size));
+    if (maps > kMaxJobTasks)
+      return fail("field 4 (map_input_bytes): " + std::to_string(input) + " bytes make " +
+                  std::to_string(maps) + " maps for a block size of " +
+                  std::to_string(options.block_size) + ", over the " +
+                  std::to_string(kMaxJobTasks) + " a job may have");
     spec.jobs.push_back(TraceJob(fields, *n, num, static_cast<uint32_t>(maps), options, graph,
                                  spec.jobs.size() + 1));  // seeds 1, 2, ...
   }

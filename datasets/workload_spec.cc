@@ -9,6 +9,7 @@
 
 #include "datasets/graph_generator.h"
 #include "datasets/workload_file.h"
+#include "engine/one_line.h"
 #include "sched/core/units.h"
 
 namespace mrlocal {
@@ -16,8 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-// Keeps a typo (1e9 maps) from allocating the simulator's memory away.
-constexpr uint64_t kMaxTasks = 1'000'000;
 // Queues and announced changes a spec may declare: far past the paper's 80 queues, and
 // bounded so that a typo cannot make a decision pass over millions.
 constexpr size_t kMaxQueues = 10'000;
@@ -499,11 +498,11 @@ Result<WorkloadJob> ParseJob(const Reader& r, const json& v, const std::string& 
     MRLOCAL_READ_INTO(job.shuffle_delay_s, r.Number(*s, at("shuffle_delay_s"), true));
 
   if (const json* maps = Find(v, "maps"))
-    MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), no_input ? 1 : 0, kMaxTasks));
+    MRLOCAL_READ_INTO(job.maps, r.Integer(*maps, at("maps"), no_input ? 1 : 0, kMaxJobTasks));
   else if (no_input)
     return r.Fail(at("maps"), "missing: " + job.app + " jobs need maps >= 1");
   if (const json* red = Find(v, "reduces"))
-    MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxTasks));
+    MRLOCAL_READ_INTO(job.reduces, r.Integer(*red, at("reduces"), 0, kMaxJobTasks));
   if (const json* w = Find(v, "task_weights"))
     MRLOCAL_RETURN_IF_ERROR(
         ParseTaskWeights(r, *w, at("task_weights"), Find(v, "maps") != nullptr, &job));
@@ -890,16 +889,31 @@ Result<std::vector<AvailabilityProfile>> ParseAvailabilities(
   return out;
 }
 
+// A generated input without "maps" has one map per block: as bounded as "maps" is.
+Status CheckBlockMaps(const Reader& r, const WorkloadJob& job, const std::string& path,
+                      uint64_t block_size) {
+  if (job.input.kind != InputSpec::Kind::kGenerated || job.maps > 0) return Status::OK();
+  const uint64_t bytes = job.input.bytes;
+  const uint64_t maps = bytes / block_size + (bytes % block_size != 0 ? 1 : 0);
+  if (maps <= kMaxJobTasks) return Status::OK();
+  return r.Fail(path, FormatBytes(bytes) + " in blocks of " + FormatBytes(block_size) + " is " +
+                          std::to_string(maps) + " maps, over the " +
+                          std::to_string(kMaxJobTasks) +
+                          " a job may have (give \"maps\" or a larger \"block_size\")");
+}
+
 // "jobs": a non-empty list, each named (given or by default) and each "after" a job of it.
-Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs,
-                                           const AppSchemas& apps, std::string_view base_dir) {
+Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs, const AppSchemas& apps,
+                                           std::string_view base_dir, uint64_t block_size) {
   if (!jobs.is_array() || jobs.empty())
     return r.Fail("jobs", "must be a non-empty list of jobs " + Got(jobs));
   std::vector<WorkloadJob> out;
   out.reserve(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
     WorkloadJob job;
-    MRLOCAL_READ_INTO(job, ParseJob(r, jobs[i], "jobs[" + std::to_string(i) + "]", apps, base_dir));
+    const std::string path = "jobs[" + std::to_string(i) + "]";
+    MRLOCAL_READ_INTO(job, ParseJob(r, jobs[i], path, apps, base_dir));
+    MRLOCAL_RETURN_IF_ERROR(CheckBlockMaps(r, job, Join(path, "input"), block_size));
     out.push_back(std::move(job));
   }
   MRLOCAL_RETURN_IF_ERROR(NameJobs(r, &out));
@@ -972,7 +986,7 @@ Result<WorkloadSpec> ParseTop(const Reader& r, const json& root, const AppSchema
   if (const json* f = Find(root, "faults")) MRLOCAL_READ_INTO(spec.faults, ParseFaultList(r, *f));
   const json* jobs = Find(root, "jobs");
   if (!jobs) return r.Fail("jobs", "missing: the list of jobs");
-  MRLOCAL_READ_INTO(spec.jobs, ParseJobs(r, *jobs, apps, base_dir));
+  MRLOCAL_READ_INTO(spec.jobs, ParseJobs(r, *jobs, apps, base_dir, spec.block_size));
   if (const json* q = Find(root, "queues"))
     MRLOCAL_READ_INTO(spec.queues.queues, ParseQueues(r, *q, "queues"));
   if (const json* e = Find(root, "events"))
@@ -1020,11 +1034,13 @@ Result<WorkloadSpec> ParseSpec(std::string_view text, std::string_view source,
                                bool check_files) {
   const Reader r(source.empty() ? std::string("spec") : std::string(source), check_files);
   json root;
-  MRLOCAL_RETURN_IF_ERROR(ParseJsonText(r, text, &root));
+  MRLOCAL_RETURN_IF_ERROR(OnOneLine(ParseJsonText(r, text, &root)));
   try {
-    return ParseTop(r, root, apps, base_dir);
+    Result<WorkloadSpec> spec = ParseTop(r, root, apps, base_dir);
+    if (!spec.ok()) return OnOneLine(spec.status());  // keys and names may hold line breaks
+    return spec;
   } catch (const json::exception& e) {  // a check above that missed a type: still one line
-    return r.Fail("", e.what());
+    return OnOneLine(r.Fail("", e.what()));
   }
 }
 
@@ -1038,11 +1054,13 @@ Result<WorkloadSpec> ParseWorkloadJson(std::string_view text, std::string_view s
 Result<std::vector<QueueSpec>> ParseQueueListJson(std::string_view text, std::string_view source) {
   const Reader r(source.empty() ? std::string("queues") : std::string(source), false);
   json root;
-  MRLOCAL_RETURN_IF_ERROR(ParseJsonText(r, text, &root));
+  MRLOCAL_RETURN_IF_ERROR(OnOneLine(ParseJsonText(r, text, &root)));
   try {
-    return ParseQueues(r, root, "");
+    Result<std::vector<QueueSpec>> queues = ParseQueues(r, root, "");
+    if (!queues.ok()) return OnOneLine(queues.status());  // names may hold line breaks
+    return queues;
   } catch (const json::exception& e) {
-    return r.Fail("", e.what());
+    return OnOneLine(r.Fail("", e.what()));
   }
 }
 

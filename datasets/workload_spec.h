@@ -25,6 +25,10 @@
 
 namespace mrlocal {
 
+// The maps or the reduces a job may have, whatever its source declares ("maps", or one map
+// per block of its input): a typo (1e9 maps) must not allocate the simulator's memory away.
+inline constexpr uint64_t kMaxJobTasks = 1'000'000;
+
 // Where a job's input comes from.
 struct InputSpec {
   enum class Kind {

@@ -143,7 +143,9 @@ Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string&
       return bad("expected 'file <path> <size> <block size> <replication> <blocks>'");
     }
     if (!paths.insert(file.path).second) return bad("'" + file.path + "' appears twice");
-    uint64_t expect_blocks = (file.size + file.block_size - 1) / file.block_size;
+    // Rounded up without (size + block_size - 1), which wraps for sizes near 2^64.
+    const uint64_t expect_blocks =
+        file.size / file.block_size + (file.size % file.block_size != 0 ? 1 : 0);
     if (nblocks != expect_blocks) return bad("wrong block count for '" + file.path + "'");
     for (size_t b = 0; b < nblocks; ++b) {
       line_no = i + 1;

@@ -67,8 +67,9 @@ class Reader {
 };
 
 std::string FormatSpeed(double speed) {
-  // Shortest fixed-point text that reads back to the same double; "1.0", not "1".
-  char buf[64];
+  // Shortest fixed-point text that reads back to the same double; "1.0", not "1". A speed
+  // in (0, 1] takes up to "0." and 340 digits (the smallest double is 4.9e-324).
+  char buf[400];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, speed, std::chars_format::fixed);
   std::string s = ec == std::errc() ? std::string(buf, end) : "1";
   if (s.find('.') == std::string::npos) s += ".0";

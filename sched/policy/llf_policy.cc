@@ -53,7 +53,7 @@ void LlfPolicy::NoteNominalSpeeds(const ClusterState& state) {
 const LlfPolicy::Lanes& LlfPolicy::LanesOf(SlotKind kind, const ClusterState& state) {
   std::optional<Lanes>& lanes = lanes_[static_cast<int>(kind)];
   if (lanes) return *lanes;
-  lanes.emplace();
+  lanes = Lanes{};  // not emplace(): clang 14 wrongly finds Lanes not default-constructible here
   // The healthy slots; if every slot of the kind is on an overloaded node, all of them.
   for (bool any : {false, true}) {
     for (const SlotState& s : state.slots) {

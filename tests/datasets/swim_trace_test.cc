@@ -131,7 +131,12 @@ TEST(SwimTrace, EveryMalformedLineIsNamed) {
   tiny.block_size = 1;
   EXPECT_THAT(
       Error("job0\t1\t1\t5000000000\t5\t5\n", tiny),
-      HasSubstr("trace.tsv:1: field 4 (map_input_bytes): 5000000000 bytes make too many maps"));
+      HasSubstr("trace.tsv:1: field 4 (map_input_bytes): 5000000000 bytes make 5000000000 maps "
+                "for a block size of 1, over the 1000000 a job may have"));
+  // A job of 10^9 maps at the default block size is refused too (issue 19's bound): at
+  // most kMaxJobTasks, where the largest FB-2010 job has 317,000.
+  EXPECT_THAT(Error("job0\t1\t1\t" + std::to_string((64ull << 20) * 1'000'000'000) + "\t5\t5\n"),
+              HasSubstr("1000000000 maps for a block size of 67108864, over the 1000000"));
   for (auto bad : {TraceOptions{.block_size = 0}, TraceOptions{.bytes_per_reduce = 0},
                    TraceOptions{.max_reduces = 0}, TraceOptions{.app = "pi"}})
     EXPECT_THAT(Error(ok, bad), HasSubstr("trace: "));

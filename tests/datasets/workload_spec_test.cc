@@ -56,6 +56,39 @@ std::string Error(std::string_view text) {
 // A spec around one job.
 std::string OneJob(std::string_view job) { return R"({"jobs": [)" + std::string(job) + "]}"; }
 
+// Issue 19's bound: a generated input without "maps" gets a map per block, so a huge size
+// or a tiny block size declared 10^9 tasks (or wrapped round uint32_t) at no cost.
+TEST(WorkloadSpec, AGeneratedInputOfTooManyBlocksIsRefused) {
+  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "wordcount",
+                               "input": {"generate": "text", "size": "1PiB"}})")),
+              ::testing::AllOf(HasSubstr("spec.json: jobs[0].input: "),
+                               HasSubstr(" is 33554432 maps, over the 1000000 a job may have")));
+  EXPECT_THAT(Error(R"({"block_size": 1, "jobs": [{"arrival_s": 0, "app": "friendcount",
+                        "input": {"generate": "graph", "nodes": 1000, "edges": 1000000}}]})"),
+              HasSubstr("spec.json: jobs[0].input: "));
+  // With "maps" the input is split into that many maps, whatever its size.
+  Result<WorkloadSpec> ok = ParseWorkloadJson(
+      OneJob(R"({"arrival_s": 0, "app": "wordcount", "maps": 4,
+                 "input": {"generate": "text", "size": "1PiB"}})"),
+      "spec.json", Apps());
+  EXPECT_TRUE(ok.ok()) << ok.status().message();
+}
+
+// Found with tests/fuzz/workload_spec_fuzz's one-line check, on inputs written to probe
+// it: a key or a name with a line break (JSON's "\n") broke the message over two lines;
+// Error checks it is one.
+TEST(WorkloadSpec, WhatTheSpecQuotesStaysOnOneLine) {
+  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "p\ni", "maps": 1})")),
+              HasSubstr("'p\\ni'"));
+  EXPECT_THAT(
+      Error(OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 1, "x\ny": 1})")),
+      HasSubstr("jobs[0].x\\ny: "));
+  Result<std::vector<QueueSpec>> queues =
+      ParseQueueListJson(R"([{"name": "a\nb"}, {"name": "a\nb"}])", "q.json");
+  ASSERT_FALSE(queues.ok());
+  EXPECT_EQ(queues.status().message().find('\n'), std::string::npos) << queues.status().message();
+}
+
 TEST(WorkloadSpec, ParsesTheReadmeExample) {
   const WorkloadSpec spec = Parse(kReadmeExample, "/specs");
   EXPECT_EQ(spec.name, "mixed");

@@ -466,6 +466,20 @@ TEST(StoreNamespace, RoundTripsAndRejectsDamage) {
   }
 }
 
+// Found by reading what tests/fuzz/store_namespace_fuzz checks (blocks cover the file):
+// the block count of a size near 2^64 wrapped to 0, so a namespace could name a file of
+// 16 EiB with no block at all.
+TEST(StoreNamespace, AHugeFileWithoutItsBlocksIsCorruption) {
+  const std::string text =
+      "mrlocal-store 1\nnodes 1\nblock_size 4\nreplication 0\nnext_block_id 9\n"
+      "file /a 18446744073709551615 2 1 0\n";
+  auto r = DecodeNamespace(text, "ns");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kCorruption);
+  EXPECT_NE(r.status().message().find("wrong block count for '/a'"), std::string::npos)
+      << r.status().message();
+}
+
 // ---------------------------------------------------------------------------------------
 // `mrlocal fs` (the binary, as users run it)
 

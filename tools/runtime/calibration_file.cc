@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "engine/atomic_file.h"
+#include "engine/one_line.h"
 #include "tools/runtime/user_data_path.h"
 
 namespace mrlocal {
@@ -48,7 +49,8 @@ Result<std::map<std::string, AppModel>> ReadCalibratedApps(const fs::path& path)
   if (apps == doc.end() || !apps->is_object() || apps->empty())
     return Status::InvalidArgument(where + "no \"apps\" object (rerun `mrlocal calibrate`)");
   std::map<std::string, AppModel> models;
-  for (auto& [app, fields] : apps->items()) {
+  for (auto& [name, fields] : apps->items()) {
+    const std::string app = OneLine(name);  // for messages: keys may hold line breaks
     if (!fields.is_object())
       return Status::InvalidArgument(where + "apps." + app + ": not an object");
     AppModel m;
@@ -60,7 +62,7 @@ Result<std::map<std::string, AppModel>> ReadCalibratedApps(const fs::path& path)
                                        ": missing or not a non-negative number");
       m.*f.member = v->get<double>();
     }
-    models[app] = m;
+    models[name] = m;
   }
   return models;
 }

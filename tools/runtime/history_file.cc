@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "engine/atomic_file.h"
+#include "engine/one_line.h"
 #include "tools/runtime/user_data_path.h"
 
 namespace mrlocal {
@@ -127,8 +128,9 @@ Result<AppObservations> ParseObservations(const nlohmann::json& obj) {
   const std::pair<const char*, std::vector<AffinePoint>*> lists[] = {
       {"maps", &o.maps}, {"reduces", &o.reduces}, {"shuffles", &o.shuffles}};
   for (auto& [key, value] : obj.items()) {
-    auto list =
-        std::find_if(std::begin(lists), std::end(lists), [&](auto& l) { return key == l.first; });
+    // The binding by an init-capture: clang 14 cannot capture a structured binding.
+    auto list = std::find_if(std::begin(lists), std::end(lists),
+                             [&k = key](auto& l) { return k == l.first; });
     if (list != std::end(lists)) {
       if (!value.is_array()) return Status::InvalidArgument(key + ": not an array");
       const size_t limit = key == "shuffles" ? kMaxJobObservations : kMaxTaskObservations;
@@ -158,7 +160,7 @@ Result<AppEstimate> ParseApp(const nlohmann::json& obj, int version) {
     const bool known = key == "jobs" || key == "source" ||
                        (version >= 2 && key == "observations") ||
                        std::any_of(std::begin(kFields), std::end(kFields),
-                                   [&](const Field& f) { return key == f.name; });
+                                   [&k = key](const Field& f) { return k == f.name; });
     if (!known) return Status::InvalidArgument(key + ": unknown key");
   }
   AppEstimate e;
@@ -282,8 +284,9 @@ Status SaveHistory(const JobHistory& history, const fs::path& path) {
 Result<HistoryContents> LoadHistoryFile(const fs::path& path, int* version_read) {
   Result<std::string> text = ReadHistoryFile(path);
   if (!text.ok()) return text.status();
-  auto corrupt = [&](const std::string& what) {
-    return Status::InvalidArgument("history file '" + path.string() + "' is corrupt: " + what);
+  auto corrupt = [&](const std::string& what) {  // `what` may quote keys with line breaks
+    return Status::InvalidArgument("history file '" + path.string() +
+                                   "' is corrupt: " + OneLine(what));
   };
   nlohmann::json doc;
   try {

@@ -56,6 +56,20 @@ TEST(ClusterSpec, ParsesValidSpecs) {
   }
 }
 
+// Found by tests/fuzz/cluster_spec_fuzz: a speed too small for 64 characters of fixed
+// notation was printed as 1.0, so the canonical form named another cluster.
+TEST(ClusterSpec, TheCanonicalFormKeepsEvenTheSmallestSpeed) {
+  for (std::string speed : {"0." + std::string(46, '0') + "4355481239625865798",
+                            "0." + std::string(323, '0') + "5"}) {  // the smallest double
+    auto spec = ClusterSpec::Parse("1x(1m,1r," + speed + ")");
+    ASSERT_TRUE(spec.ok()) << spec.status().message();
+    EXPECT_GT(spec->groups()[0].speed, 0);
+    auto again = ClusterSpec::Parse(spec->ToString());
+    ASSERT_TRUE(again.ok()) << again.status().message();
+    EXPECT_EQ(*again, *spec) << spec->ToString();
+  }
+}
+
 TEST(ClusterSpec, RejectsInvalidSpecsPointingAtTheBadPart) {
   struct Case {
     std::string text;

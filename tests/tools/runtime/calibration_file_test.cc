@@ -74,5 +74,17 @@ TEST(CalibrationFile, AMissingFileIsNotFoundAndAMalformedOneNamesTheField) {
   EXPECT_EQ(LoadCalibration(dir / "c.json").status().code(), Status::Code::kInvalidArgument);
 }
 
+// Found with tests/fuzz/calibration_file_fuzz's one-line check, on an input written to
+// probe it: an app's name with a line break broke the message over two lines.
+TEST(CalibrationFile, AnAppNameWithALineBreakIsQuotedOnOneLine) {
+  ScratchDir dir;
+  WriteFile(dir / "c.json", R"({"apps": {"p\ni": 3}})");
+  Result<Calibration> bad = LoadCalibration(dir / "c.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(), HasSubstr("apps.p\\ni: not an object"));
+  EXPECT_EQ(bad.status().message().find('\n'), std::string::npos) << bad.status().message();
+}
+
 }  // namespace
 }  // namespace mrlocal

@@ -283,6 +283,18 @@ TEST(HistoryFile, ACorruptFileIsInvalidArgumentNamingTheField) {
   }
 }
 
+// Found with tests/fuzz/history_file_fuzz's one-line check, on an input written to probe
+// it: an app's name (a JSON key) with a line break broke the message over two lines;
+// CorruptError checks it is one.
+TEST(HistoryFile, AKeyWithALineBreakIsQuotedOnOneLine) {
+  ScratchDir dir;
+  const fs::path file = dir / "history.json";
+  WriteFile(file, R"({"version": 3, "apps": {"word\ncount": 3}})");
+  EXPECT_THAT(CorruptError(file), HasSubstr("apps.word\\ncount: not an object"));
+  WriteFile(file, R"({"version": 3, "apps": {}, "knn": {"a\r\u0001": 3}})");
+  EXPECT_THAT(CorruptError(file), HasSubstr("knn.a\\r\\x01: not an object"));
+}
+
 TEST(HistoryFile, SaveReplacesTheFileAtomically) {
   ScratchDir dir;
   const fs::path file = dir / "history.json";
