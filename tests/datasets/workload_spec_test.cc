@@ -62,7 +62,7 @@ TEST(WorkloadSpec, AGeneratedInputOfTooManyBlocksIsRefused) {
   EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "wordcount",
                                "input": {"generate": "text", "size": "1PiB"}})")),
               ::testing::AllOf(HasSubstr("spec.json: jobs[0].input: "),
-                               HasSubstr(" is 33554432 maps, over the 1000000 a job may have")));
+                               HasSubstr(" in blocks of 128.0 MiB is 8388608 maps, over the 1000000 a job may have")));
   EXPECT_THAT(Error(R"({"block_size": 1, "jobs": [{"arrival_s": 0, "app": "friendcount",
                         "input": {"generate": "graph", "nodes": 1000, "edges": 1000000}}]})"),
               HasSubstr("spec.json: jobs[0].input: "));
