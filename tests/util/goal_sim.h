@@ -45,7 +45,7 @@ class GoalSim final : ControllerObserver {
     controller_.AddObserver(this);
     for (const auto& [node, profile] : availability)
       for (size_t i = 0; i < profile.size(); ++i)
-        loop_.At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+        loop_.At(profile.times()[i], [this, node = node, factor = profile.factors()[i]] {
           for (const SlotInfo& s : slots_) {
             if (s.node != node) continue;
             SlotInfo now = s;

@@ -43,7 +43,7 @@ class WorkloadRun {
   void Run() {
     for (const auto& [node, profile] : w_.availability)
       for (size_t i = 0; i < profile.size(); ++i)
-        loop_.At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+        loop_.At(profile.times()[i], [this, node = node, factor = profile.factors()[i]] {
           for (const SlotInfo& s : slots_)
             if (s.node == node) (void)controller_.SetSlotSpeed(s.id, s.speed * factor);
         });

@@ -133,7 +133,7 @@ Runtime::~Runtime() {
 void Runtime::ScheduleAvailability(const std::map<NodeId, SpeedProfile>& availability) {
   for (const auto& [node, profile] : availability) {
     for (size_t i = 0; i < profile.size(); ++i) {
-      loop_->At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+      loop_->At(profile.times()[i], [this, node = node, factor = profile.factors()[i]] {
         if (load_) load_->SetAvailability(node, factor);
         for (const SlotInfo& s : slots_) {
           if (s.node != node) continue;
@@ -151,7 +151,7 @@ void Runtime::ScheduleHiddenSlowdowns() {
   if (!real_executor_) return;
   for (const auto& [node, profile] : faults_->SlowProfiles())
     for (size_t i = 0; i < profile.size(); ++i)
-      loop_->At(profile.times()[i], [this, node, factor = profile.factors()[i]] {
+      loop_->At(profile.times()[i], [this, node = node, factor = profile.factors()[i]] {
         for (const SlotInfo& s : slots_)
           if (s.node == node) real_executor_->SetHiddenFactor(s.id, factor);
       });
