@@ -67,7 +67,18 @@ struct FriendCount {
     flush();
   }
 
-  static void Combine(Value& friends, uint64_t id) { friends.push_back(id); }
+  static constexpr size_t kDedupFrom = 1024;  // shorter lists just grow
+  // A full list is sorted and de-duplicated before it would grow, and grows only when that
+  // left it over half full: repeated edges (a gzip of one edge a billion times) then take
+  // the memory of their distinct friends, not of their lines, and each element is sorted
+  // O(log n) times over the list's life.
+  static void Combine(Value& friends, uint64_t id) {
+    if (friends.size() == friends.capacity() && friends.size() >= kDedupFrom) {
+      SortUnique(friends);
+      if (friends.size() > friends.capacity() / 2) friends.reserve(2 * friends.capacity());
+    }
+    friends.push_back(id);
+  }
   static void FinishMap(Key, Value& friends) { SortUnique(friends); }
   static void Merge(Value& into, const Value& other) {
     into.insert(into.end(), other.begin(), other.end());

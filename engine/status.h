@@ -13,12 +13,13 @@ class [[nodiscard]] Status {
  public:
   enum class Code {
     kOk,
-    kInvalidArgument,  // bad usage or a bad value given by the user
-    kNotFound,         // a named input does not exist
-    kIoError,          // the OS refused (permissions, disk full, ...)
-    kCorruption,       // data failed a checksum or is malformed
-    kAborted,          // cancelled or interrupted
-    kInternal,         // a bug or an impossible state
+    kInvalidArgument,    // bad usage or a bad value given by the user
+    kNotFound,           // a named input does not exist
+    kIoError,            // the OS refused (permissions, disk full, ...)
+    kCorruption,         // data failed a checksum or is malformed
+    kAborted,            // cancelled or interrupted
+    kInternal,           // a bug or an impossible state
+    kResourceExhausted,  // a bound on memory or size was reached (engine/memory_limit.h)
   };
 
   Status() = default;
@@ -31,6 +32,9 @@ class [[nodiscard]] Status {
   static Status Corruption(std::string m) { return {Code::kCorruption, std::move(m)}; }
   static Status Aborted(std::string m) { return {Code::kAborted, std::move(m)}; }
   static Status Internal(std::string m) { return {Code::kInternal, std::move(m)}; }
+  static Status ResourceExhausted(std::string m) {
+    return {Code::kResourceExhausted, std::move(m)};
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
@@ -42,9 +46,11 @@ class [[nodiscard]] Status {
   }
 
   // True for failures caused by what the user gave us (exit code 2), false for ours (1).
+  // An input whose job outgrows the memory limit is the user's: a bigger limit, a bigger
+  // machine or a smaller input is the remedy, not a fix of ours.
   bool IsUserError() const {
     return code_ == Code::kInvalidArgument || code_ == Code::kNotFound || code_ == Code::kIoError ||
-           code_ == Code::kCorruption;
+           code_ == Code::kCorruption || code_ == Code::kResourceExhausted;
   }
 
  private:

@@ -2,25 +2,38 @@
 
 #include <algorithm>
 
+#include "sched/core/units.h"
+
 namespace mrlocal {
 
-// The slot's context, failing the attempt where an injected fault says: its Checkpoint
-// stops the task once the fault's point is reached, and Failed() says whether it must
-// report the fault (checked again at the end, for a task too short to checkpoint).
-class RealExecutor::FaultingContext final : public TaskContext {
+// The slot's context, failing the attempt where an injected fault says, or once the
+// process's memory passed its limit: its Checkpoint stops the task then, and Failed() says
+// why the attempt must fail (checked again at the end, for a task too short to checkpoint).
+class RealExecutor::AttemptContext final : public TaskContext {
  public:
-  FaultingContext(TaskContext& slot, AttemptFault fault, const Clock& clock)
-      : slot_(slot), fault_(std::move(fault)), clock_(clock) {}
+  AttemptContext(TaskContext& slot, AttemptFault fault, const Clock& clock,
+                 const MemoryLimit* memory)
+      : slot_(slot), fault_(std::move(fault)), clock_(clock), memory_(memory) {}
   bool Checkpoint(double progress) override {
     if (Due(progress)) {
       failed_ = true;
       return false;
     }
+    if (memory_ && memory_->Exceeded()) {
+      out_of_memory_ = true;
+      return false;
+    }
     return slot_.Checkpoint(progress);
   }
-  // The fault's status once it is due (at the end every task-fail point is reached).
+  // Why the attempt fails although its task may have returned fine: the fault's status
+  // once it is due (at the end every task-fail point is reached), or the memory limit.
   Status Failed() {
     if (failed_ || Due(1.0)) return fault_.status();
+    if (out_of_memory_)
+      return Status::ResourceExhausted(
+          "the process's memory (" + FormatBytes(memory_->last_resident()) +
+          " resident) passed its limit of " + FormatBytes(memory_->bytes()) +
+          " (--memory-limit): a job's map outputs stay in memory until it ends");
     return Status::OK();
   }
 
@@ -32,7 +45,9 @@ class RealExecutor::FaultingContext final : public TaskContext {
   TaskContext& slot_;
   const AttemptFault fault_;
   const Clock& clock_;
+  const MemoryLimit* memory_;
   bool failed_ = false;
+  bool out_of_memory_ = false;
 };
 
 RealExecutor::RealExecutor(const Clock& clock, const std::vector<SlotInfo>& slots,
@@ -100,7 +115,7 @@ void RealExecutor::Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> r
     fault = faults_->ForAttempt(launch.task, launch.attempt, launch.slot, node, clock_.Now());
   workers_[launch.slot]->Run(launch.token, [this, data, launch, node, remote,
                                             fault = std::move(fault)](TaskContext& slot_ctx) {
-    FaultingContext ctx(slot_ctx, fault, clock_);
+    AttemptContext ctx(slot_ctx, fault, clock_, memory_limit_);
     TaskReport report;
     report.task = launch.task;
     report.token = launch.token;
@@ -116,8 +131,8 @@ void RealExecutor::Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> r
   });
 }
 
-void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node,
-                          FaultingContext& ctx, TaskReport& report) {
+void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, AttemptContext& ctx,
+                          TaskReport& report) {
   SplitInput split;
   split.input.task_index = launch.task.index;
   if (data.job.read_split) {
@@ -152,7 +167,7 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node,
 }
 
 void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
-                             FaultingContext& ctx, TaskReport& report) {
+                             AttemptContext& ctx, TaskReport& report) {
   std::vector<const MapOutput*> maps;
   maps.reserve(data.map_outputs.size());
   for (size_t m = 0; m < data.map_outputs.size(); ++m) {

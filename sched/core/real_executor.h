@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/job_runtime.h"
+#include "engine/memory_limit.h"
 #include "engine/slot_worker.h"
 #include "sched/core/clock.h"
 #include "sched/core/executor.h"
@@ -109,6 +110,9 @@ class RealExecutor final : public Executor {
   // Injected faults (fault_injection.h), from now on; null: none. Must outlive the
   // executor. Loop thread.
   void SetFaults(const FaultInjector* faults) { faults_ = faults; }
+  // The process's memory limit: a task that sees it passed stops and fails its job
+  // (ResourceExhausted); null: none. Must outlive the executor. Before the first Launch.
+  void SetMemoryLimit(const MemoryLimit* limit) { memory_limit_ = limit; }
   // An injected slowdown: `slot` runs at `factor` x the speed it is given, unknown to the
   // controller (node-slow). Loop thread.
   void SetHiddenFactor(SlotId slot, double factor);
@@ -127,11 +131,11 @@ class RealExecutor final : public Executor {
     std::vector<std::unique_ptr<MapOutput>> map_outputs;
     std::mutex map_outputs_mu;
   };
-  class FaultingContext;
-  void RunMap(JobData& data, const TaskLaunch& launch, NodeId node, FaultingContext& ctx,
+  class AttemptContext;
+  void RunMap(JobData& data, const TaskLaunch& launch, NodeId node, AttemptContext& ctx,
               TaskReport& report);
   void RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
-                 FaultingContext& ctx, TaskReport& report);
+                 AttemptContext& ctx, TaskReport& report);
   void Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> remote);
 
   const Clock& clock_;
@@ -141,6 +145,7 @@ class RealExecutor final : public Executor {
   ReportFn report_;
   std::map<JobId, std::unique_ptr<JobData>> jobs_;  // touched on the loop thread only
   const FaultInjector* faults_ = nullptr;
+  const MemoryLimit* memory_limit_ = nullptr;
   std::vector<double> speed_, hidden_factor_;  // by slot id: as told, and injected
 };
 

@@ -33,8 +33,9 @@ struct RetryOptions {
 // OS refused, a rank died, an injected fault) or an internal failure may not happen again;
 // what the input or the job itself says cannot change by running it again: a malformed
 // record (InvalidArgument), a missing file or block (NotFound), data whose every replica
-// failed its checksum (Corruption). Those fail the job at once. Aborted is a cancellation,
-// not a failure.
+// failed its checksum (Corruption), and a job whose data outgrew the process's memory
+// limit (ResourceExhausted: another attempt would hold as much). Those fail the job at
+// once. Aborted is a cancellation, not a failure.
 inline bool Retriable(const Status& why) {
   return why.code() == Status::Code::kIoError || why.code() == Status::Code::kInternal;
 }

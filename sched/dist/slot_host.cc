@@ -128,11 +128,13 @@ SlotHost::SlotHost(Transport& transport, const Clock& clock, const std::vector<S
       options_(options),
       factory_(std::move(factory)),
       forward_(std::move(forward)),
+      memory_limit_(options.memory_limit),
       // No idle spin: the next task comes back across ranks, later than a spin would wait.
       executor_(clock, slots,
                 SlotThreads{.pin = options.pin,
                             .first_cpu = FirstCpu(transport, slots),
                             .spin = std::chrono::microseconds(0)}) {
+  if (memory_limit_.bytes() != UINT64_MAX) executor_.SetMemoryLimit(&memory_limit_);
   executor_.SetReportFn([this](TaskReport report) {
     {
       std::lock_guard lock(mu_);

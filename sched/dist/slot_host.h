@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/memory_limit.h"
 #include "engine/status.h"
 #include "sched/core/clock.h"
 #include "sched/core/real_executor.h"
@@ -36,6 +37,8 @@ struct SlotHostOptions {
   uint32_t chunk_bytes = 4u << 20;  // records per fetch answer, about
   uint32_t part_window = 4;         // output chunks sent before waiting for an answer
   std::chrono::nanoseconds progress_every = std::chrono::milliseconds(100);
+  // This process's memory limit (engine/memory_limit.h), in bytes; UINT64_MAX: none.
+  uint64_t memory_limit = UINT64_MAX;
 };
 
 class SlotHost {
@@ -99,6 +102,7 @@ class SlotHost {
   uint64_t next_inbox_ = 1;             // guarded by mu_
   std::map<SlotId, uint64_t> running_;  // guarded by mu_: slot -> token
   Status failed_;                       // guarded by mu_: the transport's failure
+  const MemoryLimit memory_limit_;      // before executor_, which reads it
   // Last: its slot threads (which report through mu_ and the transport) stop first.
   RealExecutor executor_;
 };

@@ -254,5 +254,20 @@ TEST(FriendCountApp, MapOutputIsOneDedupedListPerUserSizedByItsLength) {
   }
 }
 
+// Repeated edges take the memory of the distinct friends, not of the lines: a gzip bomb
+// of one edge repeated is not a list of that many ids. 100,000 ids of 100 distinct
+// friends keep the list within one growth of the de-duplication threshold, and the user's
+// friends are still the 100.
+TEST(FriendCountApp, RepeatedEdgesDoNotGrowTheFriendList) {
+  apps::FriendCount::Value friends;
+  for (int repeat = 0; repeat < 1000; ++repeat)
+    for (uint64_t v = 0; v < 100; ++v) apps::FriendCount::Combine(friends, v);
+  EXPECT_LE(friends.capacity(), 2 * apps::FriendCount::kDedupFrom);
+  apps::FriendCount::FinishMap(0, friends);
+  std::vector<uint64_t> expected(100);
+  std::iota(expected.begin(), expected.end(), 0);
+  EXPECT_EQ(friends, expected);
+}
+
 }  // namespace
 }  // namespace mrlocal

@@ -71,13 +71,13 @@ TEST_F(FaultsCli, ASlowedNodeWithSpeculationWritesTheSameOutput) {
 // A store of three nodes read by a job on the first only: each map prefers the replica on
 // node 0, so a fault there is met for sure.
 TEST_F(FaultsCli, ACorruptOrLostReplicaIsReadFromAnother) {
-  ASSERT_EQ(RunMrlocal({"fs", "--store", P("st"), "put", P("in.txt"), "/in", "--block-size",
-                        "2MiB", "--nodes", "3"})
+  ASSERT_EQ(RunMrlocal({"fs", "--store", P("st"), "put", P("in.txt"), "/in", "--block-size", "2MiB",
+                        "--nodes", "3"})
                 .exit_code,
             0);
   auto job = [&](const std::string& out, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"wordcount", "--store", P("st"), "/in",  "-q",
-                                     "--cluster", "1x(1m,1r,1.0)", "-o", P(out)};
+    std::vector<std::string> args = {"wordcount", "--store",       P("st"), "/in", "-q",
+                                     "--cluster", "1x(1m,1r,1.0)", "-o",    P(out)};
     args.insert(args.end(), extra.begin(), extra.end());
     return RunMrlocal(args);
   };
@@ -105,6 +105,26 @@ TEST_F(FaultsCli, ATaskThatFailsEveryAttemptFailsTheJobAndLeavesNoOutput) {
     EXPECT_FALSE(Contains(e.path().filename().string(), "mrlocal-tmp")) << e.path();
 }
 
+// 4 million distinct words: their map outputs take far more than the limit, so the job
+// stops with one line (not the kernel's OOM killer) and writes nothing.
+TEST_F(FaultsCli, AJobWhoseDataOutgrowsTheMemoryLimitFailsInOneLineAndWritesNothing) {
+  std::string words;
+  for (uint32_t i = 0; i < 4'000'000; ++i) {
+    words += 'x';
+    for (uint32_t v = i, k = 0; k < 5; ++k, v /= 26) words += static_cast<char>('a' + v % 26);
+    words += '\n';
+  }
+  testing::WriteFile(dir_ / "distinct.txt", words);
+  auto r =
+      RunMrlocal({"wordcount", P("distinct.txt"), "-q", "--memory-limit", "64MiB", "-o", P("out")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, "passed its limit of 64.0 MiB (--memory-limit)")) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  for (const auto& e : fs::directory_iterator(dir_.path()))
+    EXPECT_FALSE(Contains(e.path().filename().string(), "mrlocal-tmp")) << e.path();
+}
+
 TEST_F(FaultsCli, WhatCannotBeAskedIsRefusedInOneLine) {
   struct Case {
     std::vector<std::string> args;
@@ -118,6 +138,8 @@ TEST_F(FaultsCli, WhatCannotBeAskedIsRefusedInOneLine) {
       {{"--max-attempts", "0"}, "--max-attempts: must be an integer from 1 to 100"},
       {{"--policy", "rtmr", "--deadline", "30s", "--speculative"}, "rtmr reserves slots"},
       {{"--fault-budget", "1"}, "--fault-budget applies to"},
+      {{"--memory-limit", "1MiB"}, "--memory-limit: must be a size from 64MiB to "},
+      {{"--memory-limit", "1000TiB"}, "--memory-limit: must be a size from 64MiB to "},
   };
   for (const Case& c : cases) {
     auto r = Count("out", c.args);

@@ -62,6 +62,7 @@ const std::map<std::string, Row>& Table() {
       {"JOB --confidence", {}},
       {"JOB --fault-budget", {{"0"}}},
       {"JOB --max-attempts", {}},
+      {"JOB --memory-limit", {}},
       {"JOB --inject", {}},
       {"JOB --queue", {kAnyName}},   // found in --queues when the job starts
       {"JOB --queues", {kAnyName}},  // read when the job starts
@@ -96,6 +97,7 @@ const std::map<std::string, Row>& Table() {
       {"WORKLOAD --confidence", {}},
       {"WORKLOAD --fault-budget", {{"0"}}},
       {"WORKLOAD --max-attempts", {}},
+      {"WORKLOAD --memory-limit", {}},
       {"WORKLOAD --inject", {}},
       {"WORKLOAD --reduce-slowstart", {}},
       {"WORKLOAD --forecast", {}},

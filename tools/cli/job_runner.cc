@@ -146,6 +146,7 @@ Result<Plan> Validate(const JobOptions& o, const JobApp& app, int ranks) {
   r.estimator = ParseEstimatorKind(o.estimator.value_or("history")).value();
   r.max_attempts = static_cast<uint32_t>(o.max_attempts);
   r.speculative = o.speculative;
+  if (o.memory_limit) r.memory_limit = ParseSize(*o.memory_limit).value();
   if (o.speculative.value_or(false) && ranks > 1)
     return Status::InvalidArgument("--speculative runs on one machine, not over MPI ranks");
   auto faults = ParseFaults(o.inject);
@@ -356,6 +357,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
                   "Skip and count malformed input records instead of failing the job");
   }
   AddFaultOptions(cmd, o.max_attempts, o.inject);
+  AddMemoryLimitOption(cmd, o.memory_limit);
   cmd->add_flag("--speculative,!--no-speculative", o.speculative,
                 "Copy stragglers onto free slots, LATE's rule (default: on, unless the policy "
                 "vetoes it: rtmr, dc, dynprio, capacity and the planning policies do)");
@@ -380,7 +382,10 @@ int RunJob(const JobOptions& o, const JobApp& app) {
   Result<Plan> plan = Validate(o, app, ranks);
   if (!plan.ok()) return rank0 ? ReportError(plan.status()) : ExitCodeFor(plan.status());
   if (!rank0) {
-    Status served = ServeRank(*world, plan->request.cluster, app, !o.no_pin);
+    SlotHostOptions host;
+    host.pin = !o.no_pin;
+    host.memory_limit = plan->request.memory_limit.value_or(MemoryLimit::DefaultBytes());
+    Status served = ServeRank(*world, plan->request.cluster, app, host);
     return served.ok() ? kExitOk : ReportError(world->Said(served));
   }
   ShutDownRanksAtExit stop_ranks(ranks > 1 ? world.get() : nullptr);

@@ -58,6 +58,7 @@ struct JobOptions {
   std::vector<std::string> inject;
   // Speculative execution (sched/core/speculation.h); none: on unless the policy vetoes it.
   std::optional<bool> speculative;
+  std::optional<std::string> memory_limit;  // none: MemoryLimit::DefaultBytes()
 };
 
 // Registers the common job options on `cmd`. Jobs without input files (Pi) take only

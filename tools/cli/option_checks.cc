@@ -71,6 +71,18 @@ CLI::Validator SizeAtLeast(uint64_t min) {
       range);
 }
 
+CLI::Validator SizeIn(uint64_t min, uint64_t max) {
+  const std::string range = "a size from " + Size(min) + " to " + Size(max) + " (" +
+                            FormatBytes(max) +
+                            "), in bytes or with a unit (KiB, MiB, GiB, TiB; KB, MB, GB, TB)";
+  return CLI::Validator(
+      [=](std::string& text) {
+        auto size = ParseSize(text);
+        return size.ok() && *size >= min && *size <= max ? "" : MustBe(range, text);
+      },
+      range);
+}
+
 CLI::Validator ClusterSpecOrPreset(const std::vector<std::string>& presets) {
   std::string range = "a cluster spec such as 2x(4m,1r,1.0)+1x(2m,1r,0.5)";
   if (!presets.empty()) range += " or a preset: " + JoinNames(presets);

@@ -53,6 +53,8 @@ CLI::Validator NumberIn(double lo, double hi, LowEnd low = LowEnd::kClosed);
 CLI::Validator PositiveDuration();
 // A size of ParseSize, at least `min` bytes.
 CLI::Validator SizeAtLeast(uint64_t min);
+// A size of ParseSize in [min, max] bytes.
+CLI::Validator SizeIn(uint64_t min, uint64_t max);
 // A cluster spec (ClusterSpec::Parse), or one of `presets` by name.
 CLI::Validator ClusterSpecOrPreset(const std::vector<std::string>& presets = {});
 // A fault to inject (sched/core/fault_injection.h's ParseFault).

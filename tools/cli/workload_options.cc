@@ -132,6 +132,7 @@ void AddModelAndPolicyOptions(CLI::App* cmd, WorkloadOptions& o) {
   AddFaultBudgetOption(cmd, o.fault_budget);
   AddLofOptions(cmd, o.lof_threshold, o.lof_min_pts);
   AddFaultOptions(cmd, o.max_attempts, o.inject);
+  AddMemoryLimitOption(cmd, o.memory_limit);
   cmd->add_flag("--speculative", o.speculative,
                 "Copy stragglers onto free slots, LATE's rule, under the policies that do not "
                 "veto it (rtmr, dc, dynprio, capacity and the planning policies do); off by "
@@ -235,6 +236,16 @@ void AddFaultOptions(CLI::App* cmd, int& max_attempts, std::vector<std::string>&
                          "from the run's start)")
              ->allow_extra_args(false),
          FaultSpec());
+}
+
+void AddMemoryLimitOption(CLI::App* cmd, std::optional<std::string>& limit) {
+  const uint64_t total = MemoryLimit::TotalBytes();
+  Within(cmd->add_option("--memory-limit", limit,
+                         "Real runs: a job whose tasks see mrlocal's resident memory above "
+                         "SIZE fails with one line instead of meeting the kernel's OOM killer "
+                         "(map outputs stay in memory until their job ends; default: what "
+                         "mrlocal holds at start and 80% of the memory available then)"),
+         SizeIn(MemoryLimit::kMinBytes, total > MemoryLimit::kMinBytes ? total : UINT64_MAX));
 }
 
 void AddFaultBudgetOption(CLI::App* cmd, std::optional<int>& budget) {
@@ -419,6 +430,9 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
     return Status::InvalidArgument(
         "--availability-as applies to real runs: in simulation the availability profiles are "
         "the load already");
+  if (o.memory_limit && o.sim)
+    return Status::InvalidArgument(
+        "--memory-limit applies to real runs: a simulation holds no job's data");
   if ((o.hosts || o.link) && !o.sim)
     return Status::InvalidArgument(
         "--hosts and --link model a network in simulation (--sim); a real run over several "
@@ -473,6 +487,7 @@ Result<LoadedWorkload> LoadWorkloadFromOptions(const WorkloadOptions& o) {
   w.run.seed = o.seed;
   w.run.max_attempts = static_cast<uint32_t>(o.max_attempts);
   w.run.speculative = o.speculative;
+  if (o.memory_limit) w.run.memory_limit = ParseSize(*o.memory_limit).value();
   for (const std::string& text : o.inject) w.spec.faults.push_back(ParseFault(text).value());
   if (o.hosts && *o.hosts > 1)
     w.run.network = NetworkModel::ParseLink(o.link.value_or(kDefaultLink), *o.hosts).value();

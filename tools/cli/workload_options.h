@@ -67,7 +67,8 @@ struct WorkloadOptions {
   // Retries and injected faults (added to the spec's "faults").
   int max_attempts = 4;
   std::vector<std::string> inject;
-  bool speculative = false;  // under the policies that do not veto it
+  bool speculative = false;                 // under the policies that do not veto it
+  std::optional<std::string> memory_limit;  // real runs; none: MemoryLimit::DefaultBytes()
 };
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions& o);
@@ -115,6 +116,9 @@ void SetQueueShareSettings(const std::string& allocation_interval, const std::st
                            PolicyArgs& args);
 // --max-attempts N (1 to 100) and --inject SPEC (repeatable): retries and injected faults.
 void AddFaultOptions(CLI::App* cmd, int& max_attempts, std::vector<std::string>& inject);
+// --memory-limit SIZE: the process's memory limit (engine/memory_limit.h), from 64 MiB to
+// the machine's memory.
+void AddMemoryLimitOption(CLI::App* cmd, std::optional<std::string>& limit);
 // --fault-budget N, rtmr's failed attempts per job its guarantee covers (the setting).
 void AddFaultBudgetOption(CLI::App* cmd, std::optional<int>& budget);
 // --confidence C, in (0, 1], for rtmr's admission (the "confidence" setting).

@@ -180,6 +180,7 @@ Result<std::unique_ptr<Runtime>> JobRun::MakeRuntime(const std::string& policy,
   ro.transport = request_.transport;
   ro.controller.retry.max_attempts = request_.max_attempts;
   ro.controller.speculation.enabled = request_.speculative.value_or(!request_.transport);
+  ro.memory_limit = request_.memory_limit;
   for (const Fault& f : request_.faults)
     if (!f.of_replica()) ro.faults.push_back(f);
   auto runtime = Runtime::Real(std::move(ro));

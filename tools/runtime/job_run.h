@@ -72,6 +72,8 @@ struct JobRequest {
   // Speculative execution; none: on unless the policy vetoes it (Policy::speculation_veto)
   // or the job runs over MPI ranks. True under a policy that vetoes it: InvalidArgument.
   std::optional<bool> speculative;
+  // The process's memory limit in bytes (engine/memory_limit.h); none: its default.
+  std::optional<uint64_t> memory_limit;
   // Injected faults (sched/core/fault_injection.h): replica faults into the job's block
   // store, the others into the run.
   std::vector<Fault> faults;

@@ -65,18 +65,17 @@ class RankJobs {
 
 }  // namespace
 
-Status ServeRank(Transport& transport, const ClusterSpec& cluster, const JobApp& app, bool pin) {
+Status ServeRank(Transport& transport, const ClusterSpec& cluster, const JobApp& app,
+                 const SlotHostOptions& options) {
   RankJobs jobs(app);
   return ServeSlots(
       transport, cluster,
-      [&jobs](JobId, const std::string& definition) { return jobs.Build(definition); }, pin);
+      [&jobs](JobId, const std::string& definition) { return jobs.Build(definition); }, options);
 }
 
 Status ServeSlots(Transport& transport, const ClusterSpec& cluster, SlotHost::JobFactory jobs,
-                  bool pin) {
+                  const SlotHostOptions& options) {
   SteadyClock clock;
-  SlotHostOptions options;
-  options.pin = pin;
   SlotHost host(transport, clock, SlotsOfRank(cluster.Slots(), transport.size(), transport.rank()),
                 std::move(jobs), options);
   return host.Serve();

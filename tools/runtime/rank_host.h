@@ -13,10 +13,11 @@
 namespace mrlocal {
 
 // Returns when rank 0 says the run is over (OK), or with why this rank cannot go on.
-Status ServeRank(Transport& transport, const ClusterSpec& cluster, const JobApp& app, bool pin);
+Status ServeRank(Transport& transport, const ClusterSpec& cluster, const JobApp& app,
+                 const SlotHostOptions& options);
 
 // The same for any run: `jobs` rebuilds each job rank 0 sends from its definition.
 Status ServeSlots(Transport& transport, const ClusterSpec& cluster, SlotHost::JobFactory jobs,
-                  bool pin);
+                  const SlotHostOptions& options);
 
 }  // namespace mrlocal

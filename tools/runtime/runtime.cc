@@ -82,6 +82,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->loop_ = std::make_unique<AsioLoop>(std::chrono::microseconds(0));
     SlotHostOptions so;
     so.pin = o.pin;
+    so.memory_limit = o.memory_limit.value_or(MemoryLimit::DefaultBytes());
     auto executor = std::make_unique<MpiExecutor>(*r->loop_, *o.transport, r->slots_,
                                                   RanksOfSlots(r->slots_, o.transport->size()), so);
     r->mpi_executor_ = executor.get();
@@ -99,6 +100,9 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
       r->load_ = std::move(made).value();
     }
     executor->SetFaults(faults);
+    r->memory_limit_ =
+        std::make_unique<MemoryLimit>(o.memory_limit.value_or(MemoryLimit::DefaultBytes()));
+    if (r->memory_limit_->bytes() != UINT64_MAX) executor->SetMemoryLimit(r->memory_limit_.get());
     r->real_executor_ = executor.get();
     r->executor_ = std::move(executor);
   }

@@ -14,10 +14,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "engine/memory_limit.h"
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
 #include "sched/core/controller.h"
@@ -69,6 +71,9 @@ struct RuntimeOptions {
   // fault over MPI ranks (their slots run in other processes).
   std::vector<Fault> faults;
   uint64_t fault_seed = 1;
+  // Real: the process's memory limit in bytes (engine/memory_limit.h), for the ranks of an
+  // MPI run each rank's; none: MemoryLimit::DefaultBytes().
+  std::optional<uint64_t> memory_limit;
 };
 
 // A job for the runtime: what the Controller schedules, and the work the executor runs (a
@@ -132,6 +137,9 @@ class Runtime final : private ControllerObserver {
   RuntimeOptions options_;
   std::vector<SlotInfo> slots_;
   std::unique_ptr<EventLoop> loop_;
+  // Before executor_, whose slot threads read them until it is gone.
+  std::unique_ptr<FaultInjector> faults_;
+  std::unique_ptr<MemoryLimit> memory_limit_;  // real
   std::unique_ptr<Executor> executor_;
   RealExecutor* real_executor_ = nullptr;  // executor_, by kind
   MpiExecutor* mpi_executor_ = nullptr;
@@ -141,8 +149,7 @@ class Runtime final : private ControllerObserver {
   std::unique_ptr<Controller> controller_;
   std::unique_ptr<EstimatorFeed> feed_;  // with options_.learner
   std::unique_ptr<AvailabilityLoad> load_;
-  std::unique_ptr<FaultInjector> faults_;  // the executors read it
-  bool shut_down_ = false;                 // loop thread
+  bool shut_down_ = false;  // loop thread
 };
 
 }  // namespace mrlocal

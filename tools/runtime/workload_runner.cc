@@ -48,6 +48,7 @@ RuntimeOptions BaseOptions(const WorkloadSpec& spec, const WorkloadRunOptions& o
   ro.controller.observer_tick = o.observer_tick;
   ro.controller.retry.max_attempts = o.max_attempts;
   ro.controller.speculation.enabled = o.speculative;
+  if (!sim) ro.memory_limit = o.memory_limit;
   ro.faults = spec.faults;
   ro.fault_seed = o.seed;
   for (const AvailabilityProfile& a : spec.availability) {
@@ -572,7 +573,9 @@ Status ServeWorkloadRank(const WorkloadSpec& given, const WorkloadRunOptions& o,
     by_definition.erase(it);
     return job;
   };
-  return ServeSlots(transport, o.cluster, build, /*pin=*/true);
+  SlotHostOptions host;
+  host.memory_limit = o.memory_limit.value_or(MemoryLimit::DefaultBytes());
+  return ServeSlots(transport, o.cluster, build, host);
 }
 
 }  // namespace mrlocal

@@ -78,6 +78,8 @@ struct WorkloadRunOptions {
   // Failed attempts a task may have (RetryOptions::max_attempts).
   uint32_t max_attempts = RetryOptions{}.max_attempts;
   bool speculative = false;  // where the policy does not veto it
+  // Real: the process's memory limit in bytes; none: MemoryLimit::DefaultBytes().
+  std::optional<uint64_t> memory_limit;
 };
 
 struct WorkloadRun {
