@@ -897,14 +897,14 @@ Status CheckBlockMaps(const Reader& r, const WorkloadJob& job, const std::string
   const uint64_t maps = bytes / block_size + (bytes % block_size != 0 ? 1 : 0);
   if (maps <= kMaxJobTasks) return Status::OK();
   return r.Fail(path, FormatBytes(bytes) + " in blocks of " + FormatBytes(block_size) + " is " +
-                          std::to_string(maps) + " maps, over the " +
-                          std::to_string(kMaxJobTasks) +
+                          std::to_string(maps) + " maps, over the " + std::to_string(kMaxJobTasks) +
                           " a job may have (give \"maps\" or a larger \"block_size\")");
 }
 
 // "jobs": a non-empty list, each named (given or by default) and each "after" a job of it.
-Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs, const AppSchemas& apps,
-                                           std::string_view base_dir, uint64_t block_size) {
+Result<std::vector<WorkloadJob>> ParseJobs(const Reader& r, const json& jobs,
+                                           const AppSchemas& apps, std::string_view base_dir,
+                                           uint64_t block_size) {
   if (!jobs.is_array() || jobs.empty())
     return r.Fail("jobs", "must be a non-empty list of jobs " + Got(jobs));
   std::vector<WorkloadJob> out;
@@ -1093,6 +1093,21 @@ Status CheckAvailability(const WorkloadSpec& spec, const ClusterSpec& cluster) {
     }
   }
   return Status::OK();
+}
+
+Status CheckWorkloadTasks(const WorkloadSpec& spec) {
+  uint64_t tasks = 0;
+  for (const WorkloadJob& j : spec.jobs) {
+    uint64_t maps = j.maps;
+    if (maps == 0 && j.input.kind == InputSpec::Kind::kGenerated)
+      maps = j.input.bytes / spec.block_size + (j.input.bytes % spec.block_size != 0);
+    tasks += maps + j.reduces;
+  }
+  if (tasks <= kMaxWorkloadTasks) return Status::OK();
+  return Status::InvalidArgument(
+      "the workload's " + std::to_string(spec.jobs.size()) + " jobs declare " +
+      std::to_string(tasks) + " tasks, over the " + std::to_string(kMaxWorkloadTasks) +
+      " a workload may have (each simulated task holds memory while its job runs)");
 }
 
 Status CheckTaskWeightCount(const WorkloadJob& job, size_t maps, size_t reduces) {

@@ -28,6 +28,10 @@ namespace mrlocal {
 // The maps or the reduces a job may have, whatever its source declares ("maps", or one map
 // per block of its input): a typo (1e9 maps) must not allocate the simulator's memory away.
 inline constexpr uint64_t kMaxJobTasks = 1'000'000;
+// The tasks a whole workload may declare: a simulated task holds about 200 bytes while its
+// job is in the system, so 2*10^7 tasks stay within 4 GB (and a minute's simulation) even
+// when every job is active at once.
+inline constexpr uint64_t kMaxWorkloadTasks = 20'000'000;
 
 // Where a job's input comes from.
 struct InputSpec {
@@ -174,5 +178,9 @@ Result<WorkloadSpec> LoadWorkloadJson(const std::string& path, const AppSchemas&
 // on: the spec's, --cluster's or a default). InvalidArgument naming the source and field,
 // e.g. "spec.json: availability[0].nodes[1]: node 7 is not in the cluster (2 nodes: ...)".
 Status CheckAvailability(const WorkloadSpec& spec, const ClusterSpec& cluster);
+
+// InvalidArgument when the jobs declare more than kMaxWorkloadTasks tasks (maps as given,
+// or one per block of a generated input; the blocks of input files are not counted here).
+Status CheckWorkloadTasks(const WorkloadSpec& spec);
 
 }  // namespace mrlocal

@@ -100,6 +100,25 @@ class CombiningTable {
     arena_.clear();
   }
 
+  // As Release, without a second array: the entries are moved to the front of the table's
+  // own, which the vector then keeps (capacity and all). For entries soon dropped (a reduce
+  // task's, sorted and written), where Release's copy would add their size to the peak.
+  void ReleaseInPlace(std::vector<Entry>* entries, std::string* arena) {
+    size_t n = 0;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (slots_[i].slot.empty()) continue;
+      if (n != i) slots_[n] = std::move(slots_[i]);
+      ++n;
+    }
+    slots_.resize(n);
+    *entries = std::move(slots_);
+    if (arena) *arena = std::move(arena_);
+    slots_.assign(16, Entry{});
+    mask_ = 15;
+    size_ = 0;
+    arena_.clear();
+  }
+
   // The key of an entry released with `arena`.
   static Key KeyOf(const Entry& e, const std::string& arena) {
     if constexpr (kStringKey) {

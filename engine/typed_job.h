@@ -336,7 +336,7 @@ class TypedJobRuntime final : public JobRuntime {
     // Sort by key (bytes, or numerically for integer keys), finalize, format, write.
     std::vector<Entry> entries;
     std::string arena;
-    table.Release(&entries, &arena);
+    table.ReleaseInPlace(&entries, &arena);
     auto key = [&arena](const Entry& e) { return Table::KeyOf(e, arena); };
     std::sort(entries.begin(), entries.end(),
               [&key](const Entry& a, const Entry& b) { return key(a) < key(b); });
@@ -414,35 +414,41 @@ class TypedJobRuntime final : public JobRuntime {
   }
 
   // This task's best `top_n` keys in RanksBefore order: ties go by the formatted key, which
-  // for an integer key is not the order of `entries`. Only keys that score at least the
-  // n-th best score are formatted, and only the n chosen ones get their value.
+  // for an integer key is not the order of `entries`. One pass keeps the n best so far in
+  // a heap, the worst on top: a key is formatted (into a reused buffer) only when its score
+  // reaches the worst kept, and only the n kept get their value. Memory is O(n) even when
+  // every key ties (100 million words seen once each).
   template <class KeyOf>
   std::vector<TopEntry> Top(const std::vector<Entry>& entries, KeyOf&& key) const {
     const size_t n = std::min<size_t>(std::max(options_.top_n, 0), entries.size());
     if (n == 0) return {};
-    std::vector<std::pair<double, uint32_t>> order;  // (score, index into entries)
-    order.reserve(entries.size());
-    for (size_t i = 0; i < entries.size(); ++i)
-      order.emplace_back(app_.Score(key(entries[i]), entries[i].value), static_cast<uint32_t>(i));
-    const auto nth = order.begin() + static_cast<std::ptrdiff_t>(n - 1);
-    std::nth_element(order.begin(), nth, order.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    const double cut = nth->first;  // the n-th best score: keys past nth may tie with it
-    std::vector<std::pair<TopEntry, uint32_t>> candidates;
-    for (size_t i = 0; i < order.size(); ++i) {
-      if (i >= n && order[i].first != cut) continue;
-      TopEntry t;
-      app_.FormatKey(t.key, key(entries[order[i].second]));
-      t.score = order[i].first;
-      candidates.emplace_back(std::move(t), order[i].second);
+    std::vector<std::pair<TopEntry, uint32_t>> kept;  // (entry, index into entries)
+    kept.reserve(n);
+    // A heap under "ranks before" has the worst kept on top.
+    auto better = [](const auto& a, const auto& b) { return RanksBefore(a.first, b.first); };
+    TopEntry probe;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      probe.score = app_.Score(key(entries[i]), entries[i].value);
+      if (kept.size() == n && probe.score < kept.front().first.score) continue;
+      probe.key.clear();
+      app_.FormatKey(probe.key, key(entries[i]));
+      if (kept.size() == n) {
+        if (!RanksBefore(probe, kept.front().first)) continue;
+        std::pop_heap(kept.begin(), kept.end(), better);
+        kept.back().first.key.swap(probe.key);
+        kept.back().first.score = probe.score;
+        kept.back().second = static_cast<uint32_t>(i);
+      } else {
+        kept.emplace_back(probe, static_cast<uint32_t>(i));
+      }
+      std::push_heap(kept.begin(), kept.end(), better);
     }
-    std::sort(candidates.begin(), candidates.end(),
-              [](const auto& a, const auto& b) { return RanksBefore(a.first, b.first); });
+    std::sort_heap(kept.begin(), kept.end(), better);  // best first
     std::vector<TopEntry> top;
     top.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
-      top.push_back(std::move(candidates[i].first));
-      app_.FormatValue(top.back().value, entries[candidates[i].second].value);
+    for (auto& [entry, index] : kept) {
+      top.push_back(std::move(entry));
+      app_.FormatValue(top.back().value, entries[index].value);
     }
     return top;
   }

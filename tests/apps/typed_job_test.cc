@@ -224,6 +224,27 @@ TEST(TypedJob, TopNIsByScoreThenKey) {
   EXPECT_EQ(results[0].top[2].key, "c");
 }
 
+// When every key ties (each word once), the top N are the N first keys in byte order,
+// whichever order the table holds them in.
+TEST(TypedJob, TopNOfKeysThatAllTieIsTheFirstKeysInByteOrder) {
+  JobRuntimeOptions o;
+  o.hashes = MakePartitionHashes(1, 1, 1);
+  o.top_n = 3;
+  TypedJobRuntime<apps::WordCount> rt(o);
+  std::string text;
+  for (int i = 999; i >= 0; --i) {  // 1000 distinct three-letter words, last first
+    for (int d : {1, 10, 100}) text += static_cast<char>('a' + (i / d) % 10);
+    text += ' ';
+  }
+  std::vector<ReduceResult> results;
+  RunJob(rt, {Text(text + "\n")}, 1, 1, &results);
+  ASSERT_EQ(results[0].top.size(), 3u);
+  EXPECT_EQ(results[0].top[0].key, "aaa");
+  EXPECT_EQ(results[0].top[1].key, "aab");
+  EXPECT_EQ(results[0].top[2].key, "aac");
+  EXPECT_EQ(results[0].top[2].value, "1");
+}
+
 TEST(TypedJob, AReduceStopsWhenItsSlotSaysSo) {
   JobRuntimeOptions o;
   o.hashes = MakePartitionHashes(1, 1, 1);

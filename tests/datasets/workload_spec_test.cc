@@ -59,30 +59,56 @@ std::string OneJob(std::string_view job) { return R"({"jobs": [)" + std::string(
 // Issue 19's bound: a generated input without "maps" gets a map per block, so a huge size
 // or a tiny block size declared 10^9 tasks (or wrapped round uint32_t) at no cost.
 TEST(WorkloadSpec, AGeneratedInputOfTooManyBlocksIsRefused) {
-  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "wordcount",
+  EXPECT_THAT(
+      Error(OneJob(R"({"arrival_s": 0, "app": "wordcount",
                                "input": {"generate": "text", "size": "1PiB"}})")),
-              ::testing::AllOf(HasSubstr("spec.json: jobs[0].input: "),
-                               HasSubstr(" in blocks of 128.0 MiB is 8388608 maps, over the 1000000 a job may have")));
+      ::testing::AllOf(
+          HasSubstr("spec.json: jobs[0].input: "),
+          HasSubstr(" in blocks of 128.0 MiB is 8388608 maps, over the 1000000 a job may have")));
   EXPECT_THAT(Error(R"({"block_size": 1, "jobs": [{"arrival_s": 0, "app": "friendcount",
                         "input": {"generate": "graph", "nodes": 1000, "edges": 1000000}}]})"),
               HasSubstr("spec.json: jobs[0].input: "));
   // With "maps" the input is split into that many maps, whatever its size.
-  Result<WorkloadSpec> ok = ParseWorkloadJson(
-      OneJob(R"({"arrival_s": 0, "app": "wordcount", "maps": 4,
+  Result<WorkloadSpec> ok =
+      ParseWorkloadJson(OneJob(R"({"arrival_s": 0, "app": "wordcount", "maps": 4,
                  "input": {"generate": "text", "size": "1PiB"}})"),
-      "spec.json", Apps());
+                        "spec.json", Apps());
   EXPECT_TRUE(ok.ok()) << ok.status().message();
+}
+
+// Each job within its bounds, the whole over them: 2,000 jobs of 10^6 maps (or of the
+// blocks of a generated input) declare more tasks than a workload may have; 19 of them
+// do not.
+TEST(WorkloadSpec, AWorkloadOfTooManyTasksIsRefused) {
+  auto jobs = [](int n, const std::string& job) {
+    std::string text = R"({"jobs": [)";
+    for (int i = 0; i < n; ++i) text += (i ? "," : "") + job;
+    return text + "]}";
+  };
+  const std::string by_maps =
+      R"({"arrival_s": 0, "app": "synthetic", "maps": 1000000, "reduces": 1, "map_s": 1, "reduce_s": 1})";
+  const std::string by_blocks =
+      R"({"arrival_s": 0, "app": "wordcount", "input": {"generate": "text", "size": "100TiB"}})";
+  for (const std::string& job : {by_maps, by_blocks}) {
+    Result<WorkloadSpec> many = ParseWorkloadJson(jobs(2000, job), "spec.json", Apps());
+    ASSERT_TRUE(many.ok()) << many.status().message();
+    const Status refused = CheckWorkloadTasks(*many);
+    EXPECT_EQ(refused.code(), Status::Code::kInvalidArgument);
+    EXPECT_THAT(refused.message(), HasSubstr("the workload's 2000 jobs declare "));
+    EXPECT_THAT(refused.message(), HasSubstr(" tasks, over the 20000000 a workload may have"));
+    Result<WorkloadSpec> few = ParseWorkloadJson(jobs(19, job), "spec.json", Apps());
+    ASSERT_TRUE(few.ok());
+    EXPECT_TRUE(CheckWorkloadTasks(*few).ok());
+  }
 }
 
 // Found with tests/fuzz/workload_spec_fuzz's one-line check, on inputs written to probe
 // it: a key or a name with a line break (JSON's "\n") broke the message over two lines;
 // Error checks it is one.
 TEST(WorkloadSpec, WhatTheSpecQuotesStaysOnOneLine) {
-  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "p\ni", "maps": 1})")),
-              HasSubstr("'p\\ni'"));
-  EXPECT_THAT(
-      Error(OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 1, "x\ny": 1})")),
-      HasSubstr("jobs[0].x\\ny: "));
+  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "p\ni", "maps": 1})")), HasSubstr("'p\\ni'"));
+  EXPECT_THAT(Error(OneJob(R"({"arrival_s": 0, "app": "pi", "maps": 1, "samples": 1, "x\ny": 1})")),
+              HasSubstr("jobs[0].x\\ny: "));
   Result<std::vector<QueueSpec>> queues =
       ParseQueueListJson(R"([{"name": "a\nb"}, {"name": "a\nb"}])", "q.json");
   ASSERT_FALSE(queues.ok());

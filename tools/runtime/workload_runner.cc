@@ -182,6 +182,7 @@ Result<WorkloadSpec> RealRunSpec(const WorkloadSpec& given, const WorkloadRunOpt
                                  size_t* left_out) {
   auto scaled = ScaleTime(given, o.time_scale);
   if (!scaled.ok()) return scaled.status();
+  MRLOCAL_RETURN_IF_ERROR(CheckWorkloadTasks(*scaled));
   auto descriptor = FindPolicy(o.policy);
   if (!descriptor.ok()) return descriptor.status();
   *left_out = LeaveOutWideJobs(**descriptor, *scaled, o.cluster.reduce_slots());
@@ -301,6 +302,7 @@ Result<WorkloadRun> RunWorkloadSim(const WorkloadSpec& given, const WorkloadRunO
   auto scaled = ScaleTime(given, o.time_scale);
   if (!scaled.ok()) return scaled.status();
   WorkloadSpec spec = std::move(scaled).value();
+  MRLOCAL_RETURN_IF_ERROR(CheckWorkloadTasks(spec));
   auto descriptor = FindPolicy(o.policy);
   if (!descriptor.ok()) return descriptor.status();
   WorkloadRun run;
