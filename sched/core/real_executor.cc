@@ -85,7 +85,7 @@ RealExecutor::~RealExecutor() {
 }
 
 void RealExecutor::AddJob(JobId id, RealJob job) {
-  auto data = std::make_unique<JobData>();
+  auto data = std::make_shared<JobData>();
   data->map_outputs.resize(job.maps);
   data->job = std::move(job);
   jobs_[id] = std::move(data);
@@ -108,7 +108,7 @@ void RealExecutor::SetHiddenFactor(SlotId slot, double factor) {
 }
 
 void RealExecutor::Start(const TaskLaunch& launch, std::shared_ptr<RemoteMaps> remote) {
-  JobData* data = jobs_.at(launch.task.job).get();
+  std::shared_ptr<JobData> data = jobs_.at(launch.task.job);
   const NodeId node = slots_[launch.slot].node;
   AttemptFault fault;
   if (faults_)

@@ -143,7 +143,11 @@ class RealExecutor final : public Executor {
   std::vector<SlotInfo> slots_;                       // by slot id; only ours are set
   std::vector<std::unique_ptr<SlotWorker>> workers_;  // by slot id; null: not ours
   ReportFn report_;
-  std::map<JobId, std::unique_ptr<JobData>> jobs_;  // touched on the loop thread only
+  // Touched on the loop thread only. A running attempt holds its job's data too: FinishJob
+  // may come before an attempt it cancelled has returned (over MPI, rank 0 ends a job when a
+  // rank dies, while the attempts of the others still run), and the data goes with the
+  // last of them.
+  std::map<JobId, std::shared_ptr<JobData>> jobs_;
   const FaultInjector* faults_ = nullptr;
   const MemoryLimit* memory_limit_ = nullptr;
   std::vector<double> speed_, hidden_factor_;  // by slot id: as told, and injected
