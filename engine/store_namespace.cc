@@ -66,6 +66,22 @@ bool Number(std::string_view s, T* out, int base = 10) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
+// A block's replica nodes, "0,2,3": distinct nodes of [0, nodes), into *out.
+bool ReplicaNodes(std::string_view list, int nodes, std::vector<int>* out) {
+  std::set<int> distinct;
+  for (size_t pos = 0; pos <= list.size();) {
+    size_t comma = list.find(',', pos);
+    if (comma == std::string_view::npos) comma = list.size();
+    int node = -1;
+    if (!Number(list.substr(pos, comma - pos), &node) || node < 0 || node >= nodes ||
+        !distinct.insert(node).second)
+      return false;
+    out->push_back(node);
+    pos = comma + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string EncodeNamespace(const StoreNamespace& ns) {
@@ -163,18 +179,8 @@ Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string&
       }
       if (block.id >= ns.next_block_id || !ids.insert(block.id).second)
         return bad("block id " + std::to_string(block.id) + " is reused or out of range");
-      std::set<int> distinct;
-      for (size_t pos = 0; pos <= g[5].size();) {
-        size_t comma = g[5].find(',', pos);
-        if (comma == std::string_view::npos) comma = g[5].size();
-        int node = -1;
-        if (!Number(g[5].substr(pos, comma - pos), &node) || node < 0 || node >= ns.nodes ||
-            !distinct.insert(node).second) {
-          return bad("bad replica node list '" + std::string(g[5]) + "'");
-        }
-        block.replica_nodes.push_back(node);
-        pos = comma + 1;
-      }
+      if (!ReplicaNodes(g[5], ns.nodes, &block.replica_nodes))
+        return bad("bad replica node list '" + std::string(g[5]) + "'");
       if (block.replica_nodes.size() != static_cast<size_t>(file.replication))
         return bad(BlockName("'" + file.path + "'", block.id) + " has " +
                    std::to_string(block.replica_nodes.size()) + " replicas, not " +

@@ -279,6 +279,27 @@ int Finish(JobRun& run, const JobOptions& o, const JobApp& app, const QueuesFile
   return summary.met_deadline.value_or(true) ? kExitOk : kExitDeadlineMissed;
 }
 
+// The options of jobs that read files: their shuffle and the block store they read.
+void AddShuffleAndStoreOptions(CLI::App* cmd, JobOptions& o) {
+  constexpr int kIntMax = std::numeric_limits<int>::max();
+  Within(cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)"),
+         IntegerIn(1, kIntMax));
+  Within(cmd->add_option("--partitions", o.partitions,
+                         "Partitions p, at least R (default: R for hash, 4R otherwise)"),
+         IntegerIn(1, kIntMax));
+  Within(cmd->add_option("--partitioner", o.partitioner, "How keys go to partitions"),
+         OneOf(PartitionerNames()))
+      ->capture_default_str();
+  Within(cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch"),
+         IntegerIn(1, 64))
+      ->capture_default_str();
+  Within(cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store"),
+         SizeAtLeast(1))
+      ->capture_default_str();
+  cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR")
+      ->check(NotEmpty());
+}
+
 }  // namespace
 
 void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
@@ -324,25 +345,7 @@ void AddJobOptions(CLI::App* cmd, JobOptions& o, JobInput input) {
                          "Cluster: groups of N x (map slots, reduce slots, speed) (default: one "
                          "node per CPU, each (1m,1r,1.0))"),
          ClusterSpecOrPreset());
-  if (files) {
-    Within(cmd->add_option("--reduces", o.reduces, "Reduce tasks R (default: reduce slots)"),
-           IntegerIn(1, kIntMax));
-    Within(cmd->add_option("--partitions", o.partitions,
-                           "Partitions p, at least R (default: R for hash, 4R otherwise)"),
-           IntegerIn(1, kIntMax));
-    Within(cmd->add_option("--partitioner", o.partitioner, "How keys go to partitions"),
-           OneOf(PartitionerNames()))
-        ->capture_default_str();
-    Within(cmd->add_option("--sketch-rows", o.sketch_rows, "Rows d of the count-min sketch"),
-           IntegerIn(1, 64))
-        ->capture_default_str();
-    Within(
-        cmd->add_option("--block-size", o.block_size, "Block size of the in-process block store"),
-        SizeAtLeast(1))
-        ->capture_default_str();
-    cmd->add_option("--store", o.store, "Read inputs from the persistent block store in DIR")
-        ->check(NotEmpty());
-  }
+  if (files) AddShuffleAndStoreOptions(cmd, o);
   cmd->add_option("--report", o.report_dir,
                   "Write metrics.json, jobs.csv, tasks.csv, trace.json, gantt.svg and, with "
                   "--goal, goals.svg to DIR")

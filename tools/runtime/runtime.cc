@@ -32,6 +32,31 @@ Status CheckFaults(const RuntimeOptions& o, const std::vector<SlotInfo>& slots) 
   return FaultInjector(o.faults, o.fault_seed).CheckCluster(slots, o.cluster.nodes());
 }
 
+// What the options cannot ask of a runtime, before anything is built.
+Status CheckOptions(const RuntimeOptions& o, bool simulated) {
+  for (const auto& [node, profile] : o.availability)
+    if (node < 0 || node >= o.cluster.nodes())
+      return Status::InvalidArgument("availability names node " + std::to_string(node) +
+                                     " but the cluster has " + std::to_string(o.cluster.nodes()) +
+                                     " nodes");
+  const bool ranks = o.transport && o.transport->size() > 1;
+  if (simulated && o.availability_as == AvailabilityAs::kLoad)
+    return Status::InvalidArgument(
+        "--availability-as load runs on the real engine: in simulation the profiles are the "
+        "load already");
+  const std::vector<SlotInfo> slots = o.cluster.Slots();
+  MRLOCAL_RETURN_IF_ERROR(CheckFaults(o, slots));
+  if (!simulated && slots.size() > kMaxRealSlots && !ranks)
+    return Status::InvalidArgument("the cluster has " + std::to_string(slots.size()) +
+                                   " slots: the real engine runs a thread per slot, at most " +
+                                   std::to_string(kMaxRealSlots) +
+                                   " (simulate larger ones: mrlocal workload --sim)");
+  if (!simulated && ranks && o.availability_as == AvailabilityAs::kLoad && !o.availability.empty())
+    return Status::InvalidArgument(
+        "--availability-as load runs on one machine, not over MPI ranks");
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated) {
@@ -41,24 +66,10 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
   if (!policy.ok()) return policy.status();
   auto partitioner = MakePartitioner(o.partitioner);
   if (!partitioner.ok()) return partitioner.status();
-  for (const auto& [node, profile] : o.availability)
-    if (node < 0 || node >= o.cluster.nodes())
-      return Status::InvalidArgument("availability names node " + std::to_string(node) +
-                                     " but the cluster has " + std::to_string(o.cluster.nodes()) +
-                                     " nodes");
-  if (simulated && o.availability_as == AvailabilityAs::kLoad)
-    return Status::InvalidArgument(
-        "--availability-as load runs on the real engine: in simulation the profiles are the "
-        "load already");
+  MRLOCAL_RETURN_IF_ERROR(CheckOptions(o, simulated));
   const bool load = o.availability_as == AvailabilityAs::kLoad && !o.availability.empty();
   std::unique_ptr<Runtime> r(new Runtime);
   r->slots_ = o.cluster.Slots();
-  MRLOCAL_RETURN_IF_ERROR(CheckFaults(o, r->slots_));
-  if (!simulated && r->slots_.size() > kMaxRealSlots && !(o.transport && o.transport->size() > 1))
-    return Status::InvalidArgument("the cluster has " + std::to_string(r->slots_.size()) +
-                                   " slots: the real engine runs a thread per slot, at most " +
-                                   std::to_string(kMaxRealSlots) +
-                                   " (simulate larger ones: mrlocal workload --sim)");
   r->faults_ = std::make_unique<FaultInjector>(o.faults, o.fault_seed);
   const FaultInjector* faults = o.faults.empty() ? nullptr : r->faults_.get();
   if (simulated) {
@@ -74,9 +85,6 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->loop_ = std::move(loop);
     r->executor_ = std::move(executor);
   } else if (o.transport && o.transport->size() > 1) {
-    if (load)
-      return Status::InvalidArgument(
-          "--availability-as load runs on one machine, not over MPI ranks");
     // No spin: reports cross ranks, and the transport's own polling covers their latency
     // (spinning here took the core the ranks' pollers needed: 130 us per task, not 25).
     r->loop_ = std::make_unique<AsioLoop>(std::chrono::microseconds(0));
@@ -88,23 +96,7 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
     r->mpi_executor_ = executor.get();
     r->executor_ = std::move(executor);
   } else {
-    r->loop_ = std::make_unique<AsioLoop>();
-    auto executor = std::make_unique<RealExecutor>(
-        *r->loop_, r->slots_,
-        SlotThreads{.pin = o.pin, .slow_down = load ? SlowDown::kCpuLoad : SlowDown::kThrottle});
-    if (load) {
-      std::vector<int> cpus;
-      for (const SlotInfo& s : r->slots_) cpus.push_back(executor->cpu(s.id));
-      auto made = AvailabilityLoad::Make(r->slots_, cpus, o.availability);
-      if (!made.ok()) return made.status();
-      r->load_ = std::move(made).value();
-    }
-    executor->SetFaults(faults);
-    r->memory_limit_ =
-        std::make_unique<MemoryLimit>(o.memory_limit.value_or(MemoryLimit::DefaultBytes()));
-    if (r->memory_limit_->bytes() != UINT64_MAX) executor->SetMemoryLimit(r->memory_limit_.get());
-    r->real_executor_ = executor.get();
-    r->executor_ = std::move(executor);
+    MRLOCAL_RETURN_IF_ERROR(r->MakeRealExecutor(o, load, faults));
   }
   r->policy_ = std::move(policy).value();
   r->forecast_ = o.policy_args.forecast();
@@ -123,6 +115,28 @@ Result<std::unique_ptr<Runtime>> Runtime::Make(RuntimeOptions o, bool simulated)
   r->ScheduleHiddenSlowdowns();
   r->options_ = std::move(o);
   return r;
+}
+
+// One process's slots: a thread each, throttled, or beside a CPU load (`load`).
+Status Runtime::MakeRealExecutor(const RuntimeOptions& o, bool load, const FaultInjector* faults) {
+  loop_ = std::make_unique<AsioLoop>();
+  auto executor = std::make_unique<RealExecutor>(
+      *loop_, slots_,
+      SlotThreads{.pin = o.pin, .slow_down = load ? SlowDown::kCpuLoad : SlowDown::kThrottle});
+  if (load) {
+    std::vector<int> cpus;
+    for (const SlotInfo& s : slots_) cpus.push_back(executor->cpu(s.id));
+    auto made = AvailabilityLoad::Make(slots_, cpus, o.availability);
+    if (!made.ok()) return made.status();
+    load_ = std::move(made).value();
+  }
+  executor->SetFaults(faults);
+  memory_limit_ =
+      std::make_unique<MemoryLimit>(o.memory_limit.value_or(MemoryLimit::DefaultBytes()));
+  if (memory_limit_->bytes() != UINT64_MAX) executor->SetMemoryLimit(memory_limit_.get());
+  real_executor_ = executor.get();
+  executor_ = std::move(executor);
+  return Status::OK();
 }
 
 Runtime::~Runtime() {

@@ -129,6 +129,7 @@ class Runtime final : private ControllerObserver {
   // node-slow on a real executor: its throttles step along the profiles, unknown to the
   // controller.
   void ScheduleHiddenSlowdowns();
+  Status MakeRealExecutor(const RuntimeOptions& o, bool load, const FaultInjector* faults);
   // Once shut down: Run returns when no job is active and no attempt runs.
   void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
   void OnAdmission(const JobState& job, const Admission& a, Time now) override;
