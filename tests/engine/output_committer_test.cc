@@ -10,16 +10,10 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::EntryNames;
 using testing::ReadFile;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-std::vector<std::string> Names(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 TEST(OutputCommitter, NothingIsVisibleBeforeCommitAndEverythingAfter) {
   ScratchDir d;
@@ -33,10 +27,10 @@ TEST(OutputCommitter, NothingIsVisibleBeforeCommitAndEverythingAfter) {
   }
   EXPECT_FALSE(fs::exists(d / "out"));
   ASSERT_TRUE((*c)->Commit(2).ok());
-  EXPECT_EQ(Names(d / "out"),
-            (std::vector<std::string>{"_SUCCESS", "part-r-00000", "part-r-00001"}));
+  EXPECT_EQ(EntryNames(d / "out"),
+            (std::set<std::string>{"_SUCCESS", "part-r-00000", "part-r-00001"}));
   EXPECT_EQ(ReadFile(d / "out" / "part-r-00001"), "k\t1\n");
-  EXPECT_EQ(Names(d.path()), std::vector<std::string>{"out"}) << "no temporary left";
+  EXPECT_EQ(EntryNames(d.path()), std::set<std::string>{"out"}) << "no temporary left";
 }
 
 TEST(OutputCommitter, AbortAndDestructionLeaveNothing) {
@@ -64,7 +58,7 @@ TEST(OutputCommitter, RefusesANonEmptyDirectoryUnlessOverwrite) {
   ASSERT_TRUE((*part)->Close().ok());
   EXPECT_TRUE(fs::exists(d / "out" / "part-r-00001")) << "replaced only at commit";
   ASSERT_TRUE((*c)->Commit(1).ok());
-  EXPECT_EQ(Names(d / "out"), (std::vector<std::string>{"_SUCCESS", "part-r-00000"}));
+  EXPECT_EQ(EntryNames(d / "out"), (std::set<std::string>{"_SUCCESS", "part-r-00000"}));
 }
 
 TEST(OutputCommitter, AnExistingEmptyDirectoryIsFine) {
@@ -100,7 +94,7 @@ TEST(OutputCommitter, ARerunAttemptReplacesTheEarlierOne) {
     ASSERT_TRUE((*part)->Close().ok());
   }
   ASSERT_TRUE((*c)->Commit(1).ok());
-  EXPECT_EQ(Names(d / "out"), (std::vector<std::string>{"_SUCCESS", "part-r-00000"}));
+  EXPECT_EQ(EntryNames(d / "out"), (std::set<std::string>{"_SUCCESS", "part-r-00000"}));
   EXPECT_EQ(ReadFile(d / "out" / "part-r-00000"), "second\n");
 }
 
@@ -142,7 +136,7 @@ TEST(OutputCommitter, ParallelWritersOfDifferentParts) {
   }
   for (auto& t : threads) t.join();
   ASSERT_TRUE((*c)->Commit(8).ok());
-  EXPECT_EQ(Names(d / "out").size(), 9u);
+  EXPECT_EQ(EntryNames(d / "out").size(), 9u);
   EXPECT_EQ(ReadFile(d / "out" / "part-r-00007").size(), 200u);
 }
 

@@ -16,16 +16,10 @@ namespace mrlocal {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::EntryNames;
 using testing::ReadFile;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-std::vector<std::string> Names(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 // The PID of a process that has exited and been reaped: no process runs under it.
 pid_t DeadPid() {
@@ -100,7 +94,7 @@ TEST(StaleTemporary, WithoutAMarkerALivePidThatStartedBeforeKeepsIt) {
   // changed, so it may be the writer.
   KilledRunDir(d.path(), ::getpid(), false);
   EXPECT_TRUE(OutputCommitter::RemoveStale(d / "out").empty());
-  EXPECT_EQ(Names(d.path()).size(), 1u);
+  EXPECT_EQ(EntryNames(d.path()).size(), 1u);
 }
 
 TEST(StaleTemporary, FilesMrlocalDidNotWriteStay) {
@@ -111,7 +105,7 @@ TEST(StaleTemporary, FilesMrlocalDidNotWriteStay) {
   std::vector<std::string> said = OutputCommitter::RemoveStale(d / "out");
   ASSERT_EQ(said.size(), 1u);
   EXPECT_NE(said[0].find("holds files mrlocal did not write (notes.txt)"), std::string::npos);
-  EXPECT_EQ(Names(tmp), std::vector<std::string>{"notes.txt"});
+  EXPECT_EQ(EntryNames(tmp), std::set<std::string>{"notes.txt"});
 }
 
 TEST(StaleTemporary, OtherOutputsAndOtherNamesAreNotTouched) {
@@ -121,7 +115,7 @@ TEST(StaleTemporary, OtherOutputsAndOtherNamesAreNotTouched) {
   fs::create_directory(d / ".out.mrlocal-tmp-x-1");  // not a PID
   WriteFile(d / TmpName("out", dead, "7"), "");      // a file, not a directory
   EXPECT_TRUE(OutputCommitter::RemoveStale(d / "other").empty());
-  EXPECT_EQ(Names(d.path()).size(), 3u);
+  EXPECT_EQ(EntryNames(d.path()).size(), 3u);
 }
 
 // A kill between Commit's two renames: DIR moved aside, the new output not yet in place.
@@ -136,7 +130,7 @@ TEST(StaleTemporary, AnOutputMovedAsideByAKilledCommitIsPutBack) {
   ASSERT_EQ(said.size(), 1u);
   EXPECT_NE(said[0].find("put back"), std::string::npos);
   EXPECT_EQ(ReadFile(d / "out" / "part-r-00000"), "old\n");
-  EXPECT_EQ(Names(d.path()), std::vector<std::string>{"out"});
+  EXPECT_EQ(EntryNames(d.path()), std::set<std::string>{"out"});
 }
 
 // A kill after the new output was renamed in, while the old one was being removed.
@@ -150,7 +144,7 @@ TEST(StaleTemporary, AReplacedOutputIsRemovedOnceTheNewOneIsInPlace) {
   fs::create_directory(old);
   WriteFile(old / "part-r-00001", "old\n");
   EXPECT_EQ(OutputCommitter::RemoveStale(d / "out").size(), 1u);
-  EXPECT_EQ(Names(d.path()), std::vector<std::string>{"out"});
+  EXPECT_EQ(EntryNames(d.path()), std::set<std::string>{"out"});
   EXPECT_EQ(ReadFile(d / "out" / "part-r-00000"), "new\n");
 }
 
@@ -170,7 +164,7 @@ TEST(StaleTemporary, AProcessKilledMidJobLeavesWhatTheNextRunRemoves) {
   }
   char x;
   ASSERT_EQ(::read(ready[0], &x, 1), 1);
-  ASSERT_EQ(Names(d.path()).size(), 1u);
+  ASSERT_EQ(EntryNames(d.path()).size(), 1u);
   EXPECT_TRUE(OutputCommitter::RemoveStale(d / "out").empty()) << "the child still runs";
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
@@ -199,7 +193,7 @@ TEST(StaleTemporary, AKilledWritersTemporaryFileIsRemovedALiveOnesIsNot) {
   SetStaleNotice(nullptr);
   EXPECT_EQ(said, std::vector<std::string>{"removed a stale temporary file '" + stale +
                                            "' left by a killed run"});
-  EXPECT_EQ(Names(d.path()).size(), 2u);  // the live writer's temporary, the odd name
+  EXPECT_EQ(EntryNames(d.path()).size(), 2u);  // the live writer's temporary, the odd name
   ASSERT_TRUE((*live)->Commit().ok());
   EXPECT_TRUE(fs::exists(file));
 }

@@ -8,14 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "scratch_file.h"
 #include "tools/runtime/calibration_file.h"
 
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 }  // namespace
 

@@ -5,14 +5,13 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "check.h"
 #include "sched/core/cluster_spec.h"
 
 namespace mrlocal {
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 void CheckSpec(const ClusterSpec& spec) {
   Check(spec.nodes() >= 1 && spec.nodes() <= ClusterSpec::kMaxNodes);

@@ -17,18 +17,17 @@
 #include <vector>
 
 #include "apps/friendcount.h"
+#include "check.h"
 #include "engine/block_store.h"
 #include "engine/gzip_lines.h"
-#include "engine/split_reader.h"
+#include "split_pieces.h"
 
 namespace mrlocal {
 namespace {
 
 using apps::FriendCount;
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 // What a map task did with its lines: each edge (u, v) once, and each bad line.
 struct Seen {
@@ -74,7 +73,8 @@ Seen Reference(std::string_view text) {
     uint64_t id[2];
     bool ok = fields.size() == 2;
     for (int k = 0; ok && k < 2; ++k) {
-      auto [end, ec] = std::from_chars(fields[k].data(), fields[k].data() + fields[k].size(), id[k]);
+      auto [end, ec] =
+          std::from_chars(fields[k].data(), fields[k].data() + fields[k].size(), id[k]);
       ok = ec == std::errc() && end == fields[k].data() + fields[k].size();
     }
     if (!ok)
@@ -96,11 +96,8 @@ Seen MapPlain(std::string_view text, uint64_t block_size) {
   auto store = StoreWith("/edges.txt", std::string(text), block_size);
   Seen seen;
   Recorder out{&seen};
-  for (uint32_t b = 0; b < *store->BlockCount("/edges.txt"); ++b) {
-    Result<SplitData> split = ReadSplit(*store, "/edges.txt", b, -1);
-    Check(split.ok());
-    for (std::string_view piece : split->input.pieces) FriendCount().Map(piece, out);
-  }
+  fuzz::ForEachSplitPiece(*store, "/edges.txt",
+                          [&](std::string_view piece) { FriendCount().Map(piece, out); });
   return seen;
 }
 

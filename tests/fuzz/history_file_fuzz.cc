@@ -9,15 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "scratch_file.h"
 #include "tools/runtime/history_file.h"
 
 namespace mrlocal {
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 std::string Slurp(const std::filesystem::path& p) {
   std::ostringstream s;

@@ -31,8 +31,8 @@ inline const std::filesystem::path& ScratchDir() {
 // ScratchDir()/name holding `bytes`, replacing what it held.
 inline std::filesystem::path ScratchFile(const std::string& name, std::string_view bytes) {
   const std::filesystem::path p = ScratchDir() / name;
-  std::ofstream(p, std::ios::binary | std::ios::trunc).write(bytes.data(),
-                                                            static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(p, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return p;
 }
 

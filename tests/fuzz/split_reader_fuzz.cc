@@ -9,28 +9,23 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "engine/block_store.h"
 #include "engine/split_reader.h"
+#include "split_pieces.h"
 
 namespace mrlocal {
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 // The pieces of every split of `path`, concatenated; checks each piece on the way.
-std::string ReadAllSplits(const BlockStore& store, const std::string& path, uint32_t blocks,
-                          uint64_t file_size) {
+std::string ReadAllSplits(const BlockStore& store, const std::string& path, uint64_t file_size) {
   std::string all;
-  for (uint32_t b = 0; b < blocks; ++b) {
-    Result<SplitData> split = ReadSplit(store, path, b, /*preferred_node=*/-1);
-    Check(split.ok() && split->warnings.empty());
-    for (std::string_view piece : split->input.pieces) {
-      all.append(piece);
-      Check(!piece.empty() && (piece.back() == '\n' || all.size() == file_size));
-    }
-  }
+  fuzz::ForEachSplitPiece(store, path, [&](std::string_view piece) {
+    all.append(piece);
+    Check(!piece.empty() && (piece.back() == '\n' || all.size() == file_size));
+  });
   return all;
 }
 
@@ -41,16 +36,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace mrlocal;
   if (size == 0) return 0;
   const uint64_t block_size = 1 + data[0] % 64;
-  auto file = std::make_shared<const std::string>(reinterpret_cast<const char*>(data) + 1, size - 1);
+  auto file =
+      std::make_shared<const std::string>(reinterpret_cast<const char*>(data) + 1, size - 1);
   auto store = std::move(BlockStore::InMemory({block_size, /*nodes=*/2, 0})).value();
   Check(store->PutBuffer("/in.txt", file).ok());
   Result<uint32_t> blocks = store->BlockCount("/in.txt");
   Check(blocks.ok() && *blocks == (file->size() + block_size - 1) / block_size);
-  Check(ReadAllSplits(*store, "/in.txt", *blocks, file->size()) == *file);
+  Check(ReadAllSplits(*store, "/in.txt", file->size()) == *file);
   // Line numbers for bad-record messages: one more than the newlines before the byte.
   const uint64_t offset = file->size() / 2;
   Result<uint64_t> line = LineNumberAt(*store, "/in.txt", offset);
-  Check(line.ok() && *line == 1 + static_cast<uint64_t>(std::count(
-                                      file->begin(), file->begin() + offset, '\n')));
+  Check(line.ok() && *line == 1 + static_cast<uint64_t>(
+                                      std::count(file->begin(), file->begin() + offset, '\n')));
   return 0;
 }

@@ -6,14 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "engine/store_namespace.h"
 
 namespace mrlocal {
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 void CheckFile(const StoreNamespace& ns, const FileInfo& f) {
   uint64_t covered = 0;

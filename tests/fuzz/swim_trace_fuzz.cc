@@ -8,15 +8,14 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "datasets/swim_trace.h"
 #include "fuzz_apps.h"
 
 namespace mrlocal {
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 TraceOptions OptionsOf(uint8_t b) {
   constexpr uint64_t kBlockSizes[] = {64ull << 20, 1ull << 20, 4096, 1};
@@ -48,8 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const TraceOptions options = OptionsOf(data[0]);
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  Result<WorkloadSpec> spec =
-      ParseSwimTrace(text, "trace.tsv", fuzz::Apps(), options);
+  Result<WorkloadSpec> spec = ParseSwimTrace(text, "trace.tsv", fuzz::Apps(), options);
   if (spec.ok()) {
     CheckSpec(*spec, options);
   } else {

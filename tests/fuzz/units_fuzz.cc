@@ -6,13 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "sched/core/units.h"
 
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "check.h"
 #include "datasets/availability_profile.h"
 #include "datasets/workload_spec.h"
 #include "fuzz_apps.h"
@@ -14,9 +15,7 @@
 namespace mrlocal {
 namespace {
 
-void Check(bool ok) {
-  if (!ok) std::abort();
-}
+using mrlocal::fuzz::Check;
 
 void CheckError(const Status& s) {
   Check(s.code() == Status::Code::kInvalidArgument);

@@ -185,9 +185,7 @@ TEST_F(Cli, BadUsageIsOneLineExitTwoAndWritesNothing) {
     EXPECT_FALSE(fs::exists(dir_ / "out")) << args[1];
   }
   // Nothing was left beside the outputs either (no temporary directories).
-  std::set<std::string> names;
-  for (auto& e : fs::directory_iterator(dir_.path())) names.insert(e.path().filename().string());
-  EXPECT_EQ(names, (std::set<std::string>{"fifo", "full", "in.txt"}));
+  EXPECT_EQ(testing::EntryNames(dir_.path()), (std::set<std::string>{"fifo", "full", "in.txt"}));
 }
 
 TEST_F(Cli, AMissedDeadlineExitsThreeAndSaysByHowMuch) {

@@ -18,16 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::Contains;
+using testing::EntryNames;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
 using testing::WriteFile;
-
-std::set<std::string> Names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
 
 class DeadlineCli : public ::testing::Test {
  protected:
@@ -121,7 +116,7 @@ TEST_F(DeadlineCli, ARejectedJobWritesNothingAndSaysWhatWouldFit) {
   EXPECT_TRUE(Contains(r.err, "or 1 more node of (1m,1r,1.0)")) << r.err;
   EXPECT_TRUE(Contains(r.err, "--best-effort")) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(Names(dir_.path()), (std::set<std::string>{"in.txt", "history.json"}))
+  EXPECT_EQ(EntryNames(dir_.path()), (std::set<std::string>{"in.txt", "history.json"}))
       << "no output, no report, no temporary directory";
   EXPECT_EQ(ReadFile(History()), before);
 
@@ -135,7 +130,7 @@ TEST_F(DeadlineCli, ADeadlineThatPassesDuringSetUpIsARejection) {
   auto r = Wordcount({"--deadline", "1us", "-o", P("out")});
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_TRUE(Contains(r.err, "rejected: the 1 us deadline passed during set-up")) << r.err;
-  EXPECT_EQ(Names(dir_.path()), (std::set<std::string>{"in.txt"})) << "no output, no history";
+  EXPECT_EQ(EntryNames(dir_.path()), (std::set<std::string>{"in.txt"})) << "no output, no history";
 }
 
 TEST_F(DeadlineCli, BestEffortRunsARejectedJobUnderFifo) {
@@ -197,7 +192,7 @@ TEST_F(DeadlineCli, UnusableHistoriesAndDeadlinesAreOneLineErrors) {
     EXPECT_TRUE(Contains(r.err, "error")) << r.err;
     EXPECT_TRUE(Contains(r.err, c.says)) << r.err;
   }
-  EXPECT_EQ(Names(dir_.path()), (std::set<std::string>{"in.txt", "hdir"}));
+  EXPECT_EQ(EntryNames(dir_.path()), (std::set<std::string>{"in.txt", "hdir"}));
   EXPECT_TRUE(fs::is_empty(dir_ / "hdir"));
 }
 

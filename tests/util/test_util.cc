@@ -68,6 +68,12 @@ std::map<std::string, std::string> DirectoryTree(const fs::path& dir) {
   return tree;
 }
 
+std::set<std::string> EntryNames(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
 namespace {
 
 // Jobs with a deadline read and update a history file: the tests' use one of this test

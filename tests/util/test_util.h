@@ -52,6 +52,8 @@ void WriteFile(const std::filesystem::path& p, std::string_view bytes);
 std::string ReadFile(const std::filesystem::path& p);
 // Every file under `dir` (relative path) and its content; directories as "name/" -> "".
 std::map<std::string, std::string> DirectoryTree(const std::filesystem::path& dir);
+// The names of the entries directly in `dir`, to assert what a command left there.
+std::set<std::string> EntryNames(const std::filesystem::path& dir);
 
 struct CommandResult {
   int exit_code = -1;
