@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/status.h"
 #include "sched/core/clock.h"
 #include "sched/core/cluster_state.h"
 #include "sched/core/event_loop.h"
@@ -172,6 +173,14 @@ class Policy {
   // A policy that shares slots among paying queues (dynprio, capacity): what each queue
   // paid and got, complete once the run is idle; null otherwise.
   virtual const QueueLedger* Ledger() const { return nullptr; }
+  // A change to the paying queues made while the run goes on (a service's API call), in
+  // force as QueueSetup's timed events are. InvalidArgument from a policy without queues.
+  virtual Status ChangeQueue(const QueueEvent& /*event*/, const ClusterState& /*state*/,
+                             Time /*now*/) {
+    return Status::InvalidArgument(std::string(name()) +
+                                   " has no paying queues: rates and budgets apply under dynprio "
+                                   "or capacity");
+  }
 
  protected:
   // Null until attached (a policy driven directly by a unit test).

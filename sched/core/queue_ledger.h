@@ -51,6 +51,14 @@ struct QueueAccount {
   MicroCredits balance() const { return opening + added - spent; }
 };
 
+// A job's part of its queue's line: the line's charge split by the slot time each job used
+// (largest remainders, so that the parts add up to the line's charge exactly).
+struct JobCharge {
+  uint32_t job = 0;  // JobId
+  double used_slot_s = 0;
+  MicroCredits charge = 0;
+};
+
 // One queue's line of one interval.
 struct QueueCharge {
   uint32_t account = 0;  // index in QueueLedger::accounts
@@ -63,7 +71,8 @@ struct QueueCharge {
   double paid_slot_s = 0;      // the part its budget paid for
   double entitled_slot_s = 0;  // its shares over the interval, as they changed
   MicroCredits charge = 0;
-  MicroCredits balance = 0;  // after the charge (0 for an unlimited queue)
+  MicroCredits balance = 0;     // after the charge (0 for an unlimited queue)
+  std::vector<JobCharge> jobs;  // the jobs that used slots in the interval, by id
 };
 
 struct QueueInterval {

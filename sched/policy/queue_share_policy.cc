@@ -6,12 +6,43 @@
 #include <numeric>
 #include <tuple>
 
+#include "sched/core/units.h"
 #include "sched/policy/job_cursor.h"
 #include "sched/policy/pick_in_order.h"
-#include "sched/core/units.h"
 
 namespace mrlocal {
 namespace {
+
+// `charge` split among the jobs in proportion to the slot time each used: each gets the
+// floor of its exact part, and the micro-credits left over go one each to the largest
+// remainders (ties: the lower job id), so that the parts add up to `charge` exactly.
+std::vector<JobCharge> SplitCharge(const std::map<JobId, Duration>& used, MicroCredits charge) {
+  std::vector<JobCharge> parts;
+  double total = 0;
+  for (const auto& [job, d] : used) total += Seconds(d);
+  std::vector<std::pair<double, size_t>> remainders;
+  MicroCredits given = 0;
+  for (const auto& [job, d] : used) {
+    const double exact = total > 0 ? static_cast<double>(charge) * Seconds(d) / total : 0;
+    const auto floor = static_cast<MicroCredits>(exact);
+    parts.push_back({job, Seconds(d), floor});
+    given += floor;
+    remainders.emplace_back(exact - static_cast<double>(floor), parts.size() - 1);
+  }
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; given < charge && !remainders.empty(); i = (i + 1) % remainders.size()) {
+    ++parts[remainders[i].second].charge;
+    ++given;
+  }
+  // Rounding of the exact parts can floor one above its true value: take it back.
+  for (size_t i = 0; given > charge && i < parts.size(); ++i) {
+    const MicroCredits back = std::min(parts[i].charge, given - charge);
+    parts[i].charge -= back;
+    given -= back;
+  }
+  return parts;
+}
 
 int KindIndex(SlotKind kind) { return kind == SlotKind::kMap ? 0 : 1; }
 
@@ -130,6 +161,7 @@ void QueueSharePolicy::StartInterval(Time now) {
   for (uint32_t i = 0; i < queues_.size(); ++i) {
     queues_[i].bid = NextBid(i);
     queues_[i].used = Duration{0};
+    queues_[i].job_used.clear();
     queues_[i].entitled_time = Duration{0};
   }
   shares_since_ = now;
@@ -151,8 +183,8 @@ void QueueSharePolicy::SetShares(Time now) {
   for (size_t i = 0; i < queues_.size(); ++i) {
     queues_[i].paying = Paying(static_cast<uint32_t>(i));
     // dynprio prices the queues with work; capacity shares among all open ones.
-    const bool in = queues_[i].paying &&
-                    (options_.rule == ShareRule::kStatic || queues_[i].jobs > 0);
+    const bool in =
+        queues_[i].paying && (options_.rule == ShareRule::kStatic || queues_[i].jobs > 0);
     bids[i] = in ? queues_[i].bid : 0;
   }
   price_ = std::accumulate(bids.begin(), bids.end(), 0.0);
@@ -177,7 +209,7 @@ void QueueSharePolicy::CloseInterval(const ClusterState& state, Time now) {
   for (const SlotState& s : state.slots) {
     if (!s.task || s.task->job >= job_queue_.size()) continue;
     const TaskState& t = state.job(s.task->job).task(s.task->kind, s.task->index);
-    queues_[job_queue_[s.task->job]].used += now - std::max(t.start, interval_start_);
+    AddUse(job_queue_[s.task->job], s.task->job, now - std::max(t.start, interval_start_));
   }
   AccrueEntitlement(now);
   QueueInterval interval{interval_start_, now, price_at_start_, {}};
@@ -203,12 +235,24 @@ void QueueSharePolicy::CloseInterval(const ClusterState& state, Time now) {
                 : 0;
     a.spent += line.charge;
     line.balance = a.unlimited ? 0 : a.balance();
+    line.jobs = SplitCharge(q.job_used, line.charge);
     a.used_slot_s += line.used_slot_s;
     a.paid_slot_s += line.paid_slot_s;
     a.entitled_slot_s += line.entitled_slot_s;
     interval.lines.push_back(line);
   }
   ledger_.intervals.push_back(std::move(interval));
+}
+
+void QueueSharePolicy::AddUse(uint32_t queue, JobId job, Duration used) {
+  queues_[queue].used += used;
+  queues_[queue].job_used[job] += used;
+}
+
+Status QueueSharePolicy::ChangeQueue(const QueueEvent& event, const ClusterState& state, Time now) {
+  if (!started_) Start(state, now);
+  Apply(event, now);
+  return Status::OK();
 }
 
 void QueueSharePolicy::Apply(const QueueEvent& event, Time now) {
@@ -253,8 +297,9 @@ void QueueSharePolicy::OnTimer(TimerId id, const ClusterState& state, Time now) 
 
 void QueueSharePolicy::OnTaskFinished(const TaskRecord& record, const ClusterState&, Time) {
   if (record.task.job >= job_queue_.size()) return;
-  Queue& q = queues_[job_queue_[record.task.job]];
-  if (interval_open_) q.used += record.end - std::max(record.start, interval_start_);
+  if (interval_open_)
+    AddUse(job_queue_[record.task.job], record.task.job,
+           record.end - std::max(record.start, interval_start_));
   auto killed = std::find(preempting_.begin(), preempting_.end(), record.task);
   if (!record.ok && killed != preempting_.end()) {
     preempting_.erase(killed);
@@ -308,10 +353,10 @@ std::optional<TaskRef> QueueSharePolicy::PickTask(const SlotInfo& slot, const Cl
   queue_order_.resize(queues_.size());
   for (size_t i = 0; i < queues_.size(); ++i) {
     const Queue& q = queues_[i];
-    queue_order_[i] = !q.paying || !(q.share[k] > 0)
-                          ? QueueOrder{2, kUnpaid, 0.0}
-                          : QueueOrder{q.running[k] < q.entitled[k] ? 0 : 1,
-                                       q.running[k] / q.share[k], -q.bid};
+    queue_order_[i] =
+        !q.paying || !(q.share[k] > 0)
+            ? QueueOrder{2, kUnpaid, 0.0}
+            : QueueOrder{q.running[k] < q.entitled[k] ? 0 : 1, q.running[k] / q.share[k], -q.bid};
   }
   auto before = [&](const Candidate& a, const Candidate& b) {
     const QueueOrder &qa = queue_order_[a.queue], &qb = queue_order_[b.queue];
@@ -328,9 +373,9 @@ void QueueSharePolicy::PreemptIfStarved(const ClusterState& state, SlotKind kind
                   [&](const TaskRef& t) { return t.kind == task_kind; }))
     return;  // the last kills have not reported yet: their slots are on their way
   Tally(state, kind);
-  const bool slot_free = std::any_of(state.slots.begin(), state.slots.end(), [&](const SlotState& s) {
-    return s.info.kind == kind && !s.task;
-  });
+  const bool slot_free =
+      std::any_of(state.slots.begin(), state.slots.end(),
+                  [&](const SlotState& s) { return s.info.kind == kind && !s.task; });
   int lacking = 0;
   for (const Queue& q : queues_)
     if (q.paying && q.pending[k] > 0 && q.running[k] < q.entitled[k])

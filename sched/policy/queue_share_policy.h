@@ -44,6 +44,7 @@
 // Admits every job: it makes no deadline promise.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,21 +88,23 @@ class QueueSharePolicy final : public Policy {
   void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
   void OnTimer(TimerId id, const ClusterState& state, Time now) override;
   const QueueLedger* Ledger() const override { return &ledger_; }
+  Status ChangeQueue(const QueueEvent& event, const ClusterState& state, Time now) override;
 
  private:
   static constexpr int kKinds = 2;  // map, reduce
   // A queue as the policy runs it; its money and totals are in ledger_.accounts[i].
   struct Queue {
     double bid = 0;  // the bid of the current interval (QueueAccount::rate is the newest)
-    std::vector<double> boosts;     // JobSpec::bid of its jobs in the system that give one
-    bool paying = false;            // has a share this interval: a bid > 0, money, open
-    int jobs = 0;                   // admitted and not finished
-    double share[kKinds] = {0, 0};  // exact: s_i c / p
-    int entitled[kKinds] = {0, 0};  // rounded
-    Duration used{0};               // slot time in the current interval
-    Duration entitled_time{0};      // slot time entitled to in the current interval
-    int running[kKinds] = {0, 0};   // scratch of a decision
-    int pending[kKinds] = {0, 0};   // scratch of a decision
+    std::vector<double> boosts;          // JobSpec::bid of its jobs in the system that give one
+    bool paying = false;                 // has a share this interval: a bid > 0, money, open
+    int jobs = 0;                        // admitted and not finished
+    double share[kKinds] = {0, 0};       // exact: s_i c / p
+    int entitled[kKinds] = {0, 0};       // rounded
+    Duration used{0};                    // slot time in the current interval
+    std::map<JobId, Duration> job_used;  // `used` by job
+    Duration entitled_time{0};           // slot time entitled to in the current interval
+    int running[kKinds] = {0, 0};        // scratch of a decision
+    int pending[kKinds] = {0, 0};        // scratch of a decision
   };
 
   uint32_t QueueOf(const std::string& name, Time now);
@@ -114,6 +117,8 @@ class QueueSharePolicy final : public Policy {
   void Start(const ClusterState& state, Time now);
   void StartInterval(Time now);
   void CloseInterval(const ClusterState& state, Time now);
+  // A queue's slot time `used` by `job` in the current interval.
+  void AddUse(uint32_t queue, JobId job, Duration used);
   // Adds the shares in force since they were set to each queue's entitled slot time.
   void AccrueEntitlement(Time now);
   void SetShares(Time now);

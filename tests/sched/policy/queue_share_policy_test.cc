@@ -45,13 +45,16 @@ struct QueueRun final : ControllerObserver {
         options.rule == ShareRule::kDynamic ? "dynprio" : "capacity", std::move(options));
     auto partitioner = MakePartitioner("hash");
     EXPECT_TRUE(partitioner.ok());
-    controller = std::make_unique<Controller>(loop, exec, *policy, slots, 1, std::move(*partitioner));
+    controller =
+        std::make_unique<Controller>(loop, exec, *policy, slots, 1, std::move(*partitioner));
     controller->AddObserver(this);
   }
   void OnTaskReport(const TaskReport& r) override {
     measured[queue_of[r.task.job]] += Seconds(r.end - r.start);
+    job_time.emplace_back(r.task.job, Seconds(r.end - r.start));
   }
-  std::map<std::string, double> measured;  // slot time by queue, every attempt
+  std::vector<std::pair<JobId, double>> job_time;  // every attempt's slot time
+  std::map<std::string, double> measured;          // slot time by queue, every attempt
   // A job of `maps` maps (and `reduces` reduces) in `queue`, arriving at `at`. Jobs at 0
   // are all there when the run starts (arrivals at one instant would each be dispatched
   // as they come, the first taking every slot).
@@ -247,8 +250,8 @@ TEST(QueueSharePolicy, CapacityKeepsStaticSharesAndReclaimsLentSlotsByPreemption
 TEST(QueueSharePolicy, ANewBidTakesEffectAtTheNextInterval) {
   // a and b bid 1 each on 4 slots; at 5 s a bids 3. The interval (20 s) that began at 0
   // keeps 2 : 2; the one from 20 s gives 3 : 1 as a's tasks (10 s) end.
-  QueueShareOptions o = Queues({Q("a", 1), Q("b", 1)},
-                               {{seconds(5), QueueEvent::Kind::kSetRate, Named("a"), 3}});
+  QueueShareOptions o =
+      Queues({Q("a", 1), Q("b", 1)}, {{seconds(5), QueueEvent::Kind::kSetRate, Named("a"), 3}});
   QueueRun run(4, 1, o, Fixed(10));
   run.Submit("a", 40);
   run.Submit("b", 40);
@@ -288,11 +291,10 @@ TEST(QueueSharePolicy, AJobsOwnBidBoostsItsQueueWhileItIsInTheSystem) {
 }
 
 TEST(QueueSharePolicy, BudgetAddedAndQueuesOpenedAndClosedWhenAnnounced) {
-  QueueShareOptions o = Queues(
-      {Q("a", 1, 0), Q("b", 1)},
-      {{seconds(5), QueueEvent::Kind::kAddBudget, Named("a"), 50},
-       {seconds(1), QueueEvent::Kind::kAddQueue, Q("c", 2, 10)},
-       {seconds(25), QueueEvent::Kind::kRemoveQueue, Named("b")}});
+  QueueShareOptions o = Queues({Q("a", 1, 0), Q("b", 1)},
+                               {{seconds(5), QueueEvent::Kind::kAddBudget, Named("a"), 50},
+                                {seconds(1), QueueEvent::Kind::kAddQueue, Q("c", 2, 10)},
+                                {seconds(25), QueueEvent::Kind::kRemoveQueue, Named("b")}});
   QueueRun run(4, 1, o, Fixed(10));
   run.Submit("a", 20);
   run.Submit("b", 20);
@@ -321,11 +323,12 @@ TEST(QueueSharePolicy, StatementsAddUpExactlyOverRandomRuns) {
     std::vector<QueueSpec> specs;
     const int nq = queues_n(rng);
     for (int i = 0; i < nq; ++i)
-      specs.push_back(Q(QName(i), std::round(u(rng) * 40) / 10,
-                        u(rng) < 0.5 ? std::optional<double>(std::round(u(rng) * 3000) / 100)
-                                     : std::nullopt));
-    QueueShareOptions o = Queues(specs, {{seconds(7), QueueEvent::Kind::kAddBudget, Named("q0"), 5},
-                                         {seconds(13), QueueEvent::Kind::kSetRate, Named("q0"), 2.5}});
+      specs.push_back(
+          Q(QName(i), std::round(u(rng) * 40) / 10,
+            u(rng) < 0.5 ? std::optional<double>(std::round(u(rng) * 3000) / 100) : std::nullopt));
+    QueueShareOptions o =
+        Queues(specs, {{seconds(7), QueueEvent::Kind::kAddBudget, Named("q0"), 5},
+                       {seconds(13), QueueEvent::Kind::kSetRate, Named("q0"), 2.5}});
     o.interval = FromSeconds(1 + u(rng) * 20);
     if (u(rng) < 0.5) o.preempt = FromSeconds(1 + u(rng) * 5);
     if (u(rng) < 0.3) o.rule = ShareRule::kStatic;
@@ -362,7 +365,8 @@ TEST(QueueSharePolicy, StatementsAddUpExactlyOverRandomRuns) {
         EXPECT_EQ(a.spent, 0);
       }
     }
-    for (const auto& [id, job] : run.controller->state().jobs) EXPECT_EQ(job.phase, JobPhase::kDone);
+    for (const auto& [id, job] : run.controller->state().jobs)
+      EXPECT_EQ(job.phase, JobPhase::kDone);
   }
   EXPECT_GT(preempted, 0u);
   EXPECT_GT(exhausted, 0);
@@ -400,6 +404,73 @@ TEST(QueueSharePolicy, IsRegisteredAsDynprioAndCapacityWithItsSettings) {
     EXPECT_EQ((*p)->name(), name);
     EXPECT_NE((*p)->Ledger(), nullptr);
   }
+}
+
+// What a service bills each job: a queue's line split among the jobs that used slots in
+// the interval, in proportion to their slot time, adding up to the line exactly.
+TEST(QueueSharePolicy, EachIntervalsChargeIsSplitAmongItsJobsByTheirSlotTime) {
+  QueueShareOptions o = Queues({Q("a", 3, 1000), Q("b", 1, 1000)});
+  o.interval = seconds(7);  // intervals that cut through attempts
+  QueueRun run(4, 1, o, [](const TaskRef& t) { return FromSeconds(1.5 + t.index % 4); });
+  run.Submit("a", 30);
+  run.Submit("a", 11);
+  run.Submit("b", 23);
+  run.Run();
+  std::map<JobId, double> billed_time;
+  size_t split_lines = 0;
+  for (const QueueInterval& interval : run.policy->Ledger()->intervals) {
+    for (const QueueCharge& line : interval.lines) {
+      MicroCredits parts = 0;
+      double used = 0;
+      for (const JobCharge& j : line.jobs) {
+        parts += j.charge;
+        used += j.used_slot_s;
+        billed_time[j.job] += j.used_slot_s;
+        if (line.jobs.size() == 2 && line.jobs[0].used_slot_s > line.jobs[1].used_slot_s) {
+          EXPECT_GE(line.jobs[0].charge, line.jobs[1].charge);
+        }
+      }
+      EXPECT_EQ(parts, line.charge);
+      EXPECT_NEAR(used, line.used_slot_s, 1e-9);
+      split_lines += line.jobs.size() > 1;
+    }
+  }
+  EXPECT_GT(split_lines, 0u) << "two jobs of queue a shared an interval";
+  // Every attempt's slot time is billed to its own job, once.
+  for (JobId id : {1u, 2u, 3u}) {
+    double measured = 0;
+    for (const auto& [task, s] : run.job_time)
+      if (task == id) measured += s;
+    EXPECT_NEAR(billed_time[id], measured, 1e-6) << "job " << id;
+  }
+}
+
+TEST(QueueSharePolicy, ARateChangeMadeDuringTheRunPricesTheNextInterval) {
+  QueueShareOptions o = Queues({Q("a", 1), Q("b", 1)});
+  o.interval = seconds(10);
+  QueueRun run(4, 1, o, Fixed(2));
+  run.Submit("a", 40);
+  run.Submit("b", 40);
+  run.loop.At(seconds(5), [&run] {
+    QueueEvent e{seconds(5), QueueEvent::Kind::kSetRate, Named("a"), 3};
+    EXPECT_TRUE(run.policy->ChangeQueue(e, run.controller->state(), seconds(5)).ok());
+  });
+  run.Run();
+  const auto& intervals = run.policy->Ledger()->intervals;
+  ASSERT_GE(intervals.size(), 2u);
+  EXPECT_DOUBLE_EQ(intervals[0].lines[0].rate, 1) << "the interval under way keeps its price";
+  EXPECT_DOUBLE_EQ(intervals[1].lines[0].rate, 3);
+  EXPECT_EQ(intervals[1].lines[0].entitled_map_slots, 3);
+}
+
+TEST(QueueSharePolicy, APolicyWithoutQueuesRefusesQueueChanges) {
+  auto fifo = MakePolicy("fifo", nullptr, PolicyArgs());
+  ASSERT_TRUE(fifo.ok());
+  QueueEvent e{Time{0}, QueueEvent::Kind::kSetRate, Named("a"), 3};
+  const Status st = (*fifo)->ChangeQueue(e, ClusterState{}, Time{0});
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "fifo has no paying queues: rates and budgets apply under dynprio or capacity");
 }
 
 }  // namespace
