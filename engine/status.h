@@ -20,6 +20,7 @@ class [[nodiscard]] Status {
     kAborted,            // cancelled or interrupted
     kInternal,           // a bug or an impossible state
     kResourceExhausted,  // a bound on memory or size was reached (engine/memory_limit.h)
+    kPermissionDenied,   // the caller may not do this (a service's roles and owners)
   };
 
   Status() = default;
@@ -35,6 +36,7 @@ class [[nodiscard]] Status {
   static Status ResourceExhausted(std::string m) {
     return {Code::kResourceExhausted, std::move(m)};
   }
+  static Status PermissionDenied(std::string m) { return {Code::kPermissionDenied, std::move(m)}; }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
@@ -50,7 +52,8 @@ class [[nodiscard]] Status {
   // machine or a smaller input is the remedy, not a fix of ours.
   bool IsUserError() const {
     return code_ == Code::kInvalidArgument || code_ == Code::kNotFound || code_ == Code::kIoError ||
-           code_ == Code::kCorruption || code_ == Code::kResourceExhausted;
+           code_ == Code::kCorruption || code_ == Code::kResourceExhausted ||
+           code_ == Code::kPermissionDenied;
   }
 
  private:

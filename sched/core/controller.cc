@@ -138,6 +138,10 @@ void Controller::Arrive(JobId id, JobSpec spec) {
 void Controller::RunUntilIdle() { Run(/*until_idle=*/true); }
 void Controller::RunUntilShutdown() { Run(/*until_idle=*/false); }
 
+void Controller::Redispatch() {
+  if (running_) Dispatch();
+}
+
 void Controller::Shutdown() {
   loop_.Post([this] {
     if (loop_running_) loop_.Stop();

@@ -148,6 +148,10 @@ class Controller final : private PolicyHost, private DispatchRound {
   // jobs fail with `why`.
   void AbortAll(const Status& why);
 
+  // Loop thread: offers the free slots to the policy again, after a change it could not
+  // know of (Runtime::ChangeQueue).
+  void Redispatch();
+
   // Slot `slot` now runs at `speed` (its base speed times the node's availability): the
   // state shows it, the executor is told (Executor::SetSpeed), the policy hears it
   // (OnSlotSpeedChanged). InvalidArgument: no such slot, or a speed not in (0, inf).

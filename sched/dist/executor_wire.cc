@@ -10,7 +10,7 @@ namespace {
 constexpr uint8_t kVersion = 1;
 // The variant's alternatives, in order, are the kinds on the wire (0 first).
 constexpr uint8_t kKinds = std::variant_size_v<WireMessage>;
-constexpr uint8_t kStatusCodes = static_cast<uint8_t>(Status::Code::kResourceExhausted) + 1;
+constexpr uint8_t kStatusCodes = static_cast<uint8_t>(Status::Code::kPermissionDenied) + 1;
 
 class Writer {
  public:

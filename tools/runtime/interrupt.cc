@@ -74,4 +74,20 @@ void Interrupt::ShutDownLocked() {
 
 int Interrupt::signal() const { return g_signal.load(); }
 
+StopSignals::StopSignals() {
+  sigemptyset(&set_);
+  sigaddset(&set_, SIGINT);
+  sigaddset(&set_, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+}
+
+StopSignals::~StopSignals() { pthread_sigmask(SIG_UNBLOCK, &set_, nullptr); }
+
+int StopSignals::Wait() {
+  int sig = 0;
+  while (sigwait(&set_, &sig) != 0) {
+  }
+  return sig;
+}
+
 }  // namespace mrlocal

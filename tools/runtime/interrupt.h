@@ -6,6 +6,7 @@
 // Interrupt at a time.
 #pragma once
 
+#include <csignal>
 #include <mutex>
 #include <thread>
 
@@ -37,6 +38,23 @@ class Interrupt {
   Runtime* runtime_ = nullptr;  // guarded by mu_
   bool shut_down_ = false;      // runtime_ was told; guarded by mu_
   std::thread watcher_;
+};
+
+// For a long-running server, which stops in its own time (a grace period for its jobs)
+// rather than at once: SIGINT and SIGTERM are blocked in the calling thread and in every
+// thread it makes from then on, and Wait returns the first that comes. Construct it before
+// any thread starts. Not with an Interrupt.
+class StopSignals {
+ public:
+  StopSignals();   // blocks them
+  ~StopSignals();  // unblocks them in the calling thread
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  int Wait();  // SIGINT or SIGTERM
+  static const char* Name(int sig) { return sig == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+ private:
+  sigset_t set_;
 };
 
 }  // namespace mrlocal

@@ -3,49 +3,12 @@
 #include <algorithm>
 #include <mutex>
 
-#include "engine/output_committer.h"
 #include "sched/policy/policy_registry.h"
+#include "tools/runtime/committer_output.h"
 #include "tools/runtime/probe.h"
 
 namespace mrlocal {
 namespace {
-
-// The committer seen through the executor's JobOutput interface. It begins (creates its
-// temporary directory) only when the first reduce opens a part or the job commits, so a
-// job that is rejected, or fails in its maps, leaves nothing behind; OutputCommitter::Check
-// has refused a bad DIR before the job started.
-class CommitterOutput final : public JobOutput {
- public:
-  CommitterOutput(std::string dir, bool overwrite) : dir_(std::move(dir)), overwrite_(overwrite) {}
-  Result<std::unique_ptr<OutputSink>> OpenPart(uint32_t reduce) override {
-    std::lock_guard<std::mutex> lock(mu_);  // reduces open their parts from slot threads
-    MRLOCAL_RETURN_IF_ERROR(BeginLocked());
-    return c_->OpenPart(reduce);
-  }
-  Status Commit(uint32_t parts) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    MRLOCAL_RETURN_IF_ERROR(BeginLocked());
-    return c_->Commit(parts);
-  }
-  void Abort() override {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (c_) c_->Abort();
-  }
-
- private:
-  Status BeginLocked() {
-    if (c_) return Status::OK();
-    auto c = OutputCommitter::Begin(dir_, overwrite_);
-    if (!c.ok()) return c.status();
-    c_ = std::move(c).value();
-    return Status::OK();
-  }
-
-  const std::string dir_;
-  const bool overwrite_;
-  std::mutex mu_;
-  std::unique_ptr<OutputCommitter> c_;
-};
 
 Duration Since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - t);

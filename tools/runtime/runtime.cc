@@ -210,6 +210,14 @@ Status Runtime::Cancel(JobId id) { return controller_->Cancel(id); }
 
 void Runtime::Run() { controller_->RunUntilIdle(); }
 
+void Runtime::Serve() { controller_->RunUntilShutdown(); }
+
+Status Runtime::ChangeQueue(const QueueEvent& event) {
+  MRLOCAL_RETURN_IF_ERROR(policy_->ChangeQueue(event, controller_->state(), loop_->Now()));
+  controller_->Redispatch();
+  return Status::OK();
+}
+
 void Runtime::Shutdown(Status why) {
   loop_->Post([this, why = std::move(why)] {
     shut_down_ = true;

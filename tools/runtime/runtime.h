@@ -102,6 +102,12 @@ class Runtime final : private ControllerObserver {
   Status Cancel(JobId id);
   // Runs until every submitted job has arrived and ended, or until a Shutdown.
   void Run();
+  // Runs until a Shutdown, taking jobs submitted meanwhile from other threads through
+  // loop().Post (a service: idle is not the end).
+  void Serve();
+  // Loop thread: a change to the policy's paying queues (Policy::ChangeQueue), in force at
+  // once; free slots are re-dealt. InvalidArgument from a policy without queues.
+  Status ChangeQueue(const QueueEvent& event);
   // Ends the run: every unfinished job fails with `why` (its running attempts cancelled,
   // its output discarded), jobs that arrive from then on are cancelled, and Run returns
   // once no attempt runs any more. Thread-safe on a real runtime; a simulated one runs on

@@ -23,10 +23,10 @@ QueueLedger TwoQueues() {
   ledger.accounts = {q1, q2};
   for (int i = 0; i < 3; ++i) {
     QueueInterval iv{FromSeconds(20 * i), FromSeconds(20 * (i + 1)), 3, {}};
-    QueueCharge a{0, 2, 4, 0, 80, 80, 80, ToMicroCredits(8), 0};
+    QueueCharge a{0, 2, 4, 0, 80, 80, 80, ToMicroCredits(8), 0, {}};
     ledger.accounts[0].spent += a.charge;
     a.balance = ledger.accounts[0].balance();
-    QueueCharge b{1, 1, 2, 0, 40, 40, 40, ToMicroCredits(2), 0};
+    QueueCharge b{1, 1, 2, 0, 40, 40, 40, ToMicroCredits(2), 0, {}};
     ledger.accounts[1].spent += b.charge;
     iv.lines = {a, b};
     ledger.intervals.push_back(iv);
@@ -112,7 +112,7 @@ TEST(QueueReport, WithEightyQueuesTwelveAreDrawnFromTheLowestBidToTheHighest) {
     a.name += std::to_string(i + 1);
     a.rate = 80 - i;  // the first declared bids the most
     ledger.accounts.push_back(a);
-    iv.lines.push_back({i, a.rate, 1, 0, 20, 0, 20, 0, 0});
+    iv.lines.push_back({i, a.rate, 1, 0, 20, 0, 20, 0, 0, {}});
     iv.price += a.rate;
   }
   ledger.intervals.push_back(iv);
