@@ -74,10 +74,6 @@ std::set<std::string> EntryNames(const fs::path& dir) {
   return names;
 }
 
-namespace {
-
-// Jobs with a deadline read and update a history file: the tests' use one of this test
-// process's own, never the user's (unless MRLOCAL_HISTORY is set, or --history given).
 std::vector<std::string> ChildEnvironment() {
   static ScratchDir dir;
   std::vector<std::string> env;
@@ -89,8 +85,6 @@ std::vector<std::string> ChildEnvironment() {
   if (!history) env.push_back("MRLOCAL_HISTORY=" + (dir / "history.json").string());
   return env;
 }
-
-}  // namespace
 
 bool Contains(std::string_view text, std::string_view fragment) {
   return text.find(fragment) != std::string_view::npos;

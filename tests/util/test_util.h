@@ -63,6 +63,10 @@ struct CommandResult {
 
 // Runs the built `mrlocal` binary with `args` (no shell), capturing both streams.
 CommandResult RunMrlocal(const std::vector<std::string>& args);
+// The environment a child mrlocal runs in: ours, and a history file of this test process's
+// own (jobs with a deadline read and update one; never the user's unless MRLOCAL_HISTORY is
+// set).
+std::vector<std::string> ChildEnvironment();
 // Runs `program` (a path) with `args`, and `extra_env` ("NAME=value") added to the
 // environment the suite gives its children.
 CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args,

@@ -13,6 +13,12 @@ std::vector<std::unique_ptr<Command>> AddAllCommands(CLI::App& root) {
   commands.push_back(AddCompareCommand(root));
   commands.push_back(AddCalibrateCommand(root));
   commands.push_back(AddHistoryCommand(root));
+  commands.push_back(AddServeCommand(root));
+  commands.push_back(AddKeysCommand(root));
+  commands.push_back(AddSubmitCommand(root));
+  commands.push_back(AddStatusCommand(root));
+  commands.push_back(AddCancelCommand(root));
+  commands.push_back(AddQueueCommand(root));
   return commands;
 }
 

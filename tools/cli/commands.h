@@ -20,5 +20,11 @@ std::unique_ptr<Command> AddWorkloadCommand(CLI::App& root);
 std::unique_ptr<Command> AddCompareCommand(CLI::App& root);
 std::unique_ptr<Command> AddCalibrateCommand(CLI::App& root);
 std::unique_ptr<Command> AddHistoryCommand(CLI::App& root);
+std::unique_ptr<Command> AddServeCommand(CLI::App& root);
+std::unique_ptr<Command> AddKeysCommand(CLI::App& root);
+std::unique_ptr<Command> AddSubmitCommand(CLI::App& root);
+std::unique_ptr<Command> AddStatusCommand(CLI::App& root);
+std::unique_ptr<Command> AddCancelCommand(CLI::App& root);
+std::unique_ptr<Command> AddQueueCommand(CLI::App& root);
 
 }  // namespace mrlocal

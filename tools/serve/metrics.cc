@@ -1,0 +1,83 @@
+#include "tools/serve/metrics.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace mrlocal {
+namespace {
+
+// A label value with \, " and newlines escaped, as the format asks.
+std::string Label(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c == '\n' ? 'n' : c;
+  }
+  return out;
+}
+
+void Head(std::ostringstream& out, const char* name, const char* type, const char* help) {
+  out << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+}
+
+}  // namespace
+
+std::string MetricsText(const Service& service) {
+  std::ostringstream out;
+  Head(out, "mrlocal_jobs", "gauge", "Jobs in the store by phase.");
+  const auto counts = service.store().JobCounts();
+  for (JobStage p : {JobStage::kQueued, JobStage::kRunning, JobStage::kSucceeded, JobStage::kFailed,
+                     JobStage::kCancelled, JobStage::kRejected}) {
+    auto it = counts.find(p);
+    out << "mrlocal_jobs{phase=\"" << JobStageName(p) << "\"} "
+        << (it == counts.end() ? 0 : it->second) << "\n";
+  }
+  int slots[2] = {0, 0}, busy[2] = {0, 0};
+  for (const SlotView& s : service.Slots()) {
+    ++slots[s.map ? 0 : 1];
+    busy[s.map ? 0 : 1] += s.job > 0;
+  }
+  Head(out, "mrlocal_slots", "gauge", "Slots by kind.");
+  out << "mrlocal_slots{kind=\"map\"} " << slots[0] << "\nmrlocal_slots{kind=\"reduce\"} "
+      << slots[1] << "\n";
+  Head(out, "mrlocal_slots_busy", "gauge", "Slots running a task, by kind.");
+  out << "mrlocal_slots_busy{kind=\"map\"} " << busy[0] << "\nmrlocal_slots_busy{kind=\"reduce\"} "
+      << busy[1] << "\n";
+
+  const SchedulerView sched = service.Scheduler();
+  Head(out, "mrlocal_decision_latency_seconds", "histogram",
+       "How long each scheduling decision of the policy took.");
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i + 1 < sched.latency_buckets.size(); ++i) {
+    cumulative += sched.latency_buckets[i];
+    out << "mrlocal_decision_latency_seconds_bucket{le=\"" << std::ldexp(1.0, int(i)) * 1e-6
+        << "\"} " << cumulative << "\n";
+  }
+  out << "mrlocal_decision_latency_seconds_bucket{le=\"+Inf\"} " << sched.decisions << "\n"
+      << "mrlocal_decision_latency_seconds_sum " << sched.latency_sum_s << "\n"
+      << "mrlocal_decision_latency_seconds_count " << sched.decisions << "\n";
+
+  const auto queues = service.Queues();
+  Head(out, "mrlocal_queue_budget_micro", "gauge", "What is left of each queue's budget.");
+  for (const QueueView& q : queues)
+    out << "mrlocal_queue_budget_micro{queue=\"" << Label(q.record.name) << "\"} "
+        << q.record.budget << "\n";
+  Head(out, "mrlocal_queue_rate_micro", "gauge", "Each queue's bid per slot and interval.");
+  for (const QueueView& q : queues)
+    out << "mrlocal_queue_rate_micro{queue=\"" << Label(q.record.name) << "\"} " << q.record.rate
+        << "\n";
+  Head(out, "mrlocal_queue_spent_micro_total", "counter", "All each queue was charged.");
+  for (const QueueView& q : queues)
+    out << "mrlocal_queue_spent_micro_total{queue=\"" << Label(q.record.name) << "\"} "
+        << q.record.charged << "\n";
+  Head(out, "mrlocal_queue_running_tasks", "gauge", "Tasks of each queue's jobs running.");
+  for (const QueueView& q : queues)
+    out << "mrlocal_queue_running_tasks{queue=\"" << Label(q.record.name) << "\"} " << q.running
+        << "\n";
+  Head(out, "mrlocal_queue_share", "gauge", "Each queue's share of the map slots.");
+  for (const QueueView& q : queues)
+    out << "mrlocal_queue_share{queue=\"" << Label(q.record.name) << "\"} " << q.share_map << "\n";
+  return out.str();
+}
+
+}  // namespace mrlocal

@@ -1,0 +1,650 @@
+#include "tools/serve/service.h"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <future>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <unordered_map>
+
+#include "datasets/workload_spec.h"
+#include "engine/output_committer.h"
+#include "sched/core/controller.h"
+#include "sched/policy/policy_registry.h"
+#include "tools/runtime/app_registry.h"
+#include "tools/runtime/committer_output.h"
+#include "tools/runtime/runtime.h"
+#include "tools/runtime/spec_job.h"
+
+namespace mrlocal {
+
+using nlohmann::json;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+double SchedulerView::Quantile(double q) const {
+  uint64_t total = 0;
+  for (uint64_t n : latency_buckets) total += n;
+  if (total == 0) return 0;
+  const auto rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(total)));
+  uint64_t seen = 0;
+  for (size_t i = 0; i < latency_buckets.size(); ++i) {
+    seen += latency_buckets[i];
+    if (seen >= std::max<uint64_t>(rank, 1))
+      return i + 1 == latency_buckets.size() ? latency_max_s : std::ldexp(1.0, int(i)) * 1e-6;
+  }
+  return latency_max_s;
+}
+
+namespace {
+
+constexpr size_t kLatencyBuckets = 24;  // up to 2^23 us (8 s); the last holds the rest
+constexpr const char* kStoppedMessage = "the server stopped while it ran";
+
+// A Status out of the loop thread (Result<Status> is not a thing).
+struct Done {
+  Status status;
+};
+
+// A job the service has submitted and not yet seen end.
+struct ActiveJob {
+  JobView view;
+  JobId cid = 0;  // the Controller's id
+  bool admitted = false;
+  // What its tasks read and run, kept until it ends.
+  std::unique_ptr<BlockStore> store;
+  std::unique_ptr<JobApp> app;
+};
+
+// Whether `path` (canonical) lies under one of `roots` (canonical), component-wise.
+bool Under(const std::filesystem::path& path, const std::vector<std::filesystem::path>& roots) {
+  for (const auto& root : roots) {
+    auto [r, p] = std::mismatch(root.begin(), root.end(), path.begin(), path.end());
+    if (r == root.end()) return true;
+  }
+  return false;
+}
+
+// The submission's input files, each resolved (symlinks followed, "..", relative parts
+// gone) and checked to lie under a data root.
+Status CheckInputs(WorkloadJob& job, const std::vector<std::filesystem::path>& roots) {
+  for (std::string& f : job.input.files) {
+    if (roots.empty())
+      return Status::PermissionDenied(
+          "this server reads no files: it was started without "
+          "--data-root");
+    // Outside first: whether a file exists is none of the caller's business out there.
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::weakly_canonical(f, ec);
+    if (ec || !Under(real, roots))
+      return Status::PermissionDenied("input '" + f + "' is outside the server's data roots");
+    if (!std::filesystem::is_regular_file(real, ec))
+      return Status::NotFound("input '" + f + "': no such file");
+    f = real.string();
+  }
+  return Status::OK();
+}
+
+// A submission: one job of the workload spec format, read as a workload spec reads it,
+// and what the service alone reads of it.
+struct Submission {
+  WorkloadJob job;
+  bool keep_output = true;  // "output": false discards it
+  bool queue_given = false;
+};
+
+Result<Submission> ParseSubmission(std::string_view text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object())
+    return Status::InvalidArgument("the body is not a JSON object (a job of the workload spec "
+                                   "format)");
+  if (j.contains("arrival_s") || j.contains("after"))
+    return Status::InvalidArgument("a submitted job arrives when it is submitted: no "
+                                   "arrival_s or after");
+  Submission s;
+  if (j.contains("output")) {
+    if (!j["output"].is_boolean()) return Status::InvalidArgument("'output' must be true or false");
+    s.keep_output = j["output"].get<bool>();
+    j.erase("output");
+  }
+  s.queue_given = j.contains("queue");
+  if (!j.contains("name")) j["name"] = "job";
+  j["arrival_s"] = 0;
+  auto spec = ParseWorkloadJson(json{{"jobs", json::array({j})}}.dump(), "job",
+                                AppRegistry::BuiltIn().schemas());
+  if (!spec.ok()) return spec.status();
+  s.job = std::move(spec->jobs.front());
+  return s;
+}
+
+JobStage PhaseOf(const JobOutcome& outcome) {
+  if (outcome.failure.ok()) return JobStage::kSucceeded;
+  if (outcome.failure.code() == Status::Code::kAborted && outcome.failure.message() == "cancelled")
+    return JobStage::kCancelled;
+  return JobStage::kFailed;
+}
+
+}  // namespace
+
+class Service::Impl final : public ControllerObserver {
+ public:
+  Impl(Service& s) : s_(s) {}
+
+  Status Start();
+  void Stop(std::chrono::milliseconds grace);
+  Result<JobView> Submit(const StoredJob& record, WorkloadJob job, std::optional<double> deadline);
+  Result<JobView> Cancel(int64_t id);
+  std::optional<JobView> Active(int64_t id) const;
+  Status ChangeQueue(QueueEvent event);
+  std::vector<QueueView> Queues() const;
+  double price() const;
+  std::vector<SlotView> Slots() const;
+  SchedulerView Scheduler() const;
+  bool stopping() const { return stopping_.load(); }
+  void Resume();
+
+  // ControllerObserver, on the loop thread.
+  void OnTaskStart(const TaskLaunch& launch, Time now) override;
+  void OnTaskReport(const TaskReport& report) override;
+  void OnDecision(SlotId, const std::optional<TaskRef>&, Time, Duration cost) override;
+  void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
+  void OnTick(const ClusterState& state, const Executor&, Time now) override;
+
+ private:
+  // Runs `fn` on the loop thread and waits for it. Aborted once the loop has ended.
+  template <class Fn>
+  auto OnLoop(Fn fn) -> Result<decltype(fn())>;
+  int64_t WallMs(Time t) const { return epoch_ms_ + ToMillis(t); }
+  static int64_t ToMillis(Time t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(t).count();
+  }
+  // Records the charges of the allocation intervals closed since the last call.
+  void RecordCharges();
+  void Finish(ActiveJob& job, JobStage phase, const std::string& message, Time now);
+
+  Service& s_;
+  std::unique_ptr<Runtime> runtime_;
+  std::thread loop_thread_;
+  int64_t epoch_ms_ = 0;  // wall-clock ms at loop time 0
+  std::atomic<bool> stopping_{false};
+  bool loop_ended_ = false;                 // guarded by mu_
+  std::atomic<bool> shutting_down_{false};  // jobs aborted from now on are queued again
+
+  mutable std::mutex mu_;         // guards what the API reads while the loop writes
+  std::condition_variable idle_;  // notified when a job ends
+  std::map<int64_t, std::shared_ptr<ActiveJob>> active_;  // by store id
+  std::unordered_map<JobId, std::shared_ptr<ActiveJob>> by_cid_;
+  std::vector<SlotView> slots_;
+  SchedulerView scheduler_;
+  std::map<std::string, std::pair<int, int>> queue_tasks_;  // running, pending by queue
+  size_t charged_intervals_ = 0;                            // loop thread
+};
+
+template <class Fn>
+auto Service::Impl::OnLoop(Fn fn) -> Result<decltype(fn())> {
+  using T = decltype(fn());
+  {
+    std::lock_guard lock(mu_);
+    if (loop_ended_) return Status::Aborted("the server is stopping");
+  }
+  auto done = std::make_shared<std::promise<T>>();
+  std::future<T> answer = done->get_future();
+  runtime_->loop().Post([fn = std::move(fn), done]() mutable { done->set_value(fn()); });
+  // A loop that ends before it ran `fn` drops it, and the promise with it.
+  try {
+    return answer.get();
+  } catch (const std::future_error&) {
+    return Status::Aborted("the server is stopping");
+  }
+}
+
+Status Service::Impl::Start() {
+  const ServiceOptions& o = s_.options_;
+  RuntimeOptions ro;
+  ro.cluster = o.cluster;
+  ro.policy = o.policy;
+  ro.policy_args = o.policy_args;
+  ro.partitioner = o.partitioner;
+  ro.pin = o.pin;
+  ro.memory_limit = o.memory_limit;
+  ro.controller.observer_tick = std::chrono::milliseconds(250);
+  // The queues as the store has them: what is left of each budget, and each rate.
+  auto setup = std::make_shared<QueueSetup>();
+  for (const QueueRecord& q : s_.store_.Queues())
+    setup->queues.push_back({q.name, ToCredits(q.budget), ToCredits(q.rate)});
+  ro.policy_args.SetQueues(setup);
+  auto runtime = Runtime::Real(std::move(ro));
+  if (!runtime.ok()) return runtime.status();
+  runtime_ = std::move(runtime).value();
+  runtime_->AddObserver(this);
+  epoch_ms_ = NowMs() - ToMillis(runtime_->loop().Now());
+  for (const SlotInfo& slot : runtime_->slots())
+    slots_.push_back({slot.id, slot.node, slot.kind == SlotKind::kMap, slot.speed, 0, true, 0, 0});
+  scheduler_.policy = o.policy;
+  scheduler_.latency_buckets.assign(kLatencyBuckets, 0);
+  loop_thread_ = std::thread([this] {
+    runtime_->Serve();
+    std::lock_guard lock(mu_);
+    loop_ended_ = true;
+  });
+  return Status::OK();
+}
+
+Result<JobView> Service::Impl::Submit(const StoredJob& record, WorkloadJob job,
+                                      std::optional<double> deadline) {
+  auto entry = std::make_shared<ActiveJob>();
+  entry->view.record = record;
+  entry->view.deadline_s = job.deadline_s;
+  auto descriptor = AppRegistry::BuiltIn().Find(job.app);
+  if (!descriptor.ok()) return descriptor.status();
+  entry->app = std::make_unique<JobApp>((*descriptor)->runtime(job));
+  BlockStoreOptions so;
+  so.nodes = s_.options_.cluster.nodes();
+  auto store = BlockStore::InMemory(so);
+  if (!store.ok()) return store.status();
+  entry->store = std::move(store).value();
+  job.deadline_s = deadline;  // what is left of it
+  std::map<std::string, bool> present;
+  auto parts =
+      BuildRealSpecJob(job, *entry->app, *entry->store, present, s_.options_.partitioner, 0);
+  if (!parts.ok()) return parts.status();
+  const auto output = s_.options_.state_dir / "outputs" / std::to_string(record.id);
+  if (!record.output.empty()) parts->real.output = std::make_shared<CommitterOutput>(output, false);
+  entry->view.maps = static_cast<uint32_t>(parts->spec.maps.size());
+  entry->view.reduces = parts->spec.reduces;
+  auto shared_parts = std::make_shared<RealJobParts>(std::move(parts).value());
+  auto admitted = OnLoop([this, entry, shared_parts]() -> Admission {
+    entry->cid = runtime_->controller().next_job_id();
+    {
+      std::lock_guard lock(mu_);
+      active_[entry->view.record.id] = entry;
+      by_cid_[entry->cid] = entry;
+    }
+    const JobId cid =
+        runtime_->Submit({std::move(shared_parts->spec), std::move(shared_parts->real)});
+    Admission a = runtime_->controller().outcome(cid).admission;
+    if (!a.admitted) {
+      (void)runtime_->controller().TakeOutcome(cid);
+      std::lock_guard lock(mu_);
+      active_.erase(entry->view.record.id);
+      by_cid_.erase(cid);
+    }
+    return a;
+  });
+  if (!admitted.ok()) return admitted.status();
+  JobView view;
+  {
+    std::lock_guard lock(mu_);
+    entry->view.admission = admitted->reason;
+    entry->admitted = admitted->admitted;
+    view = entry->view;
+  }
+  if (!admitted->admitted) {
+    (void)s_.store_.SetJobPhase(record.id, JobStage::kRejected, admitted->reason, NowMs());
+    view.record.phase = JobStage::kRejected;
+    view.record.message = admitted->reason;
+  }
+  return view;
+}
+
+Result<JobView> Service::Impl::Cancel(int64_t id) {
+  std::shared_ptr<ActiveJob> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = active_.find(id);
+    if (it != active_.end()) entry = it->second;
+  }
+  if (!entry) return Status::InvalidArgument("job " + std::to_string(id) + " has ended");
+  auto cancelled = OnLoop([this, entry] { return Done{runtime_->Cancel(entry->cid)}; });
+  if (!cancelled.ok()) return cancelled.status();
+  MRLOCAL_RETURN_IF_ERROR(cancelled->status);
+  std::lock_guard lock(mu_);
+  return entry->view;
+}
+
+std::optional<JobView> Service::Impl::Active(int64_t id) const {
+  std::lock_guard lock(mu_);
+  auto it = active_.find(id);
+  if (it == active_.end()) return std::nullopt;
+  return it->second->view;
+}
+
+Status Service::Impl::ChangeQueue(QueueEvent event) {
+  auto changed = OnLoop([this, event]() mutable {
+    event.at = runtime_->loop().Now();
+    return Done{runtime_->ChangeQueue(event)};
+  });
+  return changed.ok() ? changed->status : changed.status();
+}
+
+void Service::Impl::OnTaskStart(const TaskLaunch& launch, Time now) {
+  std::shared_ptr<ActiveJob> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = by_cid_.find(launch.task.job);
+    if (it == by_cid_.end()) return;
+    entry = it->second;
+    SlotView& slot = slots_.at(static_cast<size_t>(launch.slot));
+    slot.job = entry->view.record.id;
+    slot.task_is_map = launch.task.kind == TaskKind::kMap;
+    slot.task = launch.task.index;
+    slot.since_s = static_cast<double>(ToMillis(now)) / 1000;
+    if (entry->view.record.phase != JobStage::kQueued) return;
+    entry->view.record.phase = JobStage::kRunning;
+    entry->view.record.started_ms = WallMs(now);
+  }
+  (void)s_.store_.SetJobPhase(entry->view.record.id, JobStage::kRunning, "", WallMs(now));
+}
+
+void Service::Impl::OnTaskReport(const TaskReport& report) {
+  std::lock_guard lock(mu_);
+  if (report.slot >= 0 && static_cast<size_t>(report.slot) < slots_.size())
+    slots_[static_cast<size_t>(report.slot)].job = 0;
+}
+
+void Service::Impl::OnDecision(SlotId, const std::optional<TaskRef>&, Time, Duration cost) {
+  const double us = std::chrono::duration<double, std::micro>(cost).count();
+  size_t bucket = 0;
+  while (bucket + 1 < kLatencyBuckets && us >= std::ldexp(1.0, int(bucket))) ++bucket;
+  std::lock_guard lock(mu_);
+  ++scheduler_.decisions;
+  ++scheduler_.latency_buckets[bucket];
+  scheduler_.latency_sum_s += us * 1e-6;
+  scheduler_.latency_max_s = std::max(scheduler_.latency_max_s, us * 1e-6);
+}
+
+void Service::Impl::Finish(ActiveJob& job, JobStage phase, const std::string& message, Time now) {
+  {
+    std::lock_guard lock(mu_);
+    job.view.record.phase = phase;
+    job.view.record.message = message;
+    if (IsFinal(phase)) job.view.record.finished_ms = WallMs(now);
+    active_.erase(job.view.record.id);
+    by_cid_.erase(job.cid);
+  }
+  (void)s_.store_.SetJobPhase(job.view.record.id, phase, message, WallMs(now));
+  idle_.notify_all();
+}
+
+void Service::Impl::OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) {
+  std::shared_ptr<ActiveJob> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = by_cid_.find(job.id);
+    if (it == by_cid_.end()) return;
+    entry = it->second;
+  }
+  RecordCharges();  // the interval its last attempt closed
+  JobStage phase = PhaseOf(outcome);
+  std::string message = outcome.failure.message();
+  if (shutting_down_ && phase != JobStage::kSucceeded) {
+    phase = JobStage::kQueued;  // it runs again at the next start
+    message = std::string(kStoppedMessage) + ": it runs again when the server starts";
+  }
+  Finish(*entry, phase, message, now);
+  (void)runtime_->controller().TakeOutcome(job.id);
+}
+
+void Service::Impl::OnTick(const ClusterState& state, const Executor&, Time now) {
+  RecordCharges();
+  std::lock_guard lock(mu_);
+  queue_tasks_.clear();
+  for (auto& [cid, entry] : by_cid_) {
+    auto it = state.jobs.find(cid);
+    if (it == state.jobs.end()) continue;
+    const JobState& j = it->second;
+    entry->view.maps_done = j.maps_done;
+    entry->view.reduces_done = j.reduces_done;
+    auto& [running, pending] = queue_tasks_[j.spec.queue];
+    running += static_cast<int>(j.maps_running + j.reduces_running);
+    pending += static_cast<int>(j.maps_pending() + j.reduces_pending());
+  }
+  (void)now;
+}
+
+void Service::Impl::RecordCharges() {
+  const QueueLedger* ledger = runtime_->policy().Ledger();
+  if (!ledger) return;
+  std::vector<ChargeRecord> charges;
+  for (; charged_intervals_ < ledger->intervals.size(); ++charged_intervals_) {
+    const QueueInterval& interval = ledger->intervals[charged_intervals_];
+    charges.clear();
+    for (const QueueCharge& line : interval.lines) {
+      const std::string& queue = ledger->accounts[line.account].name;
+      for (const JobCharge& part : line.jobs) {
+        if (part.charge == 0) continue;
+        int64_t job = 0;
+        if (auto it = by_cid_.find(part.job); it != by_cid_.end()) job = it->second->view.record.id;
+        charges.push_back({queue, job, WallMs(interval.start), WallMs(interval.end),
+                           part.used_slot_s, ToMicroCredits(line.rate), part.charge});
+      }
+    }
+    if (charges.empty()) continue;
+    const Status st = s_.store_.RecordCharges(charges);
+    if (!st.ok()) std::cerr << "mrlocal serve: charges not recorded: " << st.message() << "\n";
+  }
+}
+
+void Service::Impl::Stop(std::chrono::milliseconds grace) {
+  stopping_ = true;
+  {
+    std::unique_lock lock(mu_);
+    if (!loop_thread_.joinable()) return;
+    idle_.wait_for(lock, grace, [this] { return active_.empty() || loop_ended_; });
+  }
+  shutting_down_ = true;
+  runtime_->Shutdown(Status::Aborted(kStoppedMessage));
+  loop_thread_.join();
+  RecordCharges();
+  // Jobs the loop never saw end (none, unless it stopped early) stay queued in the store.
+  std::lock_guard lock(mu_);
+  active_.clear();
+  by_cid_.clear();
+}
+
+std::vector<QueueView> Service::Impl::Queues() const {
+  std::vector<QueueView> views;
+  for (QueueRecord& q : s_.store_.Queues()) views.push_back({std::move(q), 0, 0, 0, 0});
+  std::lock_guard lock(mu_);
+  for (QueueView& v : views) {
+    if (auto it = queue_tasks_.find(v.record.name); it != queue_tasks_.end())
+      std::tie(v.running, v.pending) = it->second;
+  }
+  return views;
+}
+
+std::vector<SlotView> Service::Impl::Slots() const {
+  std::lock_guard lock(mu_);
+  return slots_;
+}
+
+SchedulerView Service::Impl::Scheduler() const {
+  std::lock_guard lock(mu_);
+  SchedulerView v = scheduler_;
+  v.uptime_s = static_cast<double>(NowMs() - epoch_ms_) / 1000;
+  return v;
+}
+
+// Jobs the store holds as queued or running: a stopped server's, submitted again.
+void Service::Impl::Resume() {
+  for (StoredJob& record : s_.store_.UnfinishedJobs()) {
+    auto submission = ParseSubmission(record.request);
+    Status st = submission.status();
+    WorkloadJob* job = submission.ok() ? &submission->job : nullptr;
+    if (st.ok()) st = CheckInputs(*job, s_.options_.data_roots);
+    std::optional<double> deadline;
+    if (st.ok() && job->deadline_s) {
+      deadline = *job->deadline_s - static_cast<double>(NowMs() - record.submitted_ms) / 1000;
+      if (*deadline <= 0) {
+        (void)s_.store_.SetJobPhase(record.id, JobStage::kRejected,
+                                    "its deadline passed while the server was down", NowMs());
+        continue;
+      }
+    }
+    if (!record.output.empty() && std::filesystem::exists(record.output + "/_SUCCESS")) {
+      (void)s_.store_.SetJobPhase(record.id, JobStage::kSucceeded,
+                                  "its output was committed before the server stopped", NowMs());
+      continue;
+    }
+    if (!record.output.empty()) OutputCommitter::RemoveStale(record.output);
+    if (record.phase == JobStage::kRunning)
+      (void)s_.store_.SetJobPhase(record.id, JobStage::kQueued,
+                                  std::string(kStoppedMessage) + ": it runs again", NowMs());
+    record.phase = JobStage::kQueued;
+    if (st.ok()) st = Submit(record, std::move(*job), deadline).status();
+    if (!st.ok()) (void)s_.store_.SetJobPhase(record.id, JobStage::kFailed, st.message(), NowMs());
+  }
+}
+
+Service::Service(ServiceOptions options, ServiceStore& store)
+    : options_(std::move(options)), store_(store), impl_(std::make_unique<Impl>(*this)) {}
+
+Service::~Service() { Stop(std::chrono::milliseconds(0)); }
+
+Result<std::unique_ptr<Service>> Service::Start(ServiceOptions options, ServiceStore& store) {
+  for (auto& root : options.data_roots) {
+    std::error_code ec;
+    auto real = std::filesystem::canonical(root, ec);
+    if (ec || !std::filesystem::is_directory(real))
+      return Status::InvalidArgument("--data-root '" + root.string() + "' is not a directory");
+    root = real;
+  }
+  if (!store.FindQueue("default").ok())
+    MRLOCAL_RETURN_IF_ERROR(store.CreateQueue("default", 0, NowMs()));
+  std::unique_ptr<Service> service(new Service(std::move(options), store));
+  MRLOCAL_RETURN_IF_ERROR(service->impl_->Start());
+  service->impl_->Resume();
+  return service;
+}
+
+void Service::Stop(std::chrono::milliseconds grace) { impl_->Stop(grace); }
+bool Service::stopping() const { return impl_->stopping(); }
+
+Result<JobView> Service::Submit(const Caller& caller, std::string_view job_json) {
+  if (impl_->stopping()) return Status::ResourceExhausted("the server is stopping");
+  if (caller.role == Role::kReader)
+    return Status::PermissionDenied("key '" + caller.key + "' is a reader: it cannot submit");
+  auto submission = ParseSubmission(job_json);
+  if (!submission.ok()) return submission.status();
+  WorkloadJob& job = submission->job;
+  if (caller.role == Role::kOwner) {
+    if (!submission->queue_given) job.queue = caller.queue;
+    if (job.queue != caller.queue)
+      return Status::PermissionDenied("key '" + caller.key + "' may submit only to queue '" +
+                                      caller.queue + "'");
+  }
+  if (!store_.FindQueue(job.queue).ok()) return Status::NotFound("no queue '" + job.queue + "'");
+  MRLOCAL_RETURN_IF_ERROR(CheckInputs(job, options_.data_roots));
+  StoredJob record;
+  record.owner = caller.key;
+  record.queue = job.queue;
+  record.app = job.app;
+  json stored = json::parse(job_json);
+  stored["queue"] = job.queue;  // an owner's default, for a restart
+  record.request = stored.dump();
+  record.submitted_ms = NowMs();
+  auto id = store_.AddJob(record);
+  if (!id.ok()) return id.status();
+  record.id = *id;
+  if (submission->keep_output) {
+    record.output = (options_.state_dir / "outputs" / std::to_string(*id)).string();
+    (void)store_.SetJobOutput(*id, record.output);
+  }
+  auto view = impl_->Submit(record, job, job.deadline_s);
+  if (!view.ok())
+    (void)store_.SetJobPhase(*id, JobStage::kFailed, view.status().message(), NowMs());
+  return view;
+}
+
+namespace {
+
+JobView ViewOf(StoredJob record) {
+  JobView v;
+  v.record = std::move(record);
+  json request = json::parse(v.record.request, nullptr, false);
+  if (request.is_object() && request.contains("deadline_s") && request["deadline_s"].is_number())
+    v.deadline_s = request["deadline_s"].get<double>();
+  return v;
+}
+
+bool Sees(const Caller& caller, const StoredJob& record) {
+  return caller.role != Role::kOwner || record.owner == caller.key;
+}
+
+void Timing(JobView& v) {
+  const int64_t end = v.record.finished_ms > 0 ? v.record.finished_ms : NowMs();
+  v.elapsed_s = static_cast<double>(end - v.record.submitted_ms) / 1000;
+  if (v.deadline_s) v.slack_s = *v.deadline_s - v.elapsed_s;
+}
+
+}  // namespace
+
+Result<JobView> Service::Job(const Caller& caller, int64_t id) const {
+  auto record = store_.FindJob(id);
+  if (!record.ok() || !Sees(caller, *record))
+    return Status::NotFound("no job " + std::to_string(id));
+  JobView v = impl_->Active(id).value_or(ViewOf(std::move(record).value()));
+  Timing(v);
+  return v;
+}
+
+std::vector<JobView> Service::Jobs(const Caller& caller, size_t limit) const {
+  std::vector<JobView> views;
+  for (StoredJob& r : store_.Jobs(caller.role == Role::kOwner ? caller.key : "", limit)) {
+    const int64_t id = r.id;
+    views.push_back(impl_->Active(id).value_or(ViewOf(std::move(r))));
+    Timing(views.back());
+  }
+  return views;
+}
+
+Result<JobView> Service::Cancel(const Caller& caller, int64_t id) {
+  MRLOCAL_RETURN_IF_ERROR(Job(caller, id).status());
+  if (caller.role == Role::kReader)
+    return Status::PermissionDenied("key '" + caller.key + "' is a reader: it cannot cancel");
+  MRLOCAL_RETURN_IF_ERROR(impl_->Cancel(id).status());
+  return Job(caller, id);
+}
+
+Status Service::CreateQueue(const Caller& caller, const std::string& name, MicroCredits rate) {
+  MRLOCAL_RETURN_IF_ERROR(store_.CreateQueue(name, rate, NowMs(), caller.key));
+  QueueEvent e;
+  e.kind = QueueEvent::Kind::kAddQueue;
+  e.queue = {name, 0.0, ToCredits(rate)};
+  const Status st = impl_->ChangeQueue(e);
+  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;  // no queues: fine
+}
+
+Status Service::SetRate(const Caller& caller, const std::string& name, MicroCredits rate) {
+  MRLOCAL_RETURN_IF_ERROR(store_.SetRate(name, rate, caller.key, NowMs()));
+  QueueEvent e;
+  e.kind = QueueEvent::Kind::kSetRate;
+  e.queue.name = name;
+  e.value = ToCredits(rate);
+  const Status st = impl_->ChangeQueue(e);
+  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;
+}
+
+Status Service::Deposit(const Caller& caller, const std::string& name, MicroCredits amount) {
+  MRLOCAL_RETURN_IF_ERROR(store_.Deposit(name, amount, caller.key, NowMs()));
+  QueueEvent e;
+  e.kind = QueueEvent::Kind::kAddBudget;
+  e.queue.name = name;
+  e.value = ToCredits(amount);
+  const Status st = impl_->ChangeQueue(e);
+  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;
+}
+
+std::vector<QueueView> Service::Queues() const { return impl_->Queues(); }
+std::vector<SlotView> Service::Slots() const { return impl_->Slots(); }
+SchedulerView Service::Scheduler() const { return impl_->Scheduler(); }
+
+}  // namespace mrlocal
