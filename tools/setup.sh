@@ -19,7 +19,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(cmake g++ make pkg-config xz-utils libboost-dev libxxhash-dev libmimalloc-dev
           libcli11-dev libgtest-dev libbenchmark-dev coinor-libclp-dev zlib1g-dev
           nlohmann-json3-dev openmpi-bin libopenmpi-dev libmrmpi-dev
+          libssl-dev libsqlite3-dev  # mrlocal serve: request signing, its state
           clang libclang-rt-14-dev)  # clang and libFuzzer: the fuzzers of tests/fuzz
+# Only the test suite's: Chromium for the web console's browser test, and a font for it to
+# draw text with when headless.
+test_packages=(chromium fonts-dejavu-core)
+if [ "$mode" = test ] && [ "$flavor" != --fuzz ]; then packages+=("${test_packages[@]}"); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
