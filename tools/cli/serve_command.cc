@@ -35,6 +35,7 @@ struct ServeFlags {
   std::string max_body = "1MiB";
   int max_connections = 256;
   int threads = 4;
+  int max_jobs = 10'000;
   bool no_pin = false;
 };
 
@@ -80,6 +81,10 @@ class ServeCommand final : public Command {
            IntegerIn(1, 10000));
     Within(app->add_option("--http-threads", f.threads, "HTTP threads, 1 to 64 (default 4)"),
            IntegerIn(1, 64));
+    Within(app->add_option("--max-jobs", f.max_jobs,
+                           "Jobs queued or running at once, 1 to 1000000 (default 10000): a "
+                           "submission beyond is refused with 503 until some end"),
+           IntegerIn(1, 1'000'000));
     AddQueueShareOptions(app, f.allocation_interval, f.preempt);
     AddMemoryLimitOption(app, f.memory_limit);
     app->add_flag("--no-pin", f.no_pin, "Do not pin slot threads to CPUs");
@@ -104,6 +109,7 @@ Result<ServiceOptions> ServeCommand::Options() const {
   for (const std::string& root : f.data_roots) o.data_roots.emplace_back(root);
   if (f.memory_limit) o.memory_limit = ParseSize(*f.memory_limit).value();
   o.pin = !f.no_pin;
+  o.max_active_jobs = static_cast<size_t>(f.max_jobs);
   return o;
 }
 

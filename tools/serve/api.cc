@@ -86,10 +86,11 @@ json ToJson(const SchedulerView& v) {
   return {{"policy", v.policy},
           {"uptime_s", v.uptime_s},
           {"decisions", v.decisions},
-          {"latency_p50_s", v.Quantile(0.5)},
-          {"latency_p99_s", v.Quantile(0.99)},
-          {"latency_max_s", v.latency_max_s},
-          {"latency_buckets_us", v.latency_buckets}};
+          {"decision_p50_us", v.p50_us},
+          {"decision_p99_us", v.p99_us},
+          {"slot_decisions", v.slot_decisions},
+          {"slot_decision_max_s", v.latency_max_s},
+          {"slot_decision_buckets_us", v.latency_buckets}};
 }
 
 json ClusterJson(const std::vector<SlotView>& slots) {

@@ -46,16 +46,16 @@ std::string MetricsText(const Service& service) {
 
   const SchedulerView sched = service.Scheduler();
   Head(out, "mrlocal_decision_latency_seconds", "histogram",
-       "How long each scheduling decision of the policy took.");
+       "How long each slot's scheduling decision (the policy's pick) took.");
   uint64_t cumulative = 0;
   for (size_t i = 0; i + 1 < sched.latency_buckets.size(); ++i) {
     cumulative += sched.latency_buckets[i];
     out << "mrlocal_decision_latency_seconds_bucket{le=\"" << std::ldexp(1.0, int(i)) * 1e-6
         << "\"} " << cumulative << "\n";
   }
-  out << "mrlocal_decision_latency_seconds_bucket{le=\"+Inf\"} " << sched.decisions << "\n"
+  out << "mrlocal_decision_latency_seconds_bucket{le=\"+Inf\"} " << sched.slot_decisions << "\n"
       << "mrlocal_decision_latency_seconds_sum " << sched.latency_sum_s << "\n"
-      << "mrlocal_decision_latency_seconds_count " << sched.decisions << "\n";
+      << "mrlocal_decision_latency_seconds_count " << sched.slot_decisions << "\n";
 
   const auto queues = service.Queues();
   Head(out, "mrlocal_queue_budget_micro", "gauge", "What is left of each queue's budget.");

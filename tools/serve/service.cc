@@ -30,20 +30,6 @@ int64_t NowMs() {
       .count();
 }
 
-double SchedulerView::Quantile(double q) const {
-  uint64_t total = 0;
-  for (uint64_t n : latency_buckets) total += n;
-  if (total == 0) return 0;
-  const auto rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(total)));
-  uint64_t seen = 0;
-  for (size_t i = 0; i < latency_buckets.size(); ++i) {
-    seen += latency_buckets[i];
-    if (seen >= std::max<uint64_t>(rank, 1))
-      return i + 1 == latency_buckets.size() ? latency_max_s : std::ldexp(1.0, int(i)) * 1e-6;
-  }
-  return latency_max_s;
-}
-
 namespace {
 
 constexpr size_t kLatencyBuckets = 24;  // up to 2^23 us (8 s); the last holds the rest
@@ -104,11 +90,13 @@ struct Submission {
 Result<Submission> ParseSubmission(std::string_view text) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
-    return Status::InvalidArgument("the body is not a JSON object (a job of the workload spec "
-                                   "format)");
+    return Status::InvalidArgument(
+        "the body is not a JSON object (a job of the workload spec "
+        "format)");
   if (j.contains("arrival_s") || j.contains("after"))
-    return Status::InvalidArgument("a submitted job arrives when it is submitted: no "
-                                   "arrival_s or after");
+    return Status::InvalidArgument(
+        "a submitted job arrives when it is submitted: no "
+        "arrival_s or after");
   Submission s;
   if (j.contains("output")) {
     if (!j["output"].is_boolean()) return Status::InvalidArgument("'output' must be true or false");
@@ -149,6 +137,10 @@ class Service::Impl final : public ControllerObserver {
   std::vector<SlotView> Slots() const;
   SchedulerView Scheduler() const;
   bool stopping() const { return stopping_.load(); }
+  size_t active() const {
+    std::lock_guard lock(mu_);
+    return active_.size();
+  }
   void Resume();
 
   // ControllerObserver, on the loop thread.
@@ -355,7 +347,7 @@ void Service::Impl::OnDecision(SlotId, const std::optional<TaskRef>&, Time, Dura
   size_t bucket = 0;
   while (bucket + 1 < kLatencyBuckets && us >= std::ldexp(1.0, int(bucket))) ++bucket;
   std::lock_guard lock(mu_);
-  ++scheduler_.decisions;
+  ++scheduler_.slot_decisions;
   ++scheduler_.latency_buckets[bucket];
   scheduler_.latency_sum_s += us * 1e-6;
   scheduler_.latency_max_s = std::max(scheduler_.latency_max_s, us * 1e-6);
@@ -395,7 +387,11 @@ void Service::Impl::OnJobFinished(const JobState& job, const JobOutcome& outcome
 
 void Service::Impl::OnTick(const ClusterState& state, const Executor&, Time now) {
   RecordCharges();
+  const SchedulerStats& stats = runtime_->controller().stats();
   std::lock_guard lock(mu_);
+  scheduler_.decisions = stats.decisions;
+  scheduler_.p50_us = stats.decision_ns.PercentileUs(0.5);
+  scheduler_.p99_us = stats.decision_ns.PercentileUs(0.99);
   queue_tasks_.clear();
   for (auto& [cid, entry] : by_cid_) {
     auto it = state.jobs.find(cid);
@@ -534,6 +530,10 @@ Result<JobView> Service::Submit(const Caller& caller, std::string_view job_json)
     return Status::PermissionDenied("key '" + caller.key + "' is a reader: it cannot submit");
   auto submission = ParseSubmission(job_json);
   if (!submission.ok()) return submission.status();
+  if (impl_->active() >= options_.max_active_jobs)
+    return Status::ResourceExhausted("the server holds " +
+                                     std::to_string(options_.max_active_jobs) +
+                                     " queued or running jobs, its limit: try again later");
   WorkloadJob& job = submission->job;
   if (caller.role == Role::kOwner) {
     if (!submission->queue_given) job.queue = caller.queue;

@@ -75,16 +75,20 @@ struct SlotView {
   double since_s = 0;  // since the service started
 };
 
-// The scheduler's own cost: each decision's latency, as a histogram of power-of-two
-// microsecond buckets (bucket i holds decisions under 2^i us; the last, the rest).
+// The scheduler's own cost. decisions and the percentiles are the Controller's own
+// SchedulerStats (every policy call: admissions, picks, ticks), as `mrlocal workload`
+// reports them, so that a run with and without the service compare; the histogram, for
+// /metrics and the console, holds each slot decision's latency in power-of-two
+// microsecond buckets (bucket i: under 2^i us; the last, the rest).
 struct SchedulerView {
   std::string policy;
   double uptime_s = 0;
   uint64_t decisions = 0;
+  double p50_us = 0, p99_us = 0;
   std::vector<uint64_t> latency_buckets;
+  uint64_t slot_decisions = 0;  // in the histogram
   double latency_sum_s = 0;
   double latency_max_s = 0;
-  double Quantile(double q) const;  // seconds, from the buckets (their upper bound)
 };
 
 struct QueueView {
