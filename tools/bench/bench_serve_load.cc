@@ -7,6 +7,11 @@
 //   bench_serve_load --server URL --key FILE status N C       N GET /api/v1/jobs/{id}
 //   bench_serve_load --server URL --key FILE stream N C PID   N tiny jobs through, printing
 //                                                             the server's RSS every N/20
+//   bench_serve_load --server URL --key FILE closed N C SWITCH_S
+//       the two-queue experiment (dynamic proportional share, section 4.2) through the API:
+//       C closed-loop clients per queue q1 and q2, N jobs each (24 maps of 0.25 s, one
+//       0.05 s reduce); at SWITCH_S the rates go from q1 2 : q2 1 to q1 1 : q2 2. Prints
+//       each job, then the mean completion time per queue and phase and their ratio.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -86,6 +91,79 @@ uint64_t RssKiB(int pid) {
   return 0;
 }
 
+// One job of the two-queue experiment, as its client saw it.
+struct ClosedJob {
+  std::string queue;
+  double submitted_s, finished_s;
+};
+
+int Closed(const ServiceAddress& address, const ServiceKey& key, size_t per_client, int clients,
+           double switch_s) {
+  const auto start = Clock::now();
+  const auto since = [&start] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  std::mutex mu;
+  std::vector<ClosedJob> jobs;
+  std::vector<std::thread> threads;
+  for (const char* queue : {"q1", "q2"})
+    for (int c = 0; c < clients; ++c)
+      threads.emplace_back([&, queue] {
+        ServiceClient client(address, key);
+        const std::string job =
+            json{{"app", "synthetic"}, {"maps", 24},     {"reduces", 1},   {"map_s", 0.25},
+                 {"reduce_s", 0.05},   {"queue", queue}, {"output", false}}
+                .dump();
+        for (size_t i = 0; i < per_client; ++i) {
+          const double submitted = since();
+          auto r = client.Call("POST", "/api/v1/jobs", job);
+          if (!r.ok() || r->status != 201) return;
+          const std::string target =
+              "/api/v1/jobs/" + std::to_string(json::parse(r->body)["id"].get<int64_t>());
+          for (;;) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            auto s = client.Call("GET", target);
+            if (!s.ok()) return;
+            const std::string phase = json::parse(s->body)["phase"];
+            if (phase != "queued" && phase != "running") break;
+          }
+          std::lock_guard lock(mu);
+          jobs.push_back({queue, submitted, since()});
+        }
+      });
+  std::thread switcher([&] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(switch_s));
+    ServiceClient client(address, key);
+    for (auto [queue, rate] : {std::pair{"q1", 1'000'000}, {"q2", 2'000'000}})
+      (void)client.Call("POST", std::string("/api/v1/queues/") + queue + "/rate",
+                        json{{"rate_micro", rate}}.dump());
+    std::printf("rates switched to q1 1 : q2 2 at %.1f s\n", since());
+  });
+  for (auto& t : threads) t.join();
+  switcher.join();
+  std::printf("queue,submitted_s,finished_s,completion_s\n");
+  double sum[2][2] = {{0, 0}, {0, 0}};
+  int count[2][2] = {{0, 0}, {0, 0}};
+  for (const ClosedJob& j : jobs) {
+    std::printf("%s,%.3f,%.3f,%.3f\n", j.queue.c_str(), j.submitted_s, j.finished_s,
+                j.finished_s - j.submitted_s);
+    // A job belongs to the phase it ran in wholly; those across the switch to neither.
+    const int phase = j.finished_s <= switch_s ? 0 : j.submitted_s >= switch_s ? 1 : -1;
+    if (phase < 0) continue;
+    const int q = j.queue == "q1" ? 0 : 1;
+    sum[phase][q] += j.finished_s - j.submitted_s;
+    ++count[phase][q];
+  }
+  for (int p = 0; p < 2; ++p) {
+    const double q1 = sum[p][0] / std::max(1, count[p][0]),
+                 q2 = sum[p][1] / std::max(1, count[p][1]);
+    std::printf("%s: q1 %.2f s (%d jobs), q2 %.2f s (%d jobs), slower / faster %.2f\n",
+                p == 0 ? "rates 2:1" : "rates 1:2", q1, count[p][0], q2, count[p][1],
+                p == 0 ? q2 / q1 : q1 / q2);
+  }
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() < 6 || args[0] != "--server" || args[2] != "--key") {
@@ -134,6 +212,8 @@ int Main(int argc, char** argv) {
       std::printf("%zu,%.1f\n", done + step, RssKiB(pid) / 1024.0);
       std::fflush(stdout);
     }
+  } else if (phase == "closed") {
+    return Closed(*address, *key, n, clients, std::stod(args.at(7)));
   } else {
     std::cerr << "unknown phase '" << phase << "'\n";
     return 2;

@@ -57,6 +57,15 @@ std::string MetricsText(const Service& service) {
       << "mrlocal_decision_latency_seconds_sum " << sched.latency_sum_s << "\n"
       << "mrlocal_decision_latency_seconds_count " << sched.slot_decisions << "\n";
 
+  Head(out, "mrlocal_scheduler_decisions", "counter",
+       "Policy calls (admissions, picks, ticks), as mrlocal workload counts them.");
+  out << "mrlocal_scheduler_decisions " << sched.decisions << "\n";
+  Head(out, "mrlocal_scheduler_decision_seconds", "gauge",
+       "The policy calls' latency percentiles (the Controller's SchedulerStats).");
+  out << "mrlocal_scheduler_decision_seconds{quantile=\"0.5\"} " << sched.p50_us * 1e-6 << "\n"
+      << "mrlocal_scheduler_decision_seconds{quantile=\"0.99\"} " << sched.p99_us * 1e-6
+      << "\n";
+
   const auto queues = service.Queues();
   Head(out, "mrlocal_queue_budget_micro", "gauge", "What is left of each queue's budget.");
   for (const QueueView& q : queues)

@@ -144,6 +144,7 @@ class Service::Impl final : public ControllerObserver {
   void Resume();
 
   // ControllerObserver, on the loop thread.
+  void OnAdmission(const JobState& job, const Admission& a, Time now) override;
   void OnTaskStart(const TaskLaunch& launch, Time now) override;
   void OnTaskReport(const TaskReport& report) override;
   void OnDecision(SlotId, const std::optional<TaskRef>&, Time, Duration cost) override;
@@ -208,6 +209,9 @@ Status Service::Impl::Start() {
   ro.pin = o.pin;
   ro.memory_limit = o.memory_limit;
   ro.controller.observer_tick = std::chrono::milliseconds(250);
+  // A service runs for ever: a job's state goes once its observers have seen it end (the
+  // store keeps the record).
+  ro.controller.forget_finished_jobs = true;
   // The queues as the store has them: what is left of each budget, and each rate.
   auto setup = std::make_shared<QueueSetup>();
   for (const QueueRecord& q : s_.store_.Queues())
@@ -260,23 +264,17 @@ Result<JobView> Service::Impl::Submit(const StoredJob& record, WorkloadJob job,
       active_[entry->view.record.id] = entry;
       by_cid_[entry->cid] = entry;
     }
-    const JobId cid =
-        runtime_->Submit({std::move(shared_parts->spec), std::move(shared_parts->real)});
-    Admission a = runtime_->controller().outcome(cid).admission;
-    if (!a.admitted) {
-      (void)runtime_->controller().TakeOutcome(cid);
-      std::lock_guard lock(mu_);
-      active_.erase(entry->view.record.id);
-      by_cid_.erase(cid);
-    }
-    return a;
+    // OnAdmission has the verdict by the time Submit returns (the controller forgets a
+    // rejected job at once).
+    runtime_->Submit({std::move(shared_parts->spec), std::move(shared_parts->real)});
+    std::lock_guard lock(mu_);
+    return entry->admitted ? Admission::Yes(entry->view.admission)
+                           : Admission::No(entry->view.admission);
   });
   if (!admitted.ok()) return admitted.status();
   JobView view;
   {
     std::lock_guard lock(mu_);
-    entry->view.admission = admitted->reason;
-    entry->admitted = admitted->admitted;
     view = entry->view;
   }
   if (!admitted->admitted) {
@@ -382,7 +380,17 @@ void Service::Impl::OnJobFinished(const JobState& job, const JobOutcome& outcome
     message = std::string(kStoppedMessage) + ": it runs again when the server starts";
   }
   Finish(*entry, phase, message, now);
-  (void)runtime_->controller().TakeOutcome(job.id);
+}
+
+void Service::Impl::OnAdmission(const JobState& job, const Admission& a, Time) {
+  std::lock_guard lock(mu_);
+  auto it = by_cid_.find(job.id);
+  if (it == by_cid_.end()) return;
+  it->second->view.admission = a.reason;
+  it->second->admitted = a.admitted;
+  if (a.admitted) return;
+  active_.erase(it->second->view.record.id);
+  by_cid_.erase(it);
 }
 
 void Service::Impl::OnTick(const ClusterState& state, const Executor&, Time now) {
