@@ -22,18 +22,18 @@ job() {  # $1: index
   echo "{\"cluster\": \"$cluster\", \"queues\": [{\"name\": \"q1\", \"budget\": 1000000, \"rate\": 2}, {\"name\": \"q2\", \"budget\": 1000000, \"rate\": 1}], \"jobs\": ["
   for i in $(seq 0 99); do
     sep=$([ "$i" -lt 99 ] && echo , || true)
-    echo "$(job "$i"), \"arrival_s\": $(echo "$i * 0.1" | bc -l)}$sep"
+    echo "$(job "$i"), \"arrival_s\": $(awk -v i="$i" 'BEGIN {printf "%.1f", i * 0.1}')}$sep"
   done
   echo "]}"
 } >"$dir/spec.json"
 
 for run in $(seq "$runs"); do
   echo -n "run $run, workload spec: "
-  "$mrlocal" workload "$dir/spec.json" --policy dynprio --no-pin 2>/dev/null | grep -o 'scheduler .*'
+  "$mrlocal" workload "$dir/spec.json" --policy dynprio 2>&1 | grep -o 'scheduler .*'
 
   state="$dir/state$run"
   "$mrlocal" keys add root --role admin --state "$state" -o "$state.key" 2>/dev/null
-  "$mrlocal" serve --listen 127.0.0.1:0 --state "$state" --cluster "$cluster" --no-pin \
+  "$mrlocal" serve --listen 127.0.0.1:0 --state "$state" --cluster "$cluster" \
     --grace 1ms 2>"$dir/serve.log" &
   pid=$!
   url=
