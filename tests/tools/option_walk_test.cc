@@ -37,6 +37,57 @@ struct Row {
 // accepts of kEdges.
 const std::map<std::string, Row>& Table() {
   static const auto* table = new std::map<std::string, Row>{
+      // mrlocal serve and its clients (tools/serve).
+      {"serve --listen", {kAnyName}},  // HOST:PORT, checked when it runs
+      {"serve --state", {kAnyName, "state"}},
+      {"serve --cluster", {}},
+      {"serve --policy", {}},
+      {"serve --data-root", {kAnyName}},  // a directory, checked when it runs
+      {"serve --grace", {}},
+      {"serve --signature-window", {}},
+      {"serve --max-body", {}},
+      {"serve --max-connections", {}},
+      {"serve --http-threads", {}},
+      {"serve --max-jobs", {}},
+      {"serve --memory-limit", {}},
+      {"serve --preempt", {}},
+      {"serve --allocation-interval", {}},
+      {"keys add NAME", {kAnyName, "k"}},
+      {"keys add --role", {{}, "admin"}},
+      {"keys add --queue", {kAnyName}},
+      {"keys add --output", {kAnyName, "k.key"}},
+      {"keys add --state", {kAnyName, "state"}},
+      {"keys list --state", {kAnyName, "state"}},
+      {"keys remove --state", {kAnyName, "state"}},
+      {"keys remove NAME", {kAnyName, "k"}},
+      {"submit --server", {kAnyName}},
+      {"submit --key", {kAnyName, "k.key"}},
+      {"submit APP", {kAnyName, "pi"}},
+      {"submit FILE", {kAnyName}},
+      {"submit --job", {kAnyName}},
+      {"submit --deadline", {}},
+      {"submit --goal", {}},
+      {"submit --queue", {kAnyName}},
+      {"submit --reduces", {{"0"}}},
+      {"submit --maps", {}},
+      {"submit --samples", {}},
+      {"submit --generate-text", {}},
+      {"status --server", {kAnyName}},
+      {"status --key", {kAnyName, "k.key"}},
+      {"status ID", {}},
+      {"status --limit", {}},
+      {"cancel --server", {kAnyName}},
+      {"cancel --key", {kAnyName, "k.key"}},
+      {"cancel ID", {{}, "1"}},
+      {"queue --server", {kAnyName}},
+      {"queue --key", {kAnyName, "k.key"}},
+      {"queue show NAME", {kAnyName, "q1"}},
+      {"queue create NAME", {kAnyName, "q1"}},
+      {"queue create --rate", {{"0"}, "1"}},
+      {"queue rate NAME", {kAnyName, "q1"}},
+      {"queue rate CREDITS", {{"0"}, "1"}},
+      {"queue deposit NAME", {kAnyName, "q1"}},
+      {"queue deposit CREDITS", {{"0"}, "1"}},
       // wordcount and friendcount: the job options.
       {"wordcount FILE", {kAnyName}},
       {"friendcount EDGEFILE", {kAnyName, "edges.txt"}},
@@ -187,12 +238,18 @@ std::vector<std::string> CommandLine(const std::vector<Step>& chain, const CLI::
   std::vector<std::string> args = {"mrlocal"};
   for (const Step& step : chain) {
     args.push_back(step.app->get_name());
-    for (const CLI::Option* o : step.app->get_options()) {
+    // A positional before the tested one is given its sample, required or not: the tested
+    // value would be taken for it otherwise ("submit APP FILE").
+    const auto options = step.app->get_options();
+    const bool tested_here = std::find(options.begin(), options.end(), tested) != options.end();
+    bool before_tested = tested_here && !tested->nonpositional();
+    for (const CLI::Option* o : options) {
       if (!TakesAValue(o)) continue;
+      if (o == tested) before_tested = false;
       std::string v;
       if (o == tested) {
         v = value;
-      } else if (o->get_required()) {
+      } else if (o->get_required() || (before_tested && !o->nonpositional())) {
         v = Table().at(RowKey(step.path, NameOf(o))).sample;
       } else {
         continue;

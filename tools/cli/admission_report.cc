@@ -27,8 +27,9 @@ std::string EstimateSource(const AppEstimate& e, double margin, double confidenc
     // Below kMinSpreadObservations maps seen, the history tells no spread (JobHistory::Spread).
     const bool spread = e.observations.maps.size() >= kMinSpreadObservations || e.map_spread;
     what += "; at confidence " + FormatNumber(confidence) +
-            (spread ? "" : ", as the worst case until " +
-                               std::to_string(kMinSpreadObservations) + " maps are seen");
+            (spread ? ""
+                    : ", as the worst case until " + std::to_string(kMinSpreadObservations) +
+                          " maps are seen");
   }
   return what;
 }

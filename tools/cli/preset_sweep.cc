@@ -140,8 +140,7 @@ CLI::Validator LoadList() {
         auto loads = ParseLoads(text);
         return loads.ok() ? std::string() : std::string(loads.status().message());
       },
-      "each a number in (0, 1000000], at most " + std::to_string(kMaxSweepPoints) +
-          " of them");
+      "each a number in (0, 1000000], at most " + std::to_string(kMaxSweepPoints) + " of them");
 }
 
 }  // namespace mrlocal

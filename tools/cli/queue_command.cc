@@ -16,13 +16,13 @@ namespace {
 
 using nlohmann::json;
 
-std::string Credits(const json& j, const char* field) {
+std::string CreditsOf(const json& j, const char* field) {
   return FormatCredits(j.value(field, int64_t{0}));
 }
 
 void PrintQueue(const json& q) {
-  std::cout << q.value("name", "") << "\tbudget " << Credits(q, "budget_micro") << "\trate "
-            << Credits(q, "rate_micro") << "\tcharged " << Credits(q, "charged_micro")
+  std::cout << q.value("name", "") << "\tbudget " << CreditsOf(q, "budget_micro") << "\trate "
+            << CreditsOf(q, "rate_micro") << "\tcharged " << CreditsOf(q, "charged_micro")
             << "\trunning " << q.value("running", 0) << "\tpending " << q.value("pending", 0)
             << "\n";
 }
@@ -30,14 +30,14 @@ void PrintQueue(const json& q) {
 void PrintStatement(const json& s) {
   PrintQueue(s["queue"]);
   for (const json& d : s["deposits"])
-    std::cout << "  deposit  " << Credits(d, "amount_micro") << " at " << d.value("at_ms", 0LL)
+    std::cout << "  deposit  " << CreditsOf(d, "amount_micro") << " at " << d.value("at_ms", 0LL)
               << " ms by " << d.value("by", "") << "\n";
   for (const json& r : s["rates"])
-    std::cout << "  rate     " << Credits(r, "rate_micro") << " from " << r.value("at_ms", 0LL)
+    std::cout << "  rate     " << CreditsOf(r, "rate_micro") << " from " << r.value("at_ms", 0LL)
               << " ms by " << r.value("by", "") << "\n";
   for (const json& c : s["charges"])
-    std::cout << "  charge   " << Credits(c, "amount_micro") << " job " << c.value("job", 0LL)
-              << " for " << c.value("slot_s", 0.0) << " slot-s at " << Credits(c, "price_micro")
+    std::cout << "  charge   " << CreditsOf(c, "amount_micro") << " job " << c.value("job", 0LL)
+              << " for " << c.value("slot_s", 0.0) << " slot-s at " << CreditsOf(c, "price_micro")
               << " (" << c.value("start_ms", 0LL) << "-" << c.value("end_ms", 0LL) << " ms)\n";
 }
 
@@ -54,10 +54,19 @@ class QueueCommand final : public Command {
     deposit_ = app->add_subcommand("deposit", "Add to a queue's budget (admin)");
     for (CLI::App* sub : {show_, create_, rate_, deposit_})
       sub->add_option("NAME", name_, "The queue")->required()->check(NotEmpty());
-    create_->add_option("--rate", amount_, "Its spending rate, credits per slot and interval")
-        ->required();
-    rate_->add_option("CREDITS", amount_, "Credits per slot and allocation interval")->required();
-    deposit_->add_option("CREDITS", amount_, "Credits to add")->required();
+    const std::string range = std::string(" (") + kCreditsRange + ")";
+    Within(create_
+               ->add_option("--rate", amount_,
+                            "Its spending rate per slot and allocation interval" + range)
+               ->required(),
+           Credits());
+    Within(
+        rate_->add_option("CREDITS", amount_, "The rate per slot and allocation interval" + range)
+            ->required(),
+        Credits());
+    Within(
+        deposit_->add_option("CREDITS", amount_, "What to add to the budget" + range)->required(),
+        Credits());
     for (CLI::App* sub : {list_, show_, create_, rate_, deposit_}) sub->fallthrough();
   }
 

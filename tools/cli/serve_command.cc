@@ -64,7 +64,7 @@ class ServeCommand final : public Command {
     app->add_option("--data-root", f.data_roots,
                     "A directory submitted jobs may read files under (repeatable; none: jobs "
                     "read no files, only generated inputs)")
-        ->check(CLI::ExistingDirectory);
+        ->check(NotEmpty());  // Service::Start says which is not a directory
     Within(app->add_option("--grace", f.grace,
                            "On SIGTERM: how long running jobs may take to finish before they "
                            "are cancelled and queued again, a positive duration (default 30s)"),

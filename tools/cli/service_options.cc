@@ -45,6 +45,14 @@ Result<json> CallApi(ServiceClient& client, const std::string& method, const std
   return Status::Internal(message);
 }
 
+CLI::Validator Credits() {
+  return CLI::Validator(
+      [](std::string& text) {
+        return ParseCredits(text, "").ok() ? std::string() : MustBe(kCreditsRange, text);
+      },
+      "");
+}
+
 Result<MicroCredits> ParseCredits(std::string_view text, const std::string& what) {
   const std::string given(text);
   const auto bad = [&] {

@@ -30,5 +30,8 @@ Result<nlohmann::json> CallApi(ServiceClient& client, const std::string& method,
 // Credits as the user writes them ("2", "0.5", "1000.000001") into micro-credits, exactly
 // (no floating point); InvalidArgument naming `what` otherwise.
 Result<MicroCredits> ParseCredits(std::string_view text, const std::string& what);
+// The option check of an amount of credits (ParseCredits), saying kCreditsRange.
+inline constexpr const char* kCreditsRange = "credits from 0 to 10^12, at most 6 decimals";
+CLI::Validator Credits();
 
 }  // namespace mrlocal

@@ -98,7 +98,8 @@ class SubmitCommand final : public Command {
     SubmitFlags& f = f_;
     AddServerOptions(app, f.server);
     app->add_option("APP", f.app, "wordcount, friendcount, pi or synthetic")->check(NotEmpty());
-    app->add_option("FILE", f.files, "Input files (under the server's --data-root)");
+    app->add_option("FILE", f.files, "Input files (under the server's --data-root)")
+        ->check(NotEmpty());
     app->add_option("--job", f.job_json,
                     "The whole job as JSON, one job of the workload spec format")
         ->check(NotEmpty());

@@ -178,7 +178,9 @@ class Service::Impl final : public ControllerObserver {
   std::vector<SlotView> slots_;
   SchedulerView scheduler_;
   std::map<std::string, std::pair<int, int>> queue_tasks_;  // running, pending by queue
-  size_t charged_intervals_ = 0;                            // loop thread
+  // Each queue's share of the map and reduce slots in the last closed allocation interval.
+  std::map<std::string, std::pair<double, double>> queue_shares_;
+  size_t charged_intervals_ = 0;  // loop thread
 };
 
 template <class Fn>
@@ -400,6 +402,15 @@ void Service::Impl::OnTick(const ClusterState& state, const Executor&, Time now)
   scheduler_.decisions = stats.decisions;
   scheduler_.p50_us = stats.decision_ns.PercentileUs(0.5);
   scheduler_.p99_us = stats.decision_ns.PercentileUs(0.99);
+  if (const QueueLedger* ledger = runtime_->policy().Ledger();
+      ledger && !ledger->intervals.empty()) {
+    const int maps = s_.options_.cluster.map_slots(), reduces = s_.options_.cluster.reduce_slots();
+    queue_shares_.clear();
+    for (const QueueCharge& line : ledger->intervals.back().lines)
+      queue_shares_[ledger->accounts[line.account].name] = {
+          maps > 0 ? static_cast<double>(line.entitled_map_slots) / maps : 0,
+          reduces > 0 ? static_cast<double>(line.entitled_reduce_slots) / reduces : 0};
+  }
   queue_tasks_.clear();
   for (auto& [cid, entry] : by_cid_) {
     auto it = state.jobs.find(cid);
@@ -461,6 +472,8 @@ std::vector<QueueView> Service::Impl::Queues() const {
   for (QueueView& v : views) {
     if (auto it = queue_tasks_.find(v.record.name); it != queue_tasks_.end())
       std::tie(v.running, v.pending) = it->second;
+    if (auto it = queue_shares_.find(v.record.name); it != queue_shares_.end())
+      std::tie(v.share_map, v.share_reduce) = it->second;
   }
   return views;
 }

@@ -93,8 +93,10 @@ struct SchedulerView {
 
 struct QueueView {
   QueueRecord record;
-  double share_map = 0, share_reduce = 0;  // of the slots, under dynprio; 0 otherwise
-  int running = 0, pending = 0;            // tasks of its jobs
+  // Its share of the map and reduce slots (dynprio, capacity) as the last allocation interval
+  // ended; 0 under other policies.
+  double share_map = 0, share_reduce = 0;
+  int running = 0, pending = 0;  // tasks of its jobs
 };
 
 class Service {

@@ -167,6 +167,8 @@ TEST_F(ApiTest, EveryRouteUnderEveryRole) {
       {"POST", "/api/v1/jobs", WordCountJob(), {{"reader", 403}}},
       {"PUT", "/api/v1/jobs", "", {{"admin", 405}}},
       {"GET", "/api/v1/nothing", "", {{"admin", 404}}},
+      {"GET", "/console/", "", {{"", 200}}},
+      {"GET", "/console/nothing.js", "", {{"", 404}}},
   };
   for (const Row& row : rows) {
     for (const auto& [who, expected] : row.status) {
