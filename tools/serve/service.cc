@@ -181,6 +181,10 @@ class Service::Impl final : public ControllerObserver {
   // Each queue's share of the map and reduce slots in the last closed allocation interval.
   std::map<std::string, std::pair<double, double>> queue_shares_;
   size_t charged_intervals_ = 0;  // loop thread
+  // Loop thread: the store's id of each job the ledger may still bill (a job's last
+  // interval often closes after it ended), and when each ended, to forget them once billed.
+  std::map<JobId, int64_t> store_ids_;
+  std::vector<std::pair<Time, JobId>> ended_;
 };
 
 template <class Fn>
@@ -261,6 +265,7 @@ Result<JobView> Service::Impl::Submit(const StoredJob& record, WorkloadJob job,
   auto shared_parts = std::make_shared<RealJobParts>(std::move(parts).value());
   auto admitted = OnLoop([this, entry, shared_parts]() -> Admission {
     entry->cid = runtime_->controller().next_job_id();
+    store_ids_[entry->cid] = entry->view.record.id;
     {
       std::lock_guard lock(mu_);
       active_[entry->view.record.id] = entry;
@@ -374,6 +379,7 @@ void Service::Impl::OnJobFinished(const JobState& job, const JobOutcome& outcome
     if (it == by_cid_.end()) return;
     entry = it->second;
   }
+  ended_.emplace_back(now, job.id);
   RecordCharges();  // the interval its last attempt closed
   JobStage phase = PhaseOf(outcome);
   std::string message = outcome.failure.message();
@@ -437,7 +443,7 @@ void Service::Impl::RecordCharges() {
       for (const JobCharge& part : line.jobs) {
         if (part.charge == 0) continue;
         int64_t job = 0;
-        if (auto it = by_cid_.find(part.job); it != by_cid_.end()) job = it->second->view.record.id;
+        if (auto it = store_ids_.find(part.job); it != store_ids_.end()) job = it->second;
         charges.push_back({queue, job, WallMs(interval.start), WallMs(interval.end),
                            part.used_slot_s, ToMicroCredits(line.rate), part.charge});
       }
@@ -446,6 +452,14 @@ void Service::Impl::RecordCharges() {
     const Status st = s_.store_.RecordCharges(charges);
     if (!st.ok()) std::cerr << "mrlocal serve: charges not recorded: " << st.message() << "\n";
   }
+  // Jobs that ended by the end of the last billed interval are billed for good.
+  if (charged_intervals_ == 0) return;
+  const Time billed = ledger->intervals[charged_intervals_ - 1].end;
+  std::erase_if(ended_, [&](const std::pair<Time, JobId>& e) {
+    if (e.first > billed) return false;
+    store_ids_.erase(e.second);
+    return true;
+  });
 }
 
 void Service::Impl::Stop(std::chrono::milliseconds grace) {

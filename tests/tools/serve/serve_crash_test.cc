@@ -88,6 +88,7 @@ std::map<ChargeKey, ChargeRecord> CheckStore(const std::filesystem::path& state,
     for (MicroCredits amount : ack.deposits[queue])
       EXPECT_GT(stored.count(amount), 0u) << "an acknowledged deposit of " << amount << " lost";
     for (const ChargeRecord& c : (*store)->Charges(queue, 0, 1'000'000)) {
+      EXPECT_NE(c.job, 0) << "a charge billed to no job";
       charges[{c.queue, c.job, c.start_ms}] = c;
       spans[c.job].emplace_back(c.start_ms, c.end_ms);
     }
