@@ -159,7 +159,9 @@ TEST(ServeCrash, KillNineAtRandomMomentsLosesNothingAndCountsNothingTwice) {
   ServerProcess server(args, dir / "serve.log");
   ASSERT_TRUE(server.started()) << server.log();
   ServiceClient client({"127.0.0.1", static_cast<uint16_t>(server.port())}, root);
-  for (int tries = 0; tries < 3000; ++tries) {
+  // Up to 60 s, and 0.2 s more per job acknowledged (each runs about 0.1 s of slots).
+  const size_t tries_allowed = 3000 + 10 * ack.jobs.size();
+  for (size_t tries = 0; tries < tries_allowed; ++tries) {
     auto r = client.Call("GET", "/metrics");
     ASSERT_TRUE(r.ok());
     if (r->body.find("mrlocal_jobs{phase=\"queued\"} 0") != std::string::npos &&
