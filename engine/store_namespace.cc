@@ -109,6 +109,67 @@ std::string EncodeNamespace(const StoreNamespace& ns) {
   return out;
 }
 
+namespace {
+
+// `text` cut into lines without their newlines; none when its last line has no newline,
+// and then `lines` holds the complete ones.
+bool SplitLines(std::string_view text, std::vector<std::string_view>& lines) {
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) return false;
+    lines.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return true;
+}
+
+// The header after the magic line: four "key value" lines in a fixed order. What was
+// expected on `line_no` when it is wrong; empty when it is right.
+std::string DecodeHeader(const std::vector<std::string_view>& lines, StoreNamespace& ns,
+                         size_t& line_no) {
+  const char* keys[] = {"nodes", "block_size", "replication", "next_block_id"};
+  for (int k = 0; k < 4; ++k) {
+    line_no = static_cast<size_t>(k) + 2;
+    if (lines.size() <= line_no - 1) return "truncated header";
+    auto f = Fields(lines[line_no - 1]);
+    bool ok = f.size() == 2 && f[0] == keys[k];
+    if (ok && k == 0) ok = Number(f[1], &ns.nodes) && ns.nodes >= 1;
+    if (ok && k == 1) ok = Number(f[1], &ns.block_size) && ns.block_size > 0;
+    if (ok && k == 2)
+      ok = Number(f[1], &ns.replication) && ns.replication >= 0 && ns.replication <= ns.nodes;
+    if (ok && k == 3) ok = Number(f[1], &ns.next_block_id);
+    if (!ok) return "expected '" + std::string(keys[k]) + " <valid value>'";
+  }
+  return {};
+}
+
+// Block `b` of `file` from its line, checked against the file and the ids seen so far.
+// What is wrong with it; empty when nothing is.
+std::string DecodeBlock(std::string_view line, const FileInfo& file, size_t b,
+                        const StoreNamespace& ns, std::set<uint64_t>& ids, BlockInfo& block) {
+  auto g = Fields(line);
+  if (g.size() != 6 || g[0] != "block" || !Number(g[1], &block.id) ||
+      !Number(g[2], &block.offset) || !Number(g[3], &block.length) || g[4].size() != 8 ||
+      !Number(g[4], &block.crc, 16)) {
+    return "expected 'block <id> <offset> <length> <crc> <nodes>'";
+  }
+  if (block.offset != b * file.block_size ||
+      block.length != std::min(file.block_size, file.size - block.offset)) {
+    return BlockName("'" + file.path + "'", block.id) + " has a wrong extent";
+  }
+  if (block.id >= ns.next_block_id || !ids.insert(block.id).second)
+    return "block id " + std::to_string(block.id) + " is reused or out of range";
+  if (!ReplicaNodes(g[5], ns.nodes, &block.replica_nodes))
+    return "bad replica node list '" + std::string(g[5]) + "'";
+  if (block.replica_nodes.size() != static_cast<size_t>(file.replication))
+    return BlockName("'" + file.path + "'", block.id) + " has " +
+           std::to_string(block.replica_nodes.size()) + " replicas, not " +
+           std::to_string(file.replication);
+  return {};
+}
+
+}  // namespace
+
 Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string& source) {
   StoreNamespace ns;
   size_t line_no = 0;
@@ -117,33 +178,15 @@ Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string&
                               std::to_string(line_no) + ": " + what);
   };
   std::vector<std::string_view> lines;
-  for (size_t pos = 0; pos < text.size();) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) {
-      line_no = lines.size() + 1;
-      return bad("truncated (no final newline)");
-    }
-    lines.push_back(text.substr(pos, nl - pos));
-    pos = nl + 1;
+  if (!SplitLines(text, lines)) {
+    line_no = lines.size() + 1;
+    return bad("truncated (no final newline)");
   }
   if (lines.empty() || lines[0] != kMagic) {
     line_no = 1;
     return bad("not an mrlocal store namespace (expected '" + std::string(kMagic) + "')");
   }
-  // The header: four "key value" lines in a fixed order.
-  const char* keys[] = {"nodes", "block_size", "replication", "next_block_id"};
-  for (int k = 0; k < 4; ++k) {
-    line_no = static_cast<size_t>(k) + 2;
-    if (lines.size() <= line_no - 1) return bad("truncated header");
-    auto f = Fields(lines[line_no - 1]);
-    bool ok = f.size() == 2 && f[0] == keys[k];
-    if (ok && k == 0) ok = Number(f[1], &ns.nodes) && ns.nodes >= 1;
-    if (ok && k == 1) ok = Number(f[1], &ns.block_size) && ns.block_size > 0;
-    if (ok && k == 2)
-      ok = Number(f[1], &ns.replication) && ns.replication >= 0 && ns.replication <= ns.nodes;
-    if (ok && k == 3) ok = Number(f[1], &ns.next_block_id);
-    if (!ok) return bad("expected '" + std::string(keys[k]) + " <valid value>'");
-  }
+  if (std::string why = DecodeHeader(lines, ns, line_no); !why.empty()) return bad(why);
   std::set<std::string> paths;
   std::set<uint64_t> ids;
   size_t i = 5;
@@ -166,25 +209,9 @@ Result<StoreNamespace> DecodeNamespace(std::string_view text, const std::string&
     for (size_t b = 0; b < nblocks; ++b) {
       line_no = i + 1;
       if (i >= lines.size()) return bad("truncated: '" + file.path + "' lacks blocks");
-      auto g = Fields(lines[i++]);
       BlockInfo block;
-      if (g.size() != 6 || g[0] != "block" || !Number(g[1], &block.id) ||
-          !Number(g[2], &block.offset) || !Number(g[3], &block.length) || g[4].size() != 8 ||
-          !Number(g[4], &block.crc, 16)) {
-        return bad("expected 'block <id> <offset> <length> <crc> <nodes>'");
-      }
-      if (block.offset != b * file.block_size ||
-          block.length != std::min(file.block_size, file.size - block.offset)) {
-        return bad(BlockName("'" + file.path + "'", block.id) + " has a wrong extent");
-      }
-      if (block.id >= ns.next_block_id || !ids.insert(block.id).second)
-        return bad("block id " + std::to_string(block.id) + " is reused or out of range");
-      if (!ReplicaNodes(g[5], ns.nodes, &block.replica_nodes))
-        return bad("bad replica node list '" + std::string(g[5]) + "'");
-      if (block.replica_nodes.size() != static_cast<size_t>(file.replication))
-        return bad(BlockName("'" + file.path + "'", block.id) + " has " +
-                   std::to_string(block.replica_nodes.size()) + " replicas, not " +
-                   std::to_string(file.replication));
+      if (std::string why = DecodeBlock(lines[i++], file, b, ns, ids, block); !why.empty())
+        return bad(why);
       file.blocks.push_back(std::move(block));
     }
     ns.files.push_back(std::move(file));

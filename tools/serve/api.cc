@@ -162,7 +162,7 @@ struct Route {
   std::string path;  // with one {param} at most
   Who who;
   bool has_body;
-  std::function<HttpResponse(Service&, Api::Call&)> run;
+  HttpResponse (*run)(Service&, Api::Call&);
 };
 
 // `path` against `pattern`: the {param} part, or none when they differ.
@@ -217,132 +217,146 @@ HttpResponse Statement(Service& s, const Api::Call& call) {
                     {"charges", charges}});
 }
 
+// The routes' handlers: the path's {param} and the parsed body are in the call, the
+// caller's role already checked against the route's.
+HttpResponse SubmitJob(Service& s, Api::Call& c) {
+  auto v = s.Submit(c.caller, c.request.body);
+  return v.ok() ? Json(201, ToJson(*v)) : Error(v.status());
+}
+
+HttpResponse ListJobs(Service& s, Api::Call& c) {
+  const size_t limit =
+      std::min<int64_t>(PositiveInt(QueryValue(c.query, "limit")).value_or(100), 10000);
+  json list = json::array();
+  for (const JobView& v : s.Jobs(c.caller, limit)) list.push_back(ToJson(v));
+  return Json(200, {{"jobs", list}});
+}
+
+HttpResponse GetJob(Service& s, Api::Call& c) {
+  auto id = JobId(c);
+  if (!id.ok()) return Error(id.status());
+  auto v = s.Job(c.caller, *id);
+  return v.ok() ? Json(200, ToJson(*v)) : Error(v.status());
+}
+
+HttpResponse CancelJob(Service& s, Api::Call& c) {
+  auto id = JobId(c);
+  if (!id.ok()) return Error(id.status());
+  auto v = s.Cancel(c.caller, *id);
+  if (!v.ok() && v.status().code() == Status::Code::kInvalidArgument)
+    return Error(409, v.status().message());  // it has ended
+  return v.ok() ? Json(200, ToJson(*v)) : Error(v.status());
+}
+
+HttpResponse ListQueues(Service& s, Api::Call&) {
+  json list = json::array();
+  for (const QueueView& q : s.Queues()) list.push_back(ToJson(q));
+  return Json(200, {{"queues", list}});
+}
+
+HttpResponse CreateQueue(Service& s, Api::Call& c) {
+  const json& b = c.body;
+  if (!b.contains("name") || !b["name"].is_string()) return Error(400, "'name' must be a string");
+  auto rate = Money(b, "rate_micro", 0);
+  if (!rate.ok()) return Error(rate.status());
+  const std::string name = b["name"];
+  if (s.store().FindQueue(name).ok()) return Error(409, "queue '" + name + "' exists");
+  const Status st = s.CreateQueue(c.caller, name, *rate);
+  if (!st.ok()) return Error(st);
+  return Json(201, ToJson(QueueView{*s.store().FindQueue(name), 0, 0, 0, 0}));
+}
+
+HttpResponse GetQueue(Service& s, Api::Call& c) {
+  return QueueOwnerOnly(c, [&] { return Statement(s, c); });
+}
+
+HttpResponse SetRate(Service& s, Api::Call& c) {
+  return QueueOwnerOnly(c, [&] {
+    auto rate = Money(c.body, "rate_micro", 0);
+    if (!rate.ok()) return Error(rate.status());
+    const Status st = s.SetRate(c.caller, c.param, *rate);
+    return st.ok() ? Statement(s, c) : Error(st);
+  });
+}
+
+HttpResponse Deposit(Service& s, Api::Call& c) {
+  auto amount = Money(c.body, "amount_micro", 1);
+  if (!amount.ok()) return Error(amount.status());
+  const Status st = s.Deposit(c.caller, c.param, *amount);
+  return st.ok() ? Statement(s, c) : Error(st);
+}
+
+HttpResponse ListKeys(Service& s, Api::Call&) {
+  json list = json::array();
+  for (const KeyRecord& k : s.store().Keys())
+    list.push_back({{"key", k.id},
+                    {"role", RoleName(k.role)},
+                    {"queue", k.queue},
+                    {"created_ms", k.created_ms}});
+  return Json(200, {{"keys", list}});
+}
+
+HttpResponse CreateKey(Service& s, Api::Call& c) {
+  const auto text = [&b = c.body](const char* f) {
+    return b.contains(f) && b[f].is_string() ? b[f].get<std::string>() : std::string();
+  };
+  auto role = ParseRole(text("role"));
+  if (!role.ok()) return Error(role.status());
+  if (s.store().FindKey(text("key")).ok()) return Error(409, "key '" + text("key") + "' exists");
+  auto key = s.store().AddKey(text("key"), *role, text("queue"), NowMs());
+  if (!key.ok()) return Error(key.status());
+  return Json(201, {{"key", key->id},
+                    {"secret", key->secret},
+                    {"role", RoleName(key->role)},
+                    {"queue", key->queue}});
+}
+
+HttpResponse RemoveKey(Service& s, Api::Call& c) {
+  if (c.param == c.caller.key) return Error(409, "a key cannot remove itself");
+  const Status st = s.store().RemoveKey(c.param);
+  return st.ok() ? Json(200, {{"removed", c.param}}) : Error(st);
+}
+
+HttpResponse Cluster(Service& s, Api::Call&) { return Json(200, ClusterJson(s.Slots())); }
+
+HttpResponse Scheduler(Service& s, Api::Call&) { return Json(200, ToJson(s.Scheduler())); }
+
+// A snapshot of what the console shows, every second, until the client leaves.
+HttpResponse Events(Service& s, Api::Call& c) {
+  auto snapshot = [&s, caller = c.caller]() -> std::optional<std::string> {
+    if (s.stopping()) return std::nullopt;
+    json jobs = json::array(), queues = json::array();
+    for (const JobView& v : s.Jobs(caller, 50)) jobs.push_back(ToJson(v));
+    for (const QueueView& q : s.Queues()) queues.push_back(ToJson(q));
+    json event{{"jobs", jobs},
+               {"queues", queues},
+               {"cluster", ClusterJson(s.Slots())},
+               {"scheduler", ToJson(s.Scheduler())}};
+    return "data: " + event.dump() + "\n\n";
+  };
+  HttpResponse r = HttpResponse::Of(200, "text/event-stream", *snapshot());
+  r.stream = snapshot;
+  r.stream_every = std::chrono::milliseconds(1000);
+  return r;
+}
+
 const std::vector<Route>& AllRoutes() {
   static const std::vector<Route> routes = {
-      {"POST", "/api/v1/jobs", Who::kOwnerOrAdmin, true,
-       [](Service& s, Api::Call& c) {
-         auto v = s.Submit(c.caller, c.request.body);
-         return v.ok() ? Json(201, ToJson(*v)) : Error(v.status());
-       }},
-      {"GET", "/api/v1/jobs", Who::kAnyKey, false,
-       [](Service& s, Api::Call& c) {
-         const size_t limit =
-             std::min<int64_t>(PositiveInt(QueryValue(c.query, "limit")).value_or(100), 10000);
-         json list = json::array();
-         for (const JobView& v : s.Jobs(c.caller, limit)) list.push_back(ToJson(v));
-         return Json(200, {{"jobs", list}});
-       }},
-      {"GET", "/api/v1/jobs/{id}", Who::kAnyKey, false,
-       [](Service& s, Api::Call& c) {
-         auto id = JobId(c);
-         if (!id.ok()) return Error(id.status());
-         auto v = s.Job(c.caller, *id);
-         return v.ok() ? Json(200, ToJson(*v)) : Error(v.status());
-       }},
-      {"POST", "/api/v1/jobs/{id}/cancel", Who::kOwnerOrAdmin, false,
-       [](Service& s, Api::Call& c) {
-         auto id = JobId(c);
-         if (!id.ok()) return Error(id.status());
-         auto v = s.Cancel(c.caller, *id);
-         if (!v.ok() && v.status().code() == Status::Code::kInvalidArgument)
-           return Error(409, v.status().message());
-         return v.ok() ? Json(200, ToJson(*v)) : Error(v.status());
-       }},
-      {"GET", "/api/v1/queues", Who::kAnyKey, false,
-       [](Service& s, Api::Call&) {
-         json list = json::array();
-         for (const QueueView& q : s.Queues()) list.push_back(ToJson(q));
-         return Json(200, {{"queues", list}});
-       }},
-      {"POST", "/api/v1/queues", Who::kAdmin, true,
-       [](Service& s, Api::Call& c) {
-         const json& b = c.body;
-         if (!b.is_object() || !b.contains("name") || !b["name"].is_string())
-           return Error(400, "'name' must be a string");
-         auto rate = Money(b, "rate_micro", 0);
-         if (!rate.ok()) return Error(rate.status());
-         const std::string name = b["name"];
-         if (s.store().FindQueue(name).ok()) return Error(409, "queue '" + name + "' exists");
-         const Status st = s.CreateQueue(c.caller, name, *rate);
-         if (!st.ok()) return Error(st);
-         return Json(201, ToJson(QueueView{*s.store().FindQueue(name), 0, 0, 0, 0}));
-       }},
-      {"GET", "/api/v1/queues/{name}", Who::kAnyKey, false,
-       [](Service& s, Api::Call& c) { return QueueOwnerOnly(c, [&] { return Statement(s, c); }); }},
-      {"POST", "/api/v1/queues/{name}/rate", Who::kOwnerOrAdmin, true,
-       [](Service& s, Api::Call& c) {
-         return QueueOwnerOnly(c, [&] {
-           auto rate = Money(c.body, "rate_micro", 0);
-           if (!rate.ok()) return Error(rate.status());
-           const Status st = s.SetRate(c.caller, c.param, *rate);
-           return st.ok() ? Statement(s, c) : Error(st);
-         });
-       }},
-      {"POST", "/api/v1/queues/{name}/deposit", Who::kAdmin, true,
-       [](Service& s, Api::Call& c) {
-         auto amount = Money(c.body, "amount_micro", 1);
-         if (!amount.ok()) return Error(amount.status());
-         const Status st = s.Deposit(c.caller, c.param, *amount);
-         return st.ok() ? Statement(s, c) : Error(st);
-       }},
-      {"GET", "/api/v1/keys", Who::kAdmin, false,
-       [](Service& s, Api::Call&) {
-         json list = json::array();
-         for (const KeyRecord& k : s.store().Keys())
-           list.push_back({{"key", k.id},
-                           {"role", RoleName(k.role)},
-                           {"queue", k.queue},
-                           {"created_ms", k.created_ms}});
-         return Json(200, {{"keys", list}});
-       }},
-      {"POST", "/api/v1/keys", Who::kAdmin, true,
-       [](Service& s, Api::Call& c) {
-         const json& b = c.body;
-         const auto text = [&b](const char* f) {
-           return b.is_object() && b.contains(f) && b[f].is_string() ? b[f].get<std::string>()
-                                                                     : std::string();
-         };
-         auto role = ParseRole(text("role"));
-         if (!role.ok()) return Error(role.status());
-         if (s.store().FindKey(text("key")).ok())
-           return Error(409, "key '" + text("key") + "' exists");
-         auto key = s.store().AddKey(text("key"), *role, text("queue"), NowMs());
-         if (!key.ok()) return Error(key.status());
-         return Json(201, {{"key", key->id},
-                           {"secret", key->secret},
-                           {"role", RoleName(key->role)},
-                           {"queue", key->queue}});
-       }},
-      {"DELETE", "/api/v1/keys/{id}", Who::kAdmin, false,
-       [](Service& s, Api::Call& c) {
-         if (c.param == c.caller.key) return Error(409, "a key cannot remove itself");
-         const Status st = s.store().RemoveKey(c.param);
-         return st.ok() ? Json(200, {{"removed", c.param}}) : Error(st);
-       }},
-      {"GET", "/api/v1/cluster", Who::kAnyKey, false,
-       [](Service& s, Api::Call&) { return Json(200, ClusterJson(s.Slots())); }},
-      {"GET", "/api/v1/scheduler", Who::kAnyKey, false,
-       [](Service& s, Api::Call&) { return Json(200, ToJson(s.Scheduler())); }},
-      {"GET", "/api/v1/events", Who::kAnyKey, false,
-       [](Service& s, Api::Call& c) {
-         // A snapshot of what the console shows, every second, until the client leaves.
-         const Caller caller = c.caller;
-         auto snapshot = [&s, caller]() -> std::optional<std::string> {
-           if (s.stopping()) return std::nullopt;
-           json jobs = json::array(), queues = json::array();
-           for (const JobView& v : s.Jobs(caller, 50)) jobs.push_back(ToJson(v));
-           for (const QueueView& q : s.Queues()) queues.push_back(ToJson(q));
-           json event{{"jobs", jobs},
-                      {"queues", queues},
-                      {"cluster", ClusterJson(s.Slots())},
-                      {"scheduler", ToJson(s.Scheduler())}};
-           return "data: " + event.dump() + "\n\n";
-         };
-         HttpResponse r = HttpResponse::Of(200, "text/event-stream", *snapshot());
-         r.stream = snapshot;
-         r.stream_every = std::chrono::milliseconds(1000);
-         return r;
-       }},
+      {"POST", "/api/v1/jobs", Who::kOwnerOrAdmin, true, SubmitJob},
+      {"GET", "/api/v1/jobs", Who::kAnyKey, false, ListJobs},
+      {"GET", "/api/v1/jobs/{id}", Who::kAnyKey, false, GetJob},
+      {"POST", "/api/v1/jobs/{id}/cancel", Who::kOwnerOrAdmin, false, CancelJob},
+      {"GET", "/api/v1/queues", Who::kAnyKey, false, ListQueues},
+      {"POST", "/api/v1/queues", Who::kAdmin, true, CreateQueue},
+      {"GET", "/api/v1/queues/{name}", Who::kAnyKey, false, GetQueue},
+      {"POST", "/api/v1/queues/{name}/rate", Who::kOwnerOrAdmin, true, SetRate},
+      {"POST", "/api/v1/queues/{name}/deposit", Who::kAdmin, true, Deposit},
+      {"GET", "/api/v1/keys", Who::kAdmin, false, ListKeys},
+      {"POST", "/api/v1/keys", Who::kAdmin, true, CreateKey},
+      {"DELETE", "/api/v1/keys/{id}", Who::kAdmin, false, RemoveKey},
+      {"GET", "/api/v1/cluster", Who::kAnyKey, false, Cluster},
+      {"GET", "/api/v1/scheduler", Who::kAnyKey, false, Scheduler},
+      {"GET", "/api/v1/events", Who::kAnyKey, false, Events},
   };
   return routes;
 }
@@ -361,9 +375,7 @@ Api::Api(Service& service, int64_t window_s)
 namespace {
 
 // Who signed `r`: the key's caller, or the 401 that says why not.
-Result<Caller> Authenticate(const HttpRequest& r, const std::string& path, ServiceStore& store,
-                            ReplayGuard& guard) {
-  (void)path;
+Result<Caller> Authenticate(const HttpRequest& r, ServiceStore& store, ReplayGuard& guard) {
   const std::string key_id = r.Header("x-mrlocal-key"), ts = r.Header("x-mrlocal-timestamp"),
                     nonce = r.Header("x-mrlocal-nonce"), sig = r.Header("x-mrlocal-signature");
   if (key_id.empty() || ts.empty() || nonce.empty() || sig.empty())
@@ -429,7 +441,7 @@ HttpResponse Api::Handle(const HttpRequest& r) {
   if (!route)
     return path_known ? Error(405, "method " + r.method + " not allowed on " + path)
                       : Error(404, "no route " + path);
-  auto caller = Authenticate(r, path, store_, guard_);
+  auto caller = Authenticate(r, store_, guard_);
   if (!caller.ok())
     return caller.status().code() == Status::Code::kPermissionDenied
                ? Error(401, caller.status().message())

@@ -649,33 +649,30 @@ Result<JobView> Service::Cancel(const Caller& caller, int64_t id) {
   return Job(caller, id);
 }
 
+// A queue change recorded in the store, told to the policy; a policy without queues
+// (ChangeQueue's InvalidArgument) has nothing to be told.
+Status Service::TellPolicy(QueueEvent::Kind kind, QueueSpec queue, double value) {
+  QueueEvent e;
+  e.kind = kind;
+  e.queue = std::move(queue);
+  e.value = value;
+  const Status st = impl_->ChangeQueue(e);
+  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;
+}
+
 Status Service::CreateQueue(const Caller& caller, const std::string& name, MicroCredits rate) {
   MRLOCAL_RETURN_IF_ERROR(store_.CreateQueue(name, rate, NowMs(), caller.key));
-  QueueEvent e;
-  e.kind = QueueEvent::Kind::kAddQueue;
-  e.queue = {name, 0.0, ToCredits(rate)};
-  const Status st = impl_->ChangeQueue(e);
-  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;  // no queues: fine
+  return TellPolicy(QueueEvent::Kind::kAddQueue, {name, 0.0, ToCredits(rate)}, 0);
 }
 
 Status Service::SetRate(const Caller& caller, const std::string& name, MicroCredits rate) {
   MRLOCAL_RETURN_IF_ERROR(store_.SetRate(name, rate, caller.key, NowMs()));
-  QueueEvent e;
-  e.kind = QueueEvent::Kind::kSetRate;
-  e.queue.name = name;
-  e.value = ToCredits(rate);
-  const Status st = impl_->ChangeQueue(e);
-  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;
+  return TellPolicy(QueueEvent::Kind::kSetRate, {name, std::nullopt, 0}, ToCredits(rate));
 }
 
 Status Service::Deposit(const Caller& caller, const std::string& name, MicroCredits amount) {
   MRLOCAL_RETURN_IF_ERROR(store_.Deposit(name, amount, caller.key, NowMs()));
-  QueueEvent e;
-  e.kind = QueueEvent::Kind::kAddBudget;
-  e.queue.name = name;
-  e.value = ToCredits(amount);
-  const Status st = impl_->ChangeQueue(e);
-  return st.code() == Status::Code::kInvalidArgument ? Status::OK() : st;
+  return TellPolicy(QueueEvent::Kind::kAddBudget, {name, std::nullopt, 0}, ToCredits(amount));
 }
 
 std::vector<QueueView> Service::Queues() const { return impl_->Queues(); }

@@ -27,6 +27,7 @@
 
 #include "engine/status.h"
 #include "sched/core/cluster_spec.h"
+#include "sched/core/queue_spec.h"
 #include "sched/policy/policy_args.h"
 #include "tools/serve/service_store.h"
 
@@ -142,6 +143,7 @@ class Service {
 
  private:
   Service(ServiceOptions options, ServiceStore& store);
+  Status TellPolicy(QueueEvent::Kind kind, QueueSpec queue, double value);
   ServiceOptions options_;
   ServiceStore& store_;
   std::unique_ptr<Impl> impl_;
