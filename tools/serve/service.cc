@@ -85,6 +85,7 @@ struct Submission {
   WorkloadJob job;
   bool keep_output = true;  // "output": false discards it
   bool queue_given = false;
+  json body;  // as submitted: what the store keeps, for a restart
 };
 
 Result<Submission> ParseSubmission(std::string_view text) {
@@ -98,6 +99,7 @@ Result<Submission> ParseSubmission(std::string_view text) {
         "a submitted job arrives when it is submitted: no "
         "arrival_s or after");
   Submission s;
+  s.body = j;
   if (j.contains("output")) {
     if (!j["output"].is_boolean()) return Status::InvalidArgument("'output' must be true or false");
     s.keep_output = j["output"].get<bool>();
@@ -582,9 +584,8 @@ Result<JobView> Service::Submit(const Caller& caller, std::string_view job_json)
   record.owner = caller.key;
   record.queue = job.queue;
   record.app = job.app;
-  json stored = json::parse(job_json);
-  stored["queue"] = job.queue;  // an owner's default, for a restart
-  record.request = stored.dump();
+  submission->body["queue"] = job.queue;  // an owner's default, for a restart
+  record.request = submission->body.dump();
   record.submitted_ms = NowMs();
   auto id = store_.AddJob(record);
   if (!id.ok()) return id.status();
