@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "engine/stale_temporary.h"
-#include "tools/cli/exit_codes.h"
+#include "tools/runtime/exit_codes.h"
 #include "sched/dist/mpi_transport.h"
 #include "tools/cli/mrlocal_app.h"
 #include "tools/runtime/allocator.h"

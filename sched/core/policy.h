@@ -173,6 +173,10 @@ class Policy {
   // A policy that shares slots among paying queues (dynprio, capacity): what each queue
   // paid and got, complete once the run is idle; null otherwise.
   virtual const QueueLedger* Ledger() const { return nullptr; }
+  // The first `count` of Ledger()'s intervals are recorded elsewhere (a service's store):
+  // the policy may drop them, so that a ledger stays small over a long run. Its accounts'
+  // totals are kept.
+  virtual void ForgetLedgerIntervals(size_t /*count*/) {}
   // A change to the paying queues made while the run goes on (a service's API call), in
   // force as QueueSetup's timed events are. InvalidArgument from a policy without queues.
   virtual Status ChangeQueue(const QueueEvent& /*event*/, const ClusterState& /*state*/,

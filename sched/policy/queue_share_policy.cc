@@ -244,6 +244,11 @@ void QueueSharePolicy::CloseInterval(const ClusterState& state, Time now) {
   ledger_.intervals.push_back(std::move(interval));
 }
 
+void QueueSharePolicy::ForgetLedgerIntervals(size_t count) {
+  auto& intervals = ledger_.intervals;
+  intervals.erase(intervals.begin(), intervals.begin() + std::min(count, intervals.size()));
+}
+
 void QueueSharePolicy::AddUse(uint32_t queue, JobId job, Duration used) {
   queues_[queue].used += used;
   queues_[queue].job_used[job] += used;

@@ -88,6 +88,7 @@ class QueueSharePolicy final : public Policy {
   void OnJobFinished(const JobState& job, const ClusterState& state, Time now) override;
   void OnTimer(TimerId id, const ClusterState& state, Time now) override;
   const QueueLedger* Ledger() const override { return &ledger_; }
+  void ForgetLedgerIntervals(size_t count) override;
   Status ChangeQueue(const QueueEvent& event, const ClusterState& state, Time now) override;
 
  private:

@@ -85,6 +85,17 @@ void RunRecorder::OnNodeExcluded(NodeId node, Time until, Time now) {
   exclusions_.push_back({node, now, until});
 }
 
+void RunRecorder::ForgetJob(JobId id) {
+  auto it = index_.find(id);
+  if (it == index_.end()) return;
+  const size_t at = it->second;
+  index_.erase(it);
+  jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(at));
+  for (auto& entry : index_)
+    if (entry.second > at) --entry.second;
+  counts_.erase(id);
+}
+
 void RunRecorder::OnTaskReport(const TaskReport& r) {
   // A superseded attempt (its task finished elsewhere first) was cancelled, or finished
   // too late: either way neither a preemption nor a failure, and its work is discarded.

@@ -160,6 +160,10 @@ class RunRecorder final : public ControllerObserver {
   // How many of them have finished (rejected ones included), without counting them.
   size_t jobs_finished() const { return jobs_finished_; }
   const JobRecord* job(JobId id) const;
+  // Drops a finished job's record, once its figures are taken (MeasureJob): over a
+  // service's long run the recorder then holds the jobs in the system only. jobs_finished
+  // still counts it.
+  void ForgetJob(JobId id);
   // Attempts in report order; empty when !keeps_attempts().
   const std::vector<AttemptRecord>& attempts() const { return attempts_; }
   const std::vector<AttemptFailure>& attempt_failures() const { return failures_; }

@@ -190,7 +190,9 @@ void TakePlan(const JobRecord& j, JobMetrics& m) {
   m.reduce_load = j.plan->reduce_load;
 }
 
-JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
+}  // namespace
+
+JobMetrics MeasureJob(const JobRecord& j, Duration setup, bool counts_records) {
   JobMetrics m;
   m.id = j.id;
   m.name = j.name;
@@ -250,13 +252,11 @@ JobMetrics Measure(const JobRecord& j, Duration setup, bool counts_records) {
   return m;
 }
 
-}  // namespace
-
 std::vector<JobMetrics> ComputeJobMetrics(const RunRecorder& recorder, Duration setup) {
   std::vector<JobMetrics> jobs;
   jobs.reserve(recorder.jobs().size());
   for (const JobRecord& j : recorder.jobs())
-    jobs.push_back(Measure(j, setup, recorder.counts_records()));
+    jobs.push_back(MeasureJob(j, setup, recorder.counts_records()));
   return jobs;
 }
 

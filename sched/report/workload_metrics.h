@@ -196,6 +196,8 @@ struct JobMetrics {
 // Every recorded job's figures, in admission order. `setup` as in MetricsContext.
 std::vector<JobMetrics> ComputeJobMetrics(const RunRecorder& recorder,
                                           Duration setup = Duration::zero());
+// One job's (RunRecorder::counts_records as `counts_records`).
+JobMetrics MeasureJob(const JobRecord& job, Duration setup, bool counts_records);
 
 // The ceil(q n)-th smallest value (q in [0, 1]; q = 0 gives the smallest); 0 when empty.
 // Reorders `values`.

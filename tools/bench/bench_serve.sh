@@ -3,30 +3,23 @@
 # and latency over loopback with 1,000 jobs queued, and the server's memory while 100,000
 # small jobs go through it. Starts its own server on a free port, in a scratch directory
 # it removes at the end.
-#   bash tools/bench/bench_serve.sh [BUILD_DIR] [STREAM_JOBS]
+# Serve options after STREAM_JOBS go to the second server (e.g. --signature-window 10s).
+#   bash tools/bench/bench_serve.sh [BUILD_DIR] [STREAM_JOBS] [SERVE OPTION...]
 set -euo pipefail
 build=${1:-build}
 stream_jobs=${2:-100000}
+shift $(($# < 2 ? $# : 2))
 mrlocal="$build/mrlocal"
 load="$build/bench_serve_load"
 dir=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
+pid=
 
-start_server() {  # $1: a state directory of its own; then serve options. Sets pid and url.
-  local state="$dir/$1"
-  shift
-  "$mrlocal" keys add root --role admin --state "$state" -o "$state.key" 2>/dev/null
-  "$mrlocal" serve --listen 127.0.0.1:0 --state "$state" --no-pin "$@" 2>"$dir/serve.log" &
-  pid=$!
-  for _ in $(seq 200); do
-    url=$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/serve.log" | head -1) && [ -n "$url" ] && return
-    sleep 0.05
-  done
-  echo "the server did not start" >&2; cat "$dir/serve.log" >&2; exit 1
-}
+source "$(dirname "${BASH_SOURCE[0]}")/serve_common.sh"
 
 echo "== submit and status with 1,000 jobs queued (cluster 1x(1m,1r,1.0), policy fifo)"
-start_server queued --cluster "1x(1m,1r,1.0)" --policy fifo --max-jobs 1000000 --grace 1ms
+start_serve "$mrlocal" "$dir/queued" --no-pin --cluster "1x(1m,1r,1.0)" --policy fifo \
+  --max-jobs 1000000 --grace 1ms
 "$load" --server "$url" --key "$dir/queued.key" fill 1000 4
 for clients in 1 4; do
   "$load" --server "$url" --key "$dir/queued.key" submit 2000 "$clients"
@@ -35,6 +28,7 @@ done
 kill -TERM "$pid"; wait "$pid" || true
 
 echo "== memory while $stream_jobs small jobs go through (cluster 1x(2m,1r,1.0), policy dynprio)"
-start_server stream --cluster "1x(2m,1r,1.0)" --policy dynprio --max-jobs 200 --grace 1ms
+start_serve "$mrlocal" "$dir/stream" --no-pin --cluster "1x(2m,1r,1.0)" --policy dynprio \
+  --max-jobs 200 --grace 1ms "$@"
 "$load" --server "$url" --key "$dir/stream.key" stream "$stream_jobs" 4 "$pid" | grep -v '^stream'
 kill -TERM "$pid"; wait "$pid" || true

@@ -3,16 +3,18 @@
 # the service must not slow the scheduler's decisions by more than 10 %). The same 100
 # synthetic jobs (4 maps of 50 ms, one 10 ms reduce; queues q1 and q2 bidding 2 : 1), one
 # every 100 ms, on the same cluster under dynprio: once from a workload spec (`mrlocal
-# workload`), once submitted through the API; each run prints the Controller's own decision
-# percentiles (SchedulerStats: every policy call). Alternated RUNS times (default 3).
+# workload`), once submitted through the API by one client over one connection
+# (bench_serve_load paced); each run prints the Controller's own decision percentiles
+# (SchedulerStats: every policy call). Alternated RUNS times (default 3).
 #   bash tools/bench/bench_serve_decisions.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
 build=${1:-build}
 runs=${2:-3}
 mrlocal="$build/mrlocal"
 dir=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
 pid=
+source "$(dirname "${BASH_SOURCE[0]}")/serve_common.sh"
 cluster="1x(2m,1r,1.0)"
 job() {  # $1: index
   local q=q$((1 + $1 % 2))
@@ -32,26 +34,14 @@ for run in $(seq "$runs"); do
   "$mrlocal" workload "$dir/spec.json" --policy dynprio 2>&1 | grep -o 'scheduler .*'
 
   state="$dir/state$run"
-  "$mrlocal" keys add root --role admin --state "$state" -o "$state.key" 2>/dev/null
-  "$mrlocal" serve --listen 127.0.0.1:0 --state "$state" --cluster "$cluster" \
-    --grace 1ms 2>"$dir/serve.log" &
-  pid=$!
-  url=
-  for _ in $(seq 200); do
-    url=$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/serve.log" | head -1) && [ -n "$url" ] && break
-    sleep 0.05
-  done
+  start_serve "$mrlocal" "$state" --cluster "$cluster" --grace 1ms
   for q in "q1 2" "q2 1"; do
     set -- $q
     "$mrlocal" queue create "$1" --rate "$2" --server "$url" --key "$state.key" >/dev/null
     "$mrlocal" queue deposit "$1" 1000000 --server "$url" --key "$state.key" >/dev/null
   done
-  start=$(date +%s.%N)
-  for i in $(seq 0 99); do
-    sleep "$(echo "$start + $i * 0.1 - $(date +%s.%N)" | bc -l | awk '{print ($1 > 0 ? $1 : 0)}')"
-    "$mrlocal" submit --server "$url" --key "$state.key" --job "$(job "$i")}" >/dev/null &
-  done
-  wait $(jobs -p | grep -v "^$pid$") 2>/dev/null || true
+  for i in $(seq 0 99); do echo "$(job "$i")}"; done |
+    "$build/bench_serve_load" --server "$url" --key "$state.key" paced 100 0.1
   until curl -s "$url/metrics" | grep -q 'mrlocal_jobs{phase="succeeded"} 100'; do sleep 0.2; done
   echo -n "run $run, through the API: "
   curl -s "$url/metrics" | awk '/^mrlocal_scheduler_decisions /{n=$2}

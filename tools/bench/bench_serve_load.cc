@@ -7,6 +7,10 @@
 //   bench_serve_load --server URL --key FILE status N C       N GET /api/v1/jobs/{id}
 //   bench_serve_load --server URL --key FILE stream N C PID   N tiny jobs through, printing
 //                                                             the server's RSS every N/20
+//   bench_serve_load --server URL --key FILE paced N INTERVAL_S
+//       N jobs read from stdin (one JSON body a line), job i submitted at i x INTERVAL_S
+//       over one kept-alive connection (bench_serve_decisions.sh: an arrival process
+//       without a client process per job competing for the cores)
 //   bench_serve_load --server URL --key FILE closed N C SWITCH_S
 //       the two-queue experiment (dynamic proportional share, section 4.2) through the API:
 //       C closed-loop clients per queue q1 and q2, N jobs each (24 maps of 0.25 s, one
@@ -164,6 +168,22 @@ int Closed(const ServiceAddress& address, const ServiceKey& key, size_t per_clie
   return 0;
 }
 
+int Paced(const ServiceAddress& address, const ServiceKey& key, size_t n, double interval_s) {
+  ServiceClient client(address, key);
+  const auto start = Clock::now();
+  size_t i = 0;
+  for (std::string body; i < n && std::getline(std::cin, body); ++i) {
+    std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::duration<double>(interval_s * i)));
+    auto r = client.Call("POST", "/api/v1/jobs", body);
+    if (!r.ok() || r->status != 201) {
+      std::cerr << "job " << i << ": " << (r.ok() ? r->body : r.status().message()) << "\n";
+      return 1;
+    }
+  }
+  return i == n ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() < 6 || args[0] != "--server" || args[2] != "--key") {
@@ -212,6 +232,8 @@ int Main(int argc, char** argv) {
       std::printf("%zu,%.1f\n", done + step, RssKiB(pid) / 1024.0);
       std::fflush(stdout);
     }
+  } else if (phase == "paced") {
+    return Paced(*address, *key, n, std::stod(args.at(6)));
   } else if (phase == "closed") {
     return Closed(*address, *key, n, clients, std::stod(args.at(7)));
   } else {

@@ -18,10 +18,10 @@
 #include "sched/core/units.h"
 #include "sched/estimate/task_model.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/runtime/app_registry.h"
 #include "tools/runtime/calibration_file.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {

@@ -10,7 +10,7 @@ namespace mrlocal {
 class Command {
  public:
   virtual ~Command() = default;
-  // Executes the parsed command and returns the process exit code (tools/cli/exit_codes.h).
+  // Executes the parsed command and returns the process exit code (tools/runtime/exit_codes.h).
   virtual int Run() = 0;
   // The CLI11 subcommand this command registered.
   CLI::App* app = nullptr;

@@ -23,12 +23,12 @@
 #include "sched/report/sweep_report.h"
 #include "sched/report/workload_report.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
-#include "tools/cli/plural.h"
 #include "tools/cli/policy_list.h"
 #include "tools/cli/preset_sweep.h"
 #include "tools/cli/workload_options.h"
+#include "tools/runtime/exit_codes.h"
+#include "tools/runtime/plural.h"
 #include "tools/runtime/workload_runner.h"
 
 namespace mrlocal {

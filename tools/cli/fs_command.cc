@@ -6,8 +6,8 @@
 
 #include "engine/block_store.h"
 #include "sched/core/units.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {

@@ -20,8 +20,8 @@
 #include "engine/atomic_file.h"
 #include "sched/core/units.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "sched/estimate/job_history.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/runtime/exit_codes.h"
 #include "tools/runtime/history_file.h"
 
 namespace mrlocal {

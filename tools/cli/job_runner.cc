@@ -17,11 +17,11 @@
 #include "sched/report/workload_metrics.h"
 #include "sched/report/workload_report.h"
 #include "tools/cli/admission_report.h"
-#include "tools/cli/closing_report.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/progress_printer.h"
 #include "tools/cli/workload_options.h"
+#include "tools/runtime/closing_report.h"
+#include "tools/runtime/exit_codes.h"
 #include "tools/runtime/history_file.h"
 #include "tools/runtime/interrupt.h"
 #include "tools/runtime/job_run.h"
@@ -248,11 +248,7 @@ int Finish(JobRun& run, const JobOptions& o, const JobApp& app, const QueuesFile
   const JobReport report = run.Report();
   const JobMetrics& summary = report.job();
   for (auto& w : outcome.warnings) std::cerr << "mrlocal: warning: " << w << "\n";
-  if (job.phase == JobPhase::kDone && app.print_result)
-    app.print_result(std::cout, summary);
-  else
-    PrintTop(std::cout, summary);
-  PrintClosingReport(std::cout, report.run, summary, o.output);
+  PrintJobEnd(std::cout, app, report.run, summary, o.output);
   if (const QueueLedger* ledger = run.ledger())
     PrintQueueCharge(std::cout, *ledger, run.queue(), queues);
   if (!o.report_dir.empty()) {
@@ -266,17 +262,11 @@ int Finish(JobRun& run, const JobOptions& o, const JobApp& app, const QueuesFile
   }
   Status st = run.RecordHistory(std::cerr, std::cerr, o.quiet, interrupted);
   if (!st.ok()) std::cerr << "mrlocal: warning: history not updated: " << st.message() << "\n";
-  switch (job.phase) {
-    case JobPhase::kRejected:
-      return kExitRejected;
-    case JobPhase::kFailed:
-      std::cerr << "mrlocal: error: job failed: " << job.failure << "\n";
-      if (interrupted) return 130;
-      return outcome.failure.IsUserError() ? kExitUsage : kExitInternal;
-    default:
-      break;
+  if (job.phase == JobPhase::kFailed) {
+    std::cerr << "mrlocal: error: job failed: " << job.failure << "\n";
+    if (interrupted) return kExitInterrupted;
   }
-  return summary.met_deadline.value_or(true) ? kExitOk : kExitDeadlineMissed;
+  return JobExitCode(summary.status, outcome.failure.IsUserError(), summary.met_deadline);
 }
 
 // The options of jobs that read files: their shuffle and the block store they read.

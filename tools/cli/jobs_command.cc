@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/service_options.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {

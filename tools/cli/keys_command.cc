@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/runtime/exit_codes.h"
 #include "tools/serve/service.h"
 #include "tools/serve/service_client.h"
 #include "tools/serve/service_store.h"

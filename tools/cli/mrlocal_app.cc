@@ -3,8 +3,8 @@
 #include <ostream>
 
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/version.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {

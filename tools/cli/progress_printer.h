@@ -5,11 +5,18 @@
 
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "sched/core/controller.h"
 
 namespace mrlocal {
+
+// One progress line (map and reduce progress in [0, 1]), "mrlocal: map  45% reduce   0% | elapsed 1.20 s | eta 1.47 s | slack
+// 27.3 s | est 4.10 s", for a job `elapsed` after its arrival: the ETA extrapolates the
+// work done, the slack is to its deadline, the estimate the admission's finish.
+void PrintProgressLine(std::ostream& out, double map, double reduce, Duration elapsed,
+                       std::optional<Duration> slack, std::optional<Duration> estimate);
 
 class ProgressPrinter final : public ControllerObserver {
  public:
@@ -19,10 +26,6 @@ class ProgressPrinter final : public ControllerObserver {
   void OnPlan(const JobState& job, const PartitionPlan& plan, Time now) override;
   void OnTick(const ClusterState& state, const Executor& exec, Time now) override;
   void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
-
-  // Map and reduce progress of `job` in [0, 1], counting running attempts' own progress.
-  static std::pair<double, double> Progress(const JobState& job, const ClusterState& state,
-                                            const Executor& exec);
 
  private:
   void Print(const JobState& job, double map, double reduce, Time now);

@@ -7,9 +7,9 @@
 
 #include "sched/core/queue_ledger.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
 #include "tools/cli/service_options.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {

@@ -1,17 +1,18 @@
 // mrlocal submit --server URL --key KEYFILE APP [FILE...] [job options] [--wait]
 // A job for a running `mrlocal serve`: made into one job of the workload spec format (or
 // given whole with --job JSON), signed with the key and sent. Prints the job's id and the
-// admission's verdict; with --wait, its progress until it ends and how it ended, with the
-// exit codes of a local run (0 done and any deadline met, 3 deadline missed, 4 rejected).
+// admission's verdict; with --wait, the progress lines, the result and closing report of a
+// local run of the job, and its exit code (tools/runtime/exit_codes.h; 130 if cancelled).
 #include <filesystem>
 #include <iostream>
 #include <thread>
 
 #include "sched/core/units.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/option_checks.h"
+#include "tools/cli/progress_printer.h"
 #include "tools/cli/service_options.h"
+#include "tools/runtime/exit_codes.h"
 
 namespace mrlocal {
 namespace {
@@ -59,36 +60,47 @@ Result<std::string> JobJson(const SubmitFlags& f) {
   return job.dump();
 }
 
-// "job 12 (wordcount, queue q1): running, maps 3/8, reduces 0/2, 4.1 s".
-std::string Line(const json& j) {
-  std::string s = "job " + std::to_string(j.value("id", 0)) + " (" + j.value("app", "") +
-                  ", queue " + j.value("queue", "") + "): " + j.value("phase", "");
-  s += ", maps " + std::to_string(j.value("maps_done", 0)) + "/" +
-       std::to_string(j.value("maps", 0)) + ", reduces " +
-       std::to_string(j.value("reduces_done", 0)) + "/" + std::to_string(j.value("reduces", 0));
-  char t[64];
-  std::snprintf(t, sizeof t, ", %.1f s", j.value("elapsed_s", 0.0));
-  return s + t;
+// How a finished job ends the command: what a local run of it would print on stdout, and
+// its exit code, both as the server recorded them when the job ended.
+int Closing(const json& j) {
+  const std::string phase = j.value("phase", ""), message = j.value("message", "");
+  if (phase == "failed" || phase == "cancelled")
+    std::cerr << "mrlocal: error: job failed: " << message << "\n";
+  const std::string report = j.value("report", "");
+  if (!report.empty()) {
+    std::cout << report;
+    return j.value("exit_code", int{kExitInternal});
+  }
+  // A job that never ran (its deadline passed while the server was down) has no report.
+  std::cout << "job " << j.value("app", "") << ": " << phase << ": " << message << "\n";
+  if (phase == "rejected") return kExitRejected;
+  return phase == "succeeded" ? kExitOk : kExitInternal;
 }
 
-// How a finished job ends the command: the local run's exit codes.
-int Closing(const json& j) {
-  const std::string phase = j.value("phase", "");
-  std::cout << Line(j) << "\n";
-  if (!j.value("message", "").empty()) std::cout << "  " << j.value("message", "") << "\n";
-  if (!j.value("output", "").empty() && phase == "succeeded")
-    std::cout << "  output: " << j.value("output", "") << "\n";
-  if (phase == "rejected") return kExitRejected;
-  if (phase != "succeeded") return phase == "cancelled" ? kExitUsage : kExitInternal;
-  if (j["slack_s"].is_number()) {
-    const double slack = j["slack_s"].get<double>();
-    char t[96];
-    std::snprintf(t, sizeof t, "  deadline %s by %.1f s\n", slack >= 0 ? "met" : "missed",
-                  std::abs(slack));
-    std::cout << t;
-    if (slack < 0) return kExitDeadlineMissed;
+std::optional<Duration> OptionalSeconds(const json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
+  return FromSeconds(j[key].get<double>());
+}
+
+// Follows the job to its end: the progress lines of a local run on stderr while it
+// runs (unless `quiet`), then Closing.
+int Follow(ServiceClient& client, int64_t id, bool quiet) {
+  const std::string target = "/api/v1/jobs/" + std::to_string(id);
+  std::pair<int, int> last{-1, -1};  // the percentages last printed
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    auto now = CallApi(client, "GET", target);
+    if (!now.ok()) return ReportError(now.status());
+    const json& j = *now;
+    const std::string phase = j.value("phase", "");
+    if (phase != "queued" && phase != "running") return Closing(j);
+    const double map = j.value("map_progress", 0.0), reduce = j.value("reduce_progress", 0.0);
+    const std::pair<int, int> percent{static_cast<int>(map * 100), static_cast<int>(reduce * 100)};
+    if (quiet || phase != "running" || percent == last) continue;
+    last = percent;
+    PrintProgressLine(std::cerr, map, reduce, FromSeconds(j.value("elapsed_s", 0.0)),
+                      OptionalSeconds(j, "slack_s"), OptionalSeconds(j, "estimate_s"));
   }
-  return kExitOk;
 }
 
 class SubmitCommand final : public Command {
@@ -134,18 +146,7 @@ class SubmitCommand final : public Command {
               << (*job).value("admission", "") << "\n";
     if ((*job)["phase"] == "rejected") return kExitRejected;
     if (!f_.wait) return kExitOk;
-    const std::string target = "/api/v1/jobs/" + std::to_string((*job)["id"].get<int64_t>());
-    std::string last;  // the progress last printed, without its time
-    for (;;) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      auto now = CallApi(**client, "GET", target);
-      if (!now.ok()) return ReportError(now.status());
-      const std::string phase = (*now)["phase"];
-      if (phase != "queued" && phase != "running") return Closing(*now);
-      const std::string line = Line(*now), progress = line.substr(0, line.rfind(','));
-      if (!f_.quiet && progress != last) std::cerr << line << "\n";
-      last = progress;
-    }
+    return Follow(**client, (*job)["id"].get<int64_t>(), f_.quiet);
   }
 
  private:

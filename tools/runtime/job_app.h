@@ -31,9 +31,10 @@ struct JobApp {
   std::vector<uint64_t> index_map_units;
   uint64_t shuffle_units = 0;
   uint64_t max_reduce_units = 0;
-  // Prints the job's result on stdout before the closing report, when it succeeded.
-  // Default: the top N keys.
-  std::function<void(std::ostream&, const JobMetrics&)> print_result;
+  // Prints the job's result on stdout before the closing report, when it succeeded (`run`:
+  // the run's figures, its cluster). Default: the top N keys.
+  std::function<void(std::ostream&, const WorkloadMetrics& run, const JobMetrics& job)>
+      print_result;
 };
 
 }  // namespace mrlocal

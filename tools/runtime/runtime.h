@@ -118,6 +118,8 @@ class Runtime final : private ControllerObserver {
   Controller& controller() { return *controller_; }
   const Controller& controller() const { return *controller_; }
   const Policy& policy() const { return *policy_; }
+  // Loop thread: Policy::ForgetLedgerIntervals.
+  void ForgetLedgerIntervals(size_t count) { policy_->ForgetLedgerIntervals(count); }
   EventLoop& loop() { return *loop_; }
   const std::vector<SlotInfo>& slots() const { return slots_; }
   const RuntimeOptions& options() const { return options_; }

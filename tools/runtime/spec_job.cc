@@ -87,8 +87,8 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
 
 Result<RealJobParts> BuildRealSpecJob(const WorkloadJob& j, const JobApp& app, BlockStore& store,
                                       std::map<std::string, bool>& present,
-                                      const std::string& partitioner,
-                                      double model_shuffle_delay_s) {
+                                      const std::string& partitioner, double model_shuffle_delay_s,
+                                      int top) {
   auto paths = MaterializeInput(j, store, present);
   if (!paths.ok()) return paths.status();
   RealJobRequest q;
@@ -100,7 +100,7 @@ Result<RealJobParts> BuildRealSpecJob(const WorkloadJob& j, const JobApp& app, B
   if (j.goal_s) q.goal = FromSeconds(*j.goal_s);
   q.reduces = j.reduces;
   q.partitions = partitioner == "hash" ? std::max(1u, j.reduces) : 4 * std::max(1u, j.reduces);
-  q.top = 0;
+  q.top = top;
   q.weight = j.weight;
   q.queue = j.queue;
   q.bid = j.bid;

@@ -22,9 +22,11 @@ Result<std::vector<std::string>> MaterializeInput(const WorkloadJob& j, BlockSto
 
 // The job `j` of app `app` (the app descriptor's runtime of it; both must outlive the
 // job), its input in `store`; errors name the job. `partitioner` sets its partition count
-// (hash: one per reduce; the others four), `model_shuffle_delay_s` is the spec's.
+// (hash: one per reduce; the others four), `model_shuffle_delay_s` is the spec's; its
+// report keeps its `top` best keys (a workload's reports list none; a served job's, 10).
 Result<RealJobParts> BuildRealSpecJob(const WorkloadJob& j, const JobApp& app, BlockStore& store,
                                       std::map<std::string, bool>& present,
-                                      const std::string& partitioner, double model_shuffle_delay_s);
+                                      const std::string& partitioner, double model_shuffle_delay_s,
+                                      int top = 0);
 
 }  // namespace mrlocal

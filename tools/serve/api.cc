@@ -59,14 +59,20 @@ json ToJson(const JobView& v) {
          {"started_ms", r.started_ms},
          {"finished_ms", r.finished_ms},
          {"output", r.output},
-         {"maps", v.maps},
+         {"maps", r.maps},
          {"maps_done", v.maps_done},
-         {"reduces", v.reduces},
+         {"reduces", r.reduces},
          {"reduces_done", v.reduces_done},
+         {"map_progress", v.map_progress},
+         {"reduce_progress", v.reduce_progress},
          {"elapsed_s", v.elapsed_s},
-         {"admission", v.admission}};
-  j["deadline_s"] = v.deadline_s ? json(*v.deadline_s) : json(nullptr);
-  j["slack_s"] = v.slack_s ? json(*v.slack_s) : json(nullptr);
+         {"admission", v.admission},
+         {"report", r.ending.report},
+         {"exit_code", r.ending.exit_code}};
+  const auto optional = [](const std::optional<double>& x) { return x ? json(*x) : json(nullptr); };
+  j["deadline_s"] = optional(v.deadline_s);
+  j["slack_s"] = optional(v.slack_s);
+  j["estimate_s"] = optional(v.estimate_s);
   return j;
 }
 

@@ -1,6 +1,9 @@
 #include "tools/serve/replay_guard.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <string>
 
 namespace mrlocal {
 
@@ -9,18 +12,20 @@ ReplayGuard::Verdict ReplayGuard::Admit(int64_t timestamp_s, std::string_view ke
   if (timestamp_s < started_s_ || timestamp_s < now_s - window_s_ ||
       timestamp_s > now_s + window_s_)
     return Verdict::kStale;
-  std::string entry;
-  ((entry += key_id) += '\n') += nonce;
+  std::string pair;
+  ((pair += key_id) += '\n') += nonce;
+  const XXH128_hash_t h = XXH3_128bits(pair.data(), pair.size());
+  const Digest entry{h.low64, h.high64};
   std::lock_guard lock(mu_);
   ExpireBefore(now_s - window_s_);
   if (seen_.count(entry)) return Verdict::kReplayed;
   if (seen_.size() >= capacity_) return Verdict::kTooManyRecent;
   seen_.insert(entry);
   // Timestamps arrive nearly in order; keeping the deque sorted makes expiry a pop_front.
-  auto at = std::upper_bound(
-      by_time_.begin(), by_time_.end(), timestamp_s,
-      [](int64_t t, const std::pair<int64_t, std::string>& e) { return t < e.first; });
-  by_time_.insert(at, {timestamp_s, std::move(entry)});
+  auto at =
+      std::upper_bound(by_time_.begin(), by_time_.end(), timestamp_s,
+                       [](int64_t t, const std::pair<int64_t, Digest>& e) { return t < e.first; });
+  by_time_.insert(at, {timestamp_s, entry});
   return Verdict::kFresh;
 }
 

@@ -6,12 +6,16 @@
 // are gone, and without this a request captured just before a restart could be replayed
 // just after it. Thread-safe; memory is bounded by `capacity` pairs (beyond it, fresh
 // requests are refused until old pairs expire, rather than forgetting pairs early).
+//
+// A pair is remembered as its 128-bit XXH3 digest (about 70 bytes with the set's node and
+// the expiry queue, where the two strings took about 250): two pairs share a digest with
+// a probability under 2^-88 in a full guard, and the cost of one would be a fresh request
+// refused as replayed, which the client's next nonce fixes.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <mutex>
-#include <string>
 #include <string_view>
 #include <unordered_set>
 
@@ -39,8 +43,15 @@ class ReplayGuard {
   const int64_t window_s_, started_s_;
   const size_t capacity_;
   mutable std::mutex mu_;
-  std::unordered_set<std::string> seen_;                 // key id + '\n' + nonce
-  std::deque<std::pair<int64_t, std::string>> by_time_;  // (timestamp, entry of seen_)
+  struct Digest {
+    uint64_t low, high;
+    bool operator==(const Digest&) const = default;
+  };
+  struct DigestHash {
+    size_t operator()(const Digest& d) const { return static_cast<size_t>(d.low); }
+  };
+  std::unordered_set<Digest, DigestHash> seen_;     // of key id + '\n' + nonce
+  std::deque<std::pair<int64_t, Digest>> by_time_;  // (timestamp, entry of seen_)
 };
 
 }  // namespace mrlocal

@@ -72,6 +72,9 @@ CREATE TABLE IF NOT EXISTS charges (
 -- The statement in order, and a queue's total charged read from the index alone.
 CREATE INDEX IF NOT EXISTS charges_by_queue ON charges (queue, id, amount);
 
+-- maps, reduces, report and exit_code (added in version 2): its tasks, once its input is
+-- split; once it has ended, what a local run of it would print on stdout (tools/runtime/
+-- closing_report.h) and exit with (tools/runtime/exit_codes.h), for `mrlocal submit --wait`.
 -- AUTOINCREMENT: a job id is never reused, even after the newest job's row is gone, so an
 -- id a user holds always means the same job.
 CREATE TABLE IF NOT EXISTS jobs (
@@ -86,11 +89,15 @@ CREATE TABLE IF NOT EXISTS jobs (
   submitted_ms INTEGER NOT NULL,
   started_ms INTEGER NOT NULL DEFAULT 0,  -- 0: not yet
   finished_ms INTEGER NOT NULL DEFAULT 0,  -- 0: not yet
-  output TEXT NOT NULL DEFAULT ''
+  output TEXT NOT NULL DEFAULT '',
+  maps INTEGER NOT NULL DEFAULT 0,
+  reduces INTEGER NOT NULL DEFAULT 0,
+  report TEXT NOT NULL DEFAULT '',
+  exit_code INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (owner, id);
 -- The unfinished jobs a restarted server takes up, and the counts by phase.
 CREATE INDEX IF NOT EXISTS jobs_by_phase ON jobs (phase, id);
 
 -- The schema's version: a server refuses a database of a newer one.
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -8,15 +8,21 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 #include <unordered_map>
 
 #include "datasets/workload_spec.h"
 #include "engine/output_committer.h"
 #include "sched/core/controller.h"
+#include "sched/core/job_progress.h"
 #include "sched/policy/policy_registry.h"
+#include "sched/report/run_recorder.h"
+#include "sched/report/workload_metrics.h"
 #include "tools/runtime/app_registry.h"
+#include "tools/runtime/closing_report.h"
 #include "tools/runtime/committer_output.h"
+#include "tools/runtime/exit_codes.h"
 #include "tools/runtime/runtime.h"
 #include "tools/runtime/spec_job.h"
 
@@ -34,6 +40,7 @@ namespace {
 
 constexpr size_t kLatencyBuckets = 24;  // up to 2^23 us (8 s); the last holds the rest
 constexpr const char* kStoppedMessage = "the server stopped while it ran";
+constexpr int kTopKeys = 10;  // in a job's closing report, as a local run's --top
 
 // A Status out of the loop thread (Result<Status> is not a thing).
 struct Done {
@@ -45,6 +52,7 @@ struct ActiveJob {
   JobView view;
   JobId cid = 0;  // the Controller's id
   bool admitted = false;
+  JobEnding rejection;  // a rejected job's, told by OnAdmission
   // What its tasks read and run, kept until it ends.
   std::unique_ptr<BlockStore> store;
   std::unique_ptr<JobApp> app;
@@ -151,7 +159,7 @@ class Service::Impl final : public ControllerObserver {
   void OnTaskReport(const TaskReport& report) override;
   void OnDecision(SlotId, const std::optional<TaskRef>&, Time, Duration cost) override;
   void OnJobFinished(const JobState& job, const JobOutcome& outcome, Time now) override;
-  void OnTick(const ClusterState& state, const Executor&, Time now) override;
+  void OnTick(const ClusterState& state, const Executor& exec, Time now) override;
 
  private:
   // Runs `fn` on the loop thread and waits for it. Aborted once the loop has ended.
@@ -163,10 +171,16 @@ class Service::Impl final : public ControllerObserver {
   }
   // Records the charges of the allocation intervals closed since the last call.
   void RecordCharges();
-  void Finish(ActiveJob& job, JobStage phase, const std::string& message, Time now);
+  // How a local run of `job`, which the recorder has seen end, would have ended; forgets
+  // its record.
+  JobEnding Ending(const ActiveJob& job, bool user_error, bool cancelled);
+  void Finish(ActiveJob& job, JobStage phase, const std::string& message, const JobEnding& ending,
+              Time now);
 
   Service& s_;
   std::unique_ptr<Runtime> runtime_;
+  // Each job's figures for its closing report, kept while it is in the system (loop thread).
+  RunRecorder recorder_{RunRecorderOptions{.keep_attempts = false}};
   std::thread loop_thread_;
   int64_t epoch_ms_ = 0;  // wall-clock ms at loop time 0
   std::atomic<bool> stopping_{false};
@@ -228,6 +242,7 @@ Status Service::Impl::Start() {
   auto runtime = Runtime::Real(std::move(ro));
   if (!runtime.ok()) return runtime.status();
   runtime_ = std::move(runtime).value();
+  runtime_->AddObserver(&recorder_);  // first: the service reads what it recorded
   runtime_->AddObserver(this);
   epoch_ms_ = NowMs() - ToMillis(runtime_->loop().Now());
   for (const SlotInfo& slot : runtime_->slots())
@@ -257,13 +272,15 @@ Result<JobView> Service::Impl::Submit(const StoredJob& record, WorkloadJob job,
   entry->store = std::move(store).value();
   job.deadline_s = deadline;  // what is left of it
   std::map<std::string, bool> present;
-  auto parts =
-      BuildRealSpecJob(job, *entry->app, *entry->store, present, s_.options_.partitioner, 0);
+  auto parts = BuildRealSpecJob(job, *entry->app, *entry->store, present, s_.options_.partitioner,
+                                0, kTopKeys);
   if (!parts.ok()) return parts.status();
   const auto output = s_.options_.state_dir / "outputs" / std::to_string(record.id);
   if (!record.output.empty()) parts->real.output = std::make_shared<CommitterOutput>(output, false);
-  entry->view.maps = static_cast<uint32_t>(parts->spec.maps.size());
-  entry->view.reduces = parts->spec.reduces;
+  entry->view.record.maps = static_cast<uint32_t>(parts->spec.maps.size());
+  entry->view.record.reduces = parts->spec.reduces;
+  (void)s_.store_.SetJobTasks(record.id, record.output, entry->view.record.maps,
+                              entry->view.record.reduces);
   auto shared_parts = std::make_shared<RealJobParts>(std::move(parts).value());
   auto admitted = OnLoop([this, entry, shared_parts]() -> Admission {
     entry->cid = runtime_->controller().next_job_id();
@@ -287,9 +304,11 @@ Result<JobView> Service::Impl::Submit(const StoredJob& record, WorkloadJob job,
     view = entry->view;
   }
   if (!admitted->admitted) {
-    (void)s_.store_.SetJobPhase(record.id, JobStage::kRejected, admitted->reason, NowMs());
+    (void)s_.store_.SetJobPhase(record.id, JobStage::kRejected, admitted->reason, NowMs(),
+                                entry->rejection);
     view.record.phase = JobStage::kRejected;
     view.record.message = admitted->reason;
+    view.record.ending = entry->rejection;
   }
   return view;
 }
@@ -360,16 +379,43 @@ void Service::Impl::OnDecision(SlotId, const std::optional<TaskRef>&, Time, Dura
   scheduler_.latency_max_s = std::max(scheduler_.latency_max_s, us * 1e-6);
 }
 
-void Service::Impl::Finish(ActiveJob& job, JobStage phase, const std::string& message, Time now) {
+JobEnding Service::Impl::Ending(const ActiveJob& job, bool user_error, bool cancelled) {
+  JobEnding ending;
+  const JobRecord* record = recorder_.job(job.cid);
+  if (!record) return ending;
+  JobMetrics metrics = MeasureJob(*record, Duration::zero(), recorder_.counts_records());
+  const ServiceOptions& o = s_.options_;
+  MetricsContext context;
+  context.policy = context.admission_policy = o.policy;
+  context.cluster = o.cluster.ToString();
+  context.partitioner = o.partitioner;
+  context.total_slots = o.cluster.TaskCapacity();
+  context.admission_control = runtime_->policy().admission_control();
+  context.scheduler = &runtime_->controller().stats();
+  std::ostringstream report;
+  PrintJobEnd(report, *job.app, ComputeMetrics(recorder_, context), metrics,
+              job.view.record.output);
+  ending.report = report.str();
+  ending.exit_code =
+      cancelled ? kExitInterrupted : JobExitCode(metrics.status, user_error, metrics.met_deadline);
+  recorder_.ForgetJob(job.cid);
+  return ending;
+}
+
+void Service::Impl::Finish(ActiveJob& job, JobStage phase, const std::string& message,
+                           const JobEnding& ending, Time now) {
   {
     std::lock_guard lock(mu_);
     job.view.record.phase = phase;
     job.view.record.message = message;
-    if (IsFinal(phase)) job.view.record.finished_ms = WallMs(now);
+    if (IsFinal(phase)) {
+      job.view.record.finished_ms = WallMs(now);
+      job.view.record.ending = ending;
+    }
     active_.erase(job.view.record.id);
     by_cid_.erase(job.cid);
   }
-  (void)s_.store_.SetJobPhase(job.view.record.id, phase, message, WallMs(now));
+  (void)s_.store_.SetJobPhase(job.view.record.id, phase, message, WallMs(now), ending);
   idle_.notify_all();
 }
 
@@ -385,25 +431,35 @@ void Service::Impl::OnJobFinished(const JobState& job, const JobOutcome& outcome
   RecordCharges();  // the interval its last attempt closed
   JobStage phase = PhaseOf(outcome);
   std::string message = outcome.failure.message();
+  JobEnding ending = Ending(*entry, outcome.failure.IsUserError(), phase == JobStage::kCancelled);
   if (shutting_down_ && phase != JobStage::kSucceeded) {
     phase = JobStage::kQueued;  // it runs again at the next start
     message = std::string(kStoppedMessage) + ": it runs again when the server starts";
   }
-  Finish(*entry, phase, message, now);
+  Finish(*entry, phase, message, ending, now);
 }
 
 void Service::Impl::OnAdmission(const JobState& job, const Admission& a, Time) {
+  std::shared_ptr<ActiveJob> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = by_cid_.find(job.id);
+    if (it == by_cid_.end()) return;
+    entry = it->second;
+    entry->view.admission = a.reason;
+    entry->admitted = a.admitted;
+    if (a.guaranteed() && a.estimated_finish())
+      entry->view.estimate_s = Seconds(*a.estimated_finish() - job.arrival);
+    if (a.admitted) return;
+  }
+  // Submit reads it once the loop has run this (the controller forgets a rejected job now).
+  entry->rejection = Ending(*entry, false, false);
   std::lock_guard lock(mu_);
-  auto it = by_cid_.find(job.id);
-  if (it == by_cid_.end()) return;
-  it->second->view.admission = a.reason;
-  it->second->admitted = a.admitted;
-  if (a.admitted) return;
-  active_.erase(it->second->view.record.id);
-  by_cid_.erase(it);
+  active_.erase(entry->view.record.id);
+  by_cid_.erase(job.id);
 }
 
-void Service::Impl::OnTick(const ClusterState& state, const Executor&, Time now) {
+void Service::Impl::OnTick(const ClusterState& state, const Executor& exec, Time now) {
   RecordCharges();
   const SchedulerStats& stats = runtime_->controller().stats();
   std::lock_guard lock(mu_);
@@ -426,6 +482,7 @@ void Service::Impl::OnTick(const ClusterState& state, const Executor&, Time now)
     const JobState& j = it->second;
     entry->view.maps_done = j.maps_done;
     entry->view.reduces_done = j.reduces_done;
+    std::tie(entry->view.map_progress, entry->view.reduce_progress) = JobProgress(j, state, exec);
     auto& [running, pending] = queue_tasks_[j.spec.queue];
     running += static_cast<int>(j.maps_running + j.reduces_running);
     pending += static_cast<int>(j.maps_pending() + j.reduces_pending());
@@ -462,6 +519,9 @@ void Service::Impl::RecordCharges() {
     store_ids_.erase(e.second);
     return true;
   });
+  // The store has them now; the last stays for the queues' shares (OnTick).
+  runtime_->ForgetLedgerIntervals(charged_intervals_ - 1);
+  charged_intervals_ = 1;
 }
 
 void Service::Impl::Stop(std::chrono::milliseconds grace) {
@@ -590,10 +650,8 @@ Result<JobView> Service::Submit(const Caller& caller, std::string_view job_json)
   auto id = store_.AddJob(record);
   if (!id.ok()) return id.status();
   record.id = *id;
-  if (submission->keep_output) {
+  if (submission->keep_output)  // stored with its tasks
     record.output = (options_.state_dir / "outputs" / std::to_string(*id)).string();
-    (void)store_.SetJobOutput(*id, record.output);
-  }
   auto view = impl_->Submit(record, job, job.deadline_s);
   if (!view.ok())
     (void)store_.SetJobPhase(*id, JobStage::kFailed, view.status().message(), NowMs());
@@ -605,6 +663,11 @@ namespace {
 JobView ViewOf(StoredJob record) {
   JobView v;
   v.record = std::move(record);
+  if (v.record.phase == JobStage::kSucceeded) {
+    v.maps_done = v.record.maps;
+    v.reduces_done = v.record.reduces;
+    v.map_progress = v.reduce_progress = 1;
+  }
   json request = json::parse(v.record.request, nullptr, false);
   if (request.is_object() && request.contains("deadline_s") && request["deadline_s"].is_number())
     v.deadline_s = request["deadline_s"].get<double>();

@@ -54,14 +54,19 @@ struct Caller {
   std::string queue;  // an owner's
 };
 
-// A job as the API shows it: its record, and while it runs, its progress.
+// A job as the API shows it: its record (its task counts, and once it has ended, how a
+// local run of it would have ended), and while it runs, its progress.
 struct JobView {
   StoredJob record;
-  uint32_t maps = 0, maps_done = 0, reduces = 0, reduces_done = 0;
+  uint32_t maps_done = 0, reduces_done = 0;
+  // In [0, 1], running attempts' progress counted (sched/core/job_progress.h).
+  double map_progress = 0, reduce_progress = 0;
   std::optional<double> deadline_s;  // from submission
   double elapsed_s = 0;              // since submission (to its end, once finished)
   // Deadline jobs: what is left of the deadline (negative: missed by that much).
   std::optional<double> slack_s;
+  // The admission's worst-case finish, from submission, for a job admitted with one.
+  std::optional<double> estimate_s;
   std::string admission;  // the policy's reason
 };
 

@@ -299,6 +299,13 @@ Status ServiceStore::Db::ApplySchema() {
                                    std::to_string(version) + ", newer than this mrlocal's " +
                                    std::to_string(kSchemaVersion) +
                                    ": run the mrlocal that wrote it");
+  if (version == 1)  // version 2 added the jobs' task counts and endings
+    for (const char* statement :
+         {"ALTER TABLE jobs ADD COLUMN maps INTEGER NOT NULL DEFAULT 0",
+          "ALTER TABLE jobs ADD COLUMN reduces INTEGER NOT NULL DEFAULT 0",
+          "ALTER TABLE jobs ADD COLUMN report TEXT NOT NULL DEFAULT ''",
+          "ALTER TABLE jobs ADD COLUMN exit_code INTEGER NOT NULL DEFAULT 0"})
+      MRLOCAL_RETURN_IF_ERROR(Exec(statement));  // literals: Exec caches by the text's address
   if (sqlite3_exec(db_, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) return Fail();
   return tx.Commit();
 }
@@ -616,16 +623,18 @@ Result<int64_t> ServiceStore::AddJob(const StoredJob& job) {
 }
 
 Status ServiceStore::SetJobPhase(int64_t id, JobStage phase, const std::string& message,
-                                 int64_t now_ms) {
+                                 int64_t now_ms, const JobEnding& ending) {
+  const bool final = IsFinal(phase);
   std::lock_guard lock(mu_);
   // In the SET expressions, `phase` is the job's phase before this change.
   MRLOCAL_RETURN_IF_ERROR(
       db_->Exec("UPDATE jobs SET phase = ?2, message = ?3, "
                 "started_ms = CASE WHEN ?2 = 'queued' THEN 0 "
                 "WHEN ?2 = 'running' AND phase <> 'running' THEN ?4 ELSE started_ms END, "
-                "finished_ms = CASE WHEN ?5 THEN ?4 ELSE 0 END "
+                "finished_ms = CASE WHEN ?5 THEN ?4 ELSE 0 END, report = ?6, exit_code = ?7 "
                 "WHERE id = ?1 AND phase IN ('queued', 'running')",
-                id, JobStageName(phase), message, now_ms, IsFinal(phase) ? 1 : 0));
+                id, JobStageName(phase), message, now_ms, final ? 1 : 0,
+                final ? ending.report : std::string(), final ? int64_t{ending.exit_code} : 0));
   if (db_->Changes() == 1) return Status::OK();
   std::string was;
   MRLOCAL_RETURN_IF_ERROR(db_->Run(
@@ -635,9 +644,12 @@ Status ServiceStore::SetJobPhase(int64_t id, JobStage phase, const std::string& 
                                  ": it cannot become " + std::string(JobStageName(phase)));
 }
 
-Status ServiceStore::SetJobOutput(int64_t id, const std::string& output) {
+Status ServiceStore::SetJobTasks(int64_t id, const std::string& output, uint32_t maps,
+                                 uint32_t reduces) {
   std::lock_guard lock(mu_);
-  MRLOCAL_RETURN_IF_ERROR(db_->Exec("UPDATE jobs SET output = ?2 WHERE id = ?1", id, output));
+  MRLOCAL_RETURN_IF_ERROR(
+      db_->Exec("UPDATE jobs SET output = ?2, maps = ?3, reduces = ?4 WHERE id = ?1", id, output,
+                int64_t{maps}, int64_t{reduces}));
   if (db_->Changes() == 0) return Status::NotFound("job " + std::to_string(id) + " does not exist");
   return Status::OK();
 }
@@ -646,13 +658,23 @@ namespace {
 
 constexpr const char* kJobColumns =
     "SELECT id, owner, queue, app, request, phase, message, submitted_ms, started_ms, "
-    "finished_ms, output FROM jobs ";
+    "finished_ms, output, maps, reduces, report, exit_code FROM jobs ";
 
 StoredJob JobAt(sqlite3_stmt* s, Status& bad) {
-  return {IntAt(s, 0),  TextAt(s, 1), TextAt(s, 2),
-          TextAt(s, 3), TextAt(s, 4), EnumAt<JobStage>(s, 5, kPhaseNames, bad),
-          TextAt(s, 6), IntAt(s, 7),  IntAt(s, 8),
-          IntAt(s, 9),  TextAt(s, 10)};
+  return {IntAt(s, 0),
+          TextAt(s, 1),
+          TextAt(s, 2),
+          TextAt(s, 3),
+          TextAt(s, 4),
+          EnumAt<JobStage>(s, 5, kPhaseNames, bad),
+          TextAt(s, 6),
+          IntAt(s, 7),
+          IntAt(s, 8),
+          IntAt(s, 9),
+          TextAt(s, 10),
+          static_cast<uint32_t>(IntAt(s, 11)),
+          static_cast<uint32_t>(IntAt(s, 12)),
+          {TextAt(s, 13), static_cast<int>(IntAt(s, 14))}};
 }
 
 }  // namespace

@@ -92,6 +92,14 @@ Result<JobStage> ParseJobStage(std::string_view text);
 // Succeeded, failed, cancelled or rejected: the job does not change any more.
 bool IsFinal(JobStage phase);
 
+// How a job ended, as a local run of it ends: what it prints on stdout (its result and
+// closing report) and its exit code. Empty and 0 until it ends, and for a job that never
+// ran (its deadline passed while the server was down).
+struct JobEnding {
+  std::string report;
+  int exit_code = 0;
+};
+
 struct StoredJob {
   int64_t id = 0;
   std::string owner;  // key id
@@ -101,6 +109,8 @@ struct StoredJob {
   std::string message;
   int64_t submitted_ms = 0, started_ms = 0, finished_ms = 0;  // 0: not yet
   std::string output;                                         // output directory, may be empty
+  uint32_t maps = 0, reduces = 0;                             // 0 until its input is split
+  JobEnding ending;                                           // once it has ended
 };
 
 class ServiceStore {
@@ -150,9 +160,11 @@ class ServiceStore {
   // added in a final phase finished_ms = submitted_ms, unless given.
   Result<int64_t> AddJob(const StoredJob& job);
   // Sets started_ms when the job becomes running (and clears it when it is queued again,
-  // as a restarted server may do), finished_ms when it reaches a final phase.
-  Status SetJobPhase(int64_t id, JobStage phase, const std::string& message, int64_t now_ms);
-  Status SetJobOutput(int64_t id, const std::string& output);  // in any phase
+  // as a restarted server may do), finished_ms and `ending` when it reaches a final phase.
+  Status SetJobPhase(int64_t id, JobStage phase, const std::string& message, int64_t now_ms,
+                     const JobEnding& ending = {});
+  // Where its output goes and its tasks, in any phase.
+  Status SetJobTasks(int64_t id, const std::string& output, uint32_t maps, uint32_t reduces);
   Result<StoredJob> FindJob(int64_t id) const;
   // Newest first, at most `limit`; an empty owner: everyone's.
   std::vector<StoredJob> Jobs(const std::string& owner, size_t limit) const;

@@ -114,6 +114,14 @@ TEST_F(ApiTest, AnOwnersJobRunsToItsEndWithCorrectCountsAndItsQueueIsCharged) {
   EXPECT_NE(job["admission"].get<std::string>().find("dynprio admits"), std::string::npos);
   const json done = WaitForEnd("alice", job["id"]);
   EXPECT_EQ(done["phase"], "succeeded") << done.dump();
+  EXPECT_GE(done["maps"].get<int>(), 1) << done.dump();
+  EXPECT_EQ(done["maps_done"], done["maps"]);
+  EXPECT_EQ(done["reduces_done"], done["reduces"]);
+  // How a local run of it would have ended: its top keys, its closing report, exit 0.
+  const std::string report = done["report"];
+  EXPECT_EQ(report.rfind("top ", 0), 0u) << report;
+  EXPECT_NE(report.find("job wordcount: SUCCEEDED in "), std::string::npos) << report;
+  EXPECT_EQ(done["exit_code"], 0);
   const auto counts = testing::ReadJobOutput(done["output"].get<std::string>());
   const auto reference = testing::ReferenceWordCount(testing::ReadFile(Words()));
   ASSERT_EQ(counts.size(), reference.size());

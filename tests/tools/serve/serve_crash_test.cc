@@ -4,7 +4,7 @@
 // deposit is there, no charge recorded before is lost, none is counted twice (a job's
 // charged intervals never overlap), and a job that was running is queued again by the
 // restart and runs to its end. MRLOCAL_SERVE_KILLS sets the number of kills (default 8;
-// the README's figure is of 120, tools/bench/serve_kill_test.sh).
+// the README's figure is of MRLOCAL_SERVE_KILLS=100).
 #include <gtest/gtest.h>
 
 #include <atomic>

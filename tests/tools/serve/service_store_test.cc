@@ -366,14 +366,20 @@ TEST(ServiceStore, AJobMovesThroughItsPhasesAndAFinalOneStays) {
   ASSERT_TRUE(store->SetJobPhase(*id, JobStage::kRunning, "1 map", 170).ok());
   EXPECT_EQ(store->FindJob(*id)->started_ms, 150);  // when it became running
   EXPECT_EQ(store->FindJob(*id)->message, "1 map");
-  ASSERT_TRUE(store->SetJobOutput(*id, "/state/out/1").ok());
-  ASSERT_TRUE(store->SetJobPhase(*id, JobStage::kSucceeded, "done", 200).ok());
+  ASSERT_TRUE(store->SetJobTasks(*id, "/state/out/1", 3, 2).ok());
+  ASSERT_TRUE(
+      store->SetJobPhase(*id, JobStage::kSucceeded, "done", 200, {"job wordcount: SUCCEEDED\n", 0})
+          .ok());
   j = store->FindJob(*id);
   EXPECT_EQ(j->phase, JobStage::kSucceeded);
   EXPECT_EQ(j->started_ms, 150);
   EXPECT_EQ(j->finished_ms, 200);
   EXPECT_EQ(j->message, "done");
   EXPECT_EQ(j->output, "/state/out/1");
+  EXPECT_EQ(j->maps, 3u);
+  EXPECT_EQ(j->reduces, 2u);
+  EXPECT_EQ(j->ending.report, "job wordcount: SUCCEEDED\n");
+  EXPECT_EQ(j->ending.exit_code, 0);
 
   for (JobStage p : {JobStage::kRunning, JobStage::kQueued, JobStage::kFailed, JobStage::kCancelled,
                      JobStage::kSucceeded})
@@ -386,7 +392,7 @@ TEST(ServiceStore, AJobMovesThroughItsPhasesAndAFinalOneStays) {
 
   ExpectOneLine(store->SetJobPhase(999, JobStage::kRunning, "", 1), Status::Code::kNotFound,
                 "job 999");
-  ExpectOneLine(store->SetJobOutput(999, "x"), Status::Code::kNotFound, "job 999");
+  ExpectOneLine(store->SetJobTasks(999, "x", 1, 1), Status::Code::kNotFound, "job 999");
   ExpectOneLine(store->FindJob(999).status(), Status::Code::kNotFound, "job 999");
   ExpectOneLine(store->AddJob(NewJob("alice", "nosuch", 1)).status(), Status::Code::kNotFound,
                 "'nosuch'");
@@ -398,8 +404,13 @@ TEST(ServiceStore, AJobMovesThroughItsPhasesAndAFinalOneStays) {
   EXPECT_EQ(store->FindJob(cancelled)->finished_ms, 410);
   const int64_t requeued = *store->AddJob(NewJob("bob", "q", 500));
   ASSERT_TRUE(store->SetJobPhase(requeued, JobStage::kRunning, "", 510).ok());
-  ASSERT_TRUE(store->SetJobPhase(requeued, JobStage::kQueued, "server restarted", 520).ok());
+  ASSERT_TRUE(store
+                  ->SetJobPhase(requeued, JobStage::kQueued, "server restarted", 520,
+                                {"an ending is only kept for a final phase", 1})
+                  .ok());
   EXPECT_EQ(store->FindJob(requeued)->started_ms, 0);
+  EXPECT_EQ(store->FindJob(requeued)->ending.report, "");
+  EXPECT_EQ(store->FindJob(requeued)->ending.exit_code, 0);
   // Rejected at submission: final from the start.
   StoredJob rejected = NewJob("bob", "q", 600);
   rejected.phase = JobStage::kRejected;
@@ -491,6 +502,31 @@ TEST(ServiceStore, ADatabaseOfANewerSchemaIsRefused) {
   ASSERT_FALSE(store.ok());
   ExpectOneLine(store.status(), Status::Code::kInvalidArgument,
                 (scratch / "state.db").string() + " has schema version 1000");
+}
+
+TEST(ServiceStore, AVersionOneDatabaseGainsTheJobsTaskCountsAndEndings) {
+  ScratchDir scratch;
+  int64_t id = 0;
+  {
+    auto store = OpenOrDie(scratch.path());
+    ASSERT_TRUE(store->CreateQueue("q", 1, 0).ok());
+    id = *store->AddJob(NewJob("alice", "q", 100));
+  }
+  // The jobs table as version 1 made it.
+  RunSql(scratch / "state.db",
+         "ALTER TABLE jobs DROP COLUMN maps; ALTER TABLE jobs DROP COLUMN reduces; "
+         "ALTER TABLE jobs DROP COLUMN report; ALTER TABLE jobs DROP COLUMN exit_code; "
+         "PRAGMA user_version = 1");
+  auto store = OpenOrDie(scratch.path());
+  Result<StoredJob> job = store->FindJob(id);
+  ASSERT_TRUE(job.ok()) << job.status().message();
+  EXPECT_EQ(job->submitted_ms, 100);
+  EXPECT_EQ(job->maps, 0u);
+  ASSERT_TRUE(store->SetJobTasks(id, "", 4, 1).ok());
+  ASSERT_TRUE(store->SetJobPhase(id, JobStage::kFailed, "bad input", 200, {"report\n", 2}).ok());
+  job = store->FindJob(id);
+  EXPECT_EQ(job->maps, 4u);
+  EXPECT_EQ(job->ending.exit_code, 2);
 }
 
 TEST(ServiceStore, TheInvariantCheckFindsABudgetChangedBehindTheServersBack) {

@@ -1,11 +1,11 @@
-#include "tools/cli/closing_report.h"
+#include "tools/runtime/closing_report.h"
 
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
 
 #include "sched/core/units.h"
-#include "tools/cli/plural.h"
+#include "tools/runtime/plural.h"
 
 namespace mrlocal {
 namespace {
@@ -141,6 +141,15 @@ void PrintTop(std::ostream& out, const JobMetrics& job) {
   for (auto& t : job.top)  // a long value (a friend list) is cut: the output has it whole
     out << "  " << std::left << std::setw(static_cast<int>(width)) << t.key << std::right << "  "
         << (t.value.size() > 60 ? t.value.substr(0, 57) + "..." : t.value) << "\n";
+}
+
+void PrintJobEnd(std::ostream& out, const JobApp& app, const WorkloadMetrics& run,
+                 const JobMetrics& job, const std::string& output_dir) {
+  if (job.status == "succeeded" && app.print_result)
+    app.print_result(out, run, job);
+  else
+    PrintTop(out, job);
+  PrintClosingReport(out, run, job, output_dir);
 }
 
 void PrintClosingReport(std::ostream& out, const WorkloadMetrics& run, const JobMetrics& job,

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 #include "engine/status.h"
 
@@ -13,7 +15,17 @@ enum ExitCode : int {
   kExitUsage = 2,           // bad usage or bad input
   kExitDeadlineMissed = 3,  // finished, but after the deadline
   kExitRejected = 4,        // refused by admission control
+  kExitInterrupted = 130,   // interrupted (Ctrl-C), or cancelled on a server
 };
+
+// How a job that ended ends the command that ran it, a local run or `mrlocal submit
+// --wait` alike: JobMetrics::status, whether a failure was the user's (bad input), and
+// whether it met its deadline. Interrupted (130) is the caller's to say.
+inline int JobExitCode(std::string_view status, bool user_error, std::optional<bool> met_deadline) {
+  if (status == "rejected") return kExitRejected;
+  if (status != "succeeded") return user_error ? kExitUsage : kExitInternal;
+  return met_deadline.value_or(true) ? kExitOk : kExitDeadlineMissed;
+}
 
 inline int ExitCodeFor(const Status& s) {
   if (s.ok()) return kExitOk;
