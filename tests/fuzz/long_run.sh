@@ -19,10 +19,11 @@ fuzzers=("$@")
   swim_trace_fuzz split_reader_fuzz edge_list_fuzz workload_spec_fuzz history_file_fuzz
   calibration_file_fuzz)
 
-# True when the input `$2` runs under `$1` within the 1 s timeout three times in a row.
+# True when the input `$2` runs under `$1` within the 1 s timeout three times in a row, not
+# niced: the replay asks whether the input is slow, not whether the machine is busy.
 replays_fast() {
   for _ in 1 2 3; do
-    nice -n 19 "$1" -timeout=1 -rss_limit_mb=2048 "$2" >/dev/null 2>&1 || return 1
+    "$1" -timeout=1 -rss_limit_mb=2048 "$2" >/dev/null 2>&1 || return 1
   done
 }
 
