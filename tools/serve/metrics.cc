@@ -1,6 +1,9 @@
 #include "tools/serve/metrics.h"
 
+#include <unistd.h>
+
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 namespace mrlocal {
@@ -18,6 +21,14 @@ std::string Label(std::string_view v) {
 
 void Head(std::ostringstream& out, const char* name, const char* type, const char* help) {
   out << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+}
+
+// Resident pages (/proc/self/statm's second field) in bytes; 0 when unreadable.
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * sysconf(_SC_PAGESIZE);
 }
 
 }  // namespace
@@ -65,6 +76,11 @@ std::string MetricsText(const Service& service) {
   out << "mrlocal_scheduler_decision_seconds{quantile=\"0.5\"} " << sched.p50_us * 1e-6 << "\n"
       << "mrlocal_scheduler_decision_seconds{quantile=\"0.99\"} " << sched.p99_us * 1e-6
       << "\n";
+
+  Head(out, "process_resident_memory_bytes", "gauge", "The server's resident memory.");
+  out << "process_resident_memory_bytes " << ResidentBytes() << "\n";
+  Head(out, "mrlocal_store_memory_bytes", "gauge", "The heap SQLite holds (page cache, statements).");
+  out << "mrlocal_store_memory_bytes " << ServiceStore::SqliteMemoryUsed() << "\n";
 
   const auto queues = service.Queues();
   Head(out, "mrlocal_queue_budget_micro", "gauge", "What is left of each queue's budget.");

@@ -319,6 +319,8 @@ Result<MicroCredits> ServiceStore::Db::Budget(const std::string& queue) {
   return *budget;
 }
 
+int64_t ServiceStore::SqliteMemoryUsed() { return sqlite3_memory_used(); }
+
 std::string_view RoleName(Role r) { return kRoleNames[static_cast<size_t>(r)]; }
 
 Result<Role> ParseRole(std::string_view text) {

@@ -171,6 +171,8 @@ class ServiceStore {
   // Queued or running, oldest first: what a restarted server takes up again.
   std::vector<StoredJob> UnfinishedJobs() const;
   std::map<JobStage, int64_t> JobCounts() const;  // for /metrics; phases with no job omitted
+  // The heap SQLite holds in this process (its page caches, statements), for /metrics.
+  static int64_t SqliteMemoryUsed();
 
   // For every queue, sum(deposits) = budget + sum(charges), exactly. Corruption naming the
   // first queue (by name) where it fails, with the three figures.

@@ -302,6 +302,14 @@ TEST_F(ApiTest, MetricsAreInThePrometheusFormat) {
         "mrlocal_jobs{phase=\"queued\"} 0", "mrlocal_queue_budget_micro{queue=\"q1\"} 1000000000",
         "mrlocal_decision_latency_seconds_bucket{le=\"+Inf\"}"})
     EXPECT_NE(r->body.find(line), std::string::npos) << line;
+  // The server's memory, and SQLite's part of it: both present and plausible.
+  for (const char* name : {"process_resident_memory_bytes ", "mrlocal_store_memory_bytes "}) {
+    const size_t at = r->body.find(std::string("\n") + name);
+    ASSERT_NE(at, std::string::npos) << name;
+    const double bytes = std::stod(r->body.substr(at + 1 + std::string(name).size()));
+    EXPECT_GT(bytes, 1024) << name;
+    EXPECT_LT(bytes, 64.0 * (1 << 30)) << name;
+  }
 }
 
 }  // namespace
