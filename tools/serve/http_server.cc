@@ -40,7 +40,9 @@ class Session;
 struct HttpServer::Impl {
   std::atomic<size_t>* open = nullptr;  // first: the sessions that go with `io` count on it
   net::io_context io;
-  tcp::acceptor acceptor{io};
+  // On a strand: its completions (which accept again) and Stop's close never run at once
+  // on two of the server's threads.
+  tcp::acceptor acceptor{net::make_strand(io)};
   HttpLimits limits;
   HttpHandler handler;
   std::vector<std::thread> threads;
