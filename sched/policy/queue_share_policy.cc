@@ -123,8 +123,7 @@ void QueueSharePolicy::Start(const ClusterState& state, Time now) {
 Admission QueueSharePolicy::Admit(const JobState& job, const ClusterState& state, Time now) {
   if (!started_) Start(state, now);
   const uint32_t q = QueueOf(job.spec.queue, now);
-  if (job.id >= job_queue_.size()) job_queue_.resize(job.id + 1, 0);
-  job_queue_[job.id] = q;
+  SetJobQueue(job.id, q);
   ++ledger_.accounts[q].jobs;
   if (queues_[q].jobs++ == 0) shares_stale_ = true;
   if (job.spec.bid) queues_[q].boosts.push_back(*job.spec.bid);
@@ -207,9 +206,9 @@ void QueueSharePolicy::CloseInterval(const ClusterState& state, Time now) {
   interval_timer_ = 0;
   // The attempts still running used their slots up to now.
   for (const SlotState& s : state.slots) {
-    if (!s.task || s.task->job >= job_queue_.size()) continue;
+    if (!s.task || !InSystem(s.task->job)) continue;
     const TaskState& t = state.job(s.task->job).task(s.task->kind, s.task->index);
-    AddUse(job_queue_[s.task->job], s.task->job, now - std::max(t.start, interval_start_));
+    AddUse(JobQueue(s.task->job), s.task->job, now - std::max(t.start, interval_start_));
   }
   AccrueEntitlement(now);
   QueueInterval interval{interval_start_, now, price_at_start_, {}};
@@ -247,6 +246,33 @@ void QueueSharePolicy::CloseInterval(const ClusterState& state, Time now) {
 void QueueSharePolicy::ForgetLedgerIntervals(size_t count) {
   auto& intervals = ledger_.intervals;
   intervals.erase(intervals.begin(), intervals.begin() + std::min(count, intervals.size()));
+}
+
+void QueueSharePolicy::SetJobQueue(JobId id, uint32_t queue) {
+  if (job_queue_.empty()) {
+    first_job_ = id;
+    finished_prefix_ = 0;
+  }
+  if (id < first_job_) {  // not expected (ids arrive in order), but kept correct
+    job_queue_.insert(job_queue_.begin(), first_job_ - id, kNoQueue);
+    first_job_ = id;
+    finished_prefix_ = 0;
+  }
+  if (id - first_job_ >= job_queue_.size()) job_queue_.resize(id - first_job_ + 1, kNoQueue);
+  job_queue_[id - first_job_] = queue;
+}
+
+void QueueSharePolicy::DropJobQueue(JobId id) {
+  job_queue_[id - first_job_] = kNoQueue;
+  while (finished_prefix_ < job_queue_.size() && job_queue_[finished_prefix_] == kNoQueue)
+    ++finished_prefix_;
+  // Amortized O(1): the finished prefix goes once it is half the span.
+  if (finished_prefix_ >= 1024 && 2 * finished_prefix_ >= job_queue_.size()) {
+    job_queue_.erase(job_queue_.begin(),
+                     job_queue_.begin() + static_cast<ptrdiff_t>(finished_prefix_));
+    first_job_ += finished_prefix_;
+    finished_prefix_ = 0;
+  }
 }
 
 void QueueSharePolicy::AddUse(uint32_t queue, JobId job, Duration used) {
@@ -301,9 +327,9 @@ void QueueSharePolicy::OnTimer(TimerId id, const ClusterState& state, Time now) 
 }
 
 void QueueSharePolicy::OnTaskFinished(const TaskRecord& record, const ClusterState&, Time) {
-  if (record.task.job >= job_queue_.size()) return;
+  if (!InSystem(record.task.job)) return;
   if (interval_open_)
-    AddUse(job_queue_[record.task.job], record.task.job,
+    AddUse(JobQueue(record.task.job), record.task.job,
            record.end - std::max(record.start, interval_start_));
   auto killed = std::find(preempting_.begin(), preempting_.end(), record.task);
   if (!record.ok && killed != preempting_.end()) {
@@ -314,8 +340,9 @@ void QueueSharePolicy::OnTaskFinished(const TaskRecord& record, const ClusterSta
 }
 
 void QueueSharePolicy::OnJobFinished(const JobState& job, const ClusterState& state, Time now) {
-  if (job.id >= job_queue_.size()) return;
-  Queue& q = queues_[job_queue_[job.id]];
+  if (!InSystem(job.id)) return;
+  Queue& q = queues_[JobQueue(job.id)];
+  DropJobQueue(job.id);
   if (--q.jobs == 0) shares_stale_ = true;
   if (job.spec.bid) q.boosts.erase(std::find(q.boosts.begin(), q.boosts.end(), *job.spec.bid));
   // The last job's attempts have all reported: its interval is paid for now, not at a
@@ -330,11 +357,11 @@ void QueueSharePolicy::Tally(const ClusterState& state, SlotKind kind) {
   JobCursor jobs(state.jobs);
   for (JobId id : kind == SlotKind::kMap ? state.active : state.reducing) {
     const JobState& job = jobs[id];
-    Queue& q = queues_[job_queue_[id]];
+    Queue& q = queues_[JobQueue(id)];
     const uint32_t pending = k == 0 ? job.maps_pending() : job.reduces_pending();
     q.running[k] += static_cast<int>(k == 0 ? job.maps_running : job.reduces_running);
     q.pending[k] += static_cast<int>(pending);
-    if (pending > 0) candidates_.push_back({job_queue_[id], id, &job});
+    if (pending > 0) candidates_.push_back({JobQueue(id), id, &job});
   }
 }
 
@@ -408,7 +435,7 @@ void QueueSharePolicy::PreemptIfStarved(const ClusterState& state, SlotKind kind
   for (const SlotState& s : state.slots) {
     if (s.info.kind != kind || !s.task) continue;
     const TaskState& t = state.job(s.task->job).task(s.task->kind, s.task->index);
-    running.push_back({t.start, *s.task, job_queue_[s.task->job]});
+    running.push_back({t.start, *s.task, JobQueue(s.task->job)});
   }
   std::stable_sort(running.begin(), running.end(),
                    [](const Running& a, const Running& b) { return a.start > b.start; });

@@ -44,6 +44,7 @@
 // Admits every job: it makes no deadline promise.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -133,7 +134,20 @@ class QueueSharePolicy final : public Policy {
   QueueLedger ledger_;
   std::vector<Queue> queues_;  // by account index
   std::unordered_map<std::string, uint32_t> queue_ids_;
-  std::vector<uint32_t> job_queue_;  // by JobId (dense: the Controller numbers them 1, 2, ...)
+  // Each job's queue, by JobId - first_job_ (the Controller numbers jobs 1, 2, ...): the
+  // span from the oldest job in the system to the newest, not every job ever, so that a
+  // service's memory stays flat. kNoQueue: finished (or never seen).
+  static constexpr uint32_t kNoQueue = UINT32_MAX;
+  std::vector<uint32_t> job_queue_;
+  JobId first_job_ = 0;
+  size_t finished_prefix_ = 0;  // job_queue_[0, this) are all kNoQueue
+  bool InSystem(JobId id) const {
+    return id >= first_job_ && id - first_job_ < job_queue_.size() &&
+           job_queue_[id - first_job_] != kNoQueue;
+  }
+  uint32_t JobQueue(JobId id) const { return job_queue_[id - first_job_]; }
+  void SetJobQueue(JobId id, uint32_t queue);
+  void DropJobQueue(JobId id);
   bool started_ = false;
   int slots_[kKinds] = {0, 0};  // the cluster's map and reduce slots: c
   int active_jobs_ = 0;

@@ -445,6 +445,35 @@ TEST(QueueSharePolicy, EachIntervalsChargeIsSplitAmongItsJobsByTheirSlotTime) {
   }
 }
 
+// A service's long run: thousands of jobs pass, the policy keeps only the jobs in the
+// system (not an entry for every job ever), and still bills each job's slot time to its
+// own queue, once.
+TEST(QueueSharePolicy, AfterThousandsOfJobsEachIsStillBilledToItsOwnQueue) {
+  QueueShareOptions o = Queues({Q("a", 2), Q("b", 1)});
+  o.interval = seconds(5);
+  QueueRun run(2, 1, o, Fixed(0.5));
+  constexpr int kJobs = 5000;
+  for (int i = 0; i < kJobs; ++i)  // one job every 0.3 s: a few in the system at a time
+    run.Submit(i % 3 == 0 ? "b" : "a", 1 + i % 2, FromSeconds(1 + 0.3 * i));
+  run.Run();
+  std::map<JobId, double> billed;
+  std::map<std::string, double> billed_by_queue;
+  for (const QueueInterval& interval : run.policy->Ledger()->intervals)
+    for (const QueueCharge& line : interval.lines)
+      for (const JobCharge& j : line.jobs) {
+        billed[j.job] += j.used_slot_s;
+        billed_by_queue[run.policy->Ledger()->accounts[line.account].name] += j.used_slot_s;
+        EXPECT_EQ(run.queue_of[j.job], run.policy->Ledger()->accounts[line.account].name)
+            << "job " << j.job;
+      }
+  ASSERT_EQ(billed.size(), static_cast<size_t>(kJobs));
+  std::map<JobId, double> measured;
+  for (const auto& [job, s] : run.job_time) measured[job] += s;
+  for (const auto& [job, s] : measured) EXPECT_NEAR(billed[job], s, 1e-6) << "job " << job;
+  EXPECT_NEAR(billed_by_queue["a"], run.measured["a"], 1e-3);
+  EXPECT_NEAR(billed_by_queue["b"], run.measured["b"], 1e-3);
+}
+
 TEST(QueueSharePolicy, ARateChangeMadeDuringTheRunPricesTheNextInterval) {
   QueueShareOptions o = Queues({Q("a", 1), Q("b", 1)});
   o.interval = seconds(10);
