@@ -31,15 +31,22 @@ struct SubmitFlags {
   bool quiet = false;
 };
 
-// The job as the spec format writes it.
+// The job as the spec format writes it: --job's, or one made of APP and FILEs; the job
+// options given beside either set their keys.
 Result<std::string> JobJson(const SubmitFlags& f) {
+  json job;
   if (f.job_json) {
     if (!f.app.empty() || !f.files.empty())
       return Status::InvalidArgument("--job gives the whole job: no APP or FILE beside it");
-    return *f.job_json;
+    job = json::parse(*f.job_json, nullptr, /*allow_exceptions=*/false);
+    if (job.is_discarded() || !job.is_object())
+      return Status::InvalidArgument(
+          "--job: not a JSON object (one job of the workload spec format)");
+  } else if (f.app.empty()) {
+    return Status::InvalidArgument("APP is required (or --job JSON)");
+  } else {
+    job["app"] = f.app;
   }
-  if (f.app.empty()) return Status::InvalidArgument("APP is required (or --job JSON)");
-  json job{{"app", f.app}};
   if (!f.files.empty()) {
     json files = json::array();
     for (const std::string& file : f.files) {
@@ -113,7 +120,8 @@ class SubmitCommand final : public Command {
     app->add_option("FILE", f.files, "Input files (under the server's --data-root)")
         ->check(NotEmpty());
     app->add_option("--job", f.job_json,
-                    "The whole job as JSON, one job of the workload spec format")
+                    "The whole job as JSON, one job of the workload spec format (the job "
+                    "options given beside it set their keys)")
         ->check(NotEmpty());
     Within(app->add_option("--deadline", f.deadline, "Deadline from submission"),
            PositiveDuration());

@@ -106,10 +106,10 @@ TEST_F(SubmitWaitTest, AJobEndsOnTheTerminalAsALocalRunOfItEnds) {
 TEST_F(SubmitWaitTest, ProgressLinesAndExitCodesAreALocalRuns) {
   Start("fifo");
   // 2 maps of 1 s and a reduce: progress lines while it runs, then a deadline missed: 3.
+  // The deadline is an option beside --job: it sets the job's deadline_s.
   const std::string late =
-      R"({"app": "synthetic", "maps": 2, "reduces": 1, "map_s": 1, "reduce_s": 0.2, )"
-      R"("deadline_s": 0.5})";
-  const CommandResult missed = Submit({"--job", late, "--wait"});
+      R"({"app": "synthetic", "maps": 2, "reduces": 1, "map_s": 1, "reduce_s": 0.2})";
+  const CommandResult missed = Submit({"--job", late, "--deadline", "500ms", "--wait"});
   EXPECT_EQ(missed.exit_code, 3) << missed.out << missed.err;
   EXPECT_TRUE(testing::Contains(missed.out, "MISSED by")) << missed.out;
   EXPECT_TRUE(testing::Contains(missed.err, "mrlocal: map ")) << missed.err;
