@@ -3,6 +3,8 @@
 // The paying queues of a running `mrlocal serve` (dynamic proportional share): each
 // queue's budget, its spending rate per slot and allocation interval, and its statement.
 // Credits are decimals with up to 6 places, sent as exact micro-credits.
+#include <cstdio>
+#include <ctime>
 #include <iostream>
 
 #include "sched/core/queue_ledger.h"
@@ -27,18 +29,30 @@ void PrintQueue(const json& q) {
             << "\n";
 }
 
+// A time of the statement (Unix ms) as "2026-11-29 11:46:40.274 UTC".
+std::string TimeOf(const json& j, const char* field) {
+  const int64_t ms = j.value(field, int64_t{0});
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[48];
+  const size_t n = std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &utc);
+  std::snprintf(text + n, sizeof text - n, ".%03d UTC", static_cast<int>(ms % 1000));
+  return text;
+}
+
 void PrintStatement(const json& s) {
   PrintQueue(s["queue"]);
   for (const json& d : s["deposits"])
-    std::cout << "  deposit  " << CreditsOf(d, "amount_micro") << " at " << d.value("at_ms", 0LL)
-              << " ms by " << d.value("by", "") << "\n";
+    std::cout << "  deposit  " << CreditsOf(d, "amount_micro") << " at " << TimeOf(d, "at_ms")
+              << " by " << d.value("by", "") << "\n";
   for (const json& r : s["rates"])
-    std::cout << "  rate     " << CreditsOf(r, "rate_micro") << " from " << r.value("at_ms", 0LL)
-              << " ms by " << r.value("by", "") << "\n";
+    std::cout << "  rate     " << CreditsOf(r, "rate_micro") << " from " << TimeOf(r, "at_ms")
+              << " by " << r.value("by", "") << "\n";
   for (const json& c : s["charges"])
     std::cout << "  charge   " << CreditsOf(c, "amount_micro") << " job " << c.value("job", 0LL)
               << " for " << c.value("slot_s", 0.0) << " slot-s at " << CreditsOf(c, "price_micro")
-              << " (" << c.value("start_ms", 0LL) << "-" << c.value("end_ms", 0LL) << " ms)\n";
+              << " (" << TimeOf(c, "start_ms") << " to " << TimeOf(c, "end_ms") << ")\n";
 }
 
 class QueueCommand final : public Command {
