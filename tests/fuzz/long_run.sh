@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The longer runs whose figures tests/fuzz/README.md gives: each fuzzer in turn (one at a
 # time, niced) for RUNS inputs or SECONDS, whichever comes first, from its seeds and the
-# corpus of earlier long runs in OUT/<fuzzer>. Prints one line per fuzzer: executions,
-# exec/s, coverage (libFuzzer's cov: edges) and findings; a finding's input stays in
-# OUT/<fuzzer>/ (crash-*, leak-*, timeout-*, oom-*).
+# corpus of earlier long runs in OUT/<fuzzer> (merged first). Prints one line per fuzzer:
+# executions, exec/s, coverage (libFuzzer's cov: edges) and findings; a finding's input
+# stays in OUT/<fuzzer>/ (crash-*, leak-*, timeout-*, oom-*).
 #
 # libFuzzer's -timeout is wall-clock time, and a niced fuzzer on a busy machine may wait
 # over a second for a CPU: a timeout whose input then runs in under a second three times
@@ -32,6 +32,17 @@ for f in "${fuzzers[@]}"; do
   mkdir -p "$dir/corpus"
   max_len=4096
   case "$f" in split_reader_fuzz | edge_list_fuzz) max_len=1024 ;; esac  # as CMakeLists.txt
+  # A restart reloads the corpus, and a long run's corpus, unmerged, can take minutes to
+  # load on a busy machine: first merge it to the inputs that add coverage (fuzzer's own).
+  if [ -n "$(ls -A "$dir/corpus")" ]; then
+    rm -rf "$dir/corpus.merged" && mkdir "$dir/corpus.merged"
+    if "$build/$f" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
+      "$dir/corpus.merged" "$dir/corpus" >"$dir/merge.log" 2>&1; then
+      rm -rf "$dir/corpus" && mv "$dir/corpus.merged" "$dir/corpus"
+    else
+      rm -rf "$dir/corpus.merged"
+    fi
+  fi
   start=$(date +%s) execs=0 segment=0 starved=0 end="ran out its budget"
   while :; do
     segment=$((segment + 1))
