@@ -41,6 +41,10 @@ int Percent(double fraction) { return static_cast<int>(std::floor(fraction * 100
 
 }  // namespace
 
+std::pair<int, int> ProgressPercents(double map, double reduce) {
+  return {Percent(map), Percent(reduce)};
+}
+
 void PrintProgressLine(std::ostream& out, double map, double reduce, Duration elapsed,
                        std::optional<Duration> slack, std::optional<Duration> estimate) {
   // Work done so far, weighting the map phase 2/3 as Hadoop's progress does for jobs
@@ -60,10 +64,10 @@ void PrintProgressLine(std::ostream& out, double map, double reduce, Duration el
 }
 
 void ProgressPrinter::Print(const JobState& job, double map, double reduce, Time now) {
-  const int m = Percent(map), r = Percent(reduce);
+  const std::pair<int, int> percents = ProgressPercents(map, reduce);
   auto it = last_.find(job.id);
-  if (it != last_.end() && it->second == std::make_pair(m, r)) return;
-  last_[job.id] = {m, r};
+  if (it != last_.end() && it->second == percents) return;
+  last_[job.id] = percents;
   std::optional<Duration> slack, estimate;
   if (auto d = job.absolute_deadline()) slack = *d - now;
   if (auto e = estimates_.find(job.id); e != estimates_.end()) estimate = e->second;

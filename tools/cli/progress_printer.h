@@ -7,14 +7,20 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "sched/core/controller.h"
 
 namespace mrlocal {
 
-// One progress line (map and reduce progress in [0, 1]), "mrlocal: map  45% reduce   0% | elapsed 1.20 s | eta 1.47 s | slack
-// 27.3 s | est 4.10 s", for a job `elapsed` after its arrival: the ETA extrapolates the
-// work done, the slack is to its deadline, the estimate the admission's finish.
+// The whole percentages a progress line shows for map and reduce progress in [0, 1]: a
+// new line is printed only when they move.
+std::pair<int, int> ProgressPercents(double map, double reduce);
+
+// One progress line (map and reduce progress in [0, 1]), "mrlocal: map  45% reduce   0% |
+// elapsed 1.20 s | eta 1.47 s | slack 27.3 s | est 4.10 s", for a job `elapsed` after its
+// arrival: the ETA extrapolates the work done, the slack is to its deadline, the estimate
+// the admission's finish.
 void PrintProgressLine(std::ostream& out, double map, double reduce, Duration elapsed,
                        std::optional<Duration> slack, std::optional<Duration> estimate);
 

@@ -102,9 +102,9 @@ int Follow(ServiceClient& client, int64_t id, bool quiet) {
     const std::string phase = j.value("phase", "");
     if (phase != "queued" && phase != "running") return Closing(j);
     const double map = j.value("map_progress", 0.0), reduce = j.value("reduce_progress", 0.0);
-    const std::pair<int, int> percent{static_cast<int>(map * 100), static_cast<int>(reduce * 100)};
-    if (quiet || phase != "running" || percent == last) continue;
-    last = percent;
+    const std::pair<int, int> percents = ProgressPercents(map, reduce);
+    if (quiet || phase != "running" || percents == last) continue;
+    last = percents;
     PrintProgressLine(std::cerr, map, reduce, FromSeconds(j.value("elapsed_s", 0.0)),
                       OptionalSeconds(j, "slack_s"), OptionalSeconds(j, "estimate_s"));
   }
