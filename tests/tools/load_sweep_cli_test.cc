@@ -14,16 +14,10 @@ namespace {
 
 using testing::Contains;
 using testing::ExpectUsageError;
+using testing::Lines;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-    lines.push_back(text.substr(start, end - start));
-  return lines;
-}
 
 // The mean of a "mean (min–max)" cell.
 double Mean(const std::string& cell) { return std::stod(cell); }
@@ -196,12 +190,12 @@ TEST(LoadSweep, RefusesBadLoadsInOneLineAndRunsNothing) {
 // One point of the sweep, with everything `workload` reports (per-job files included): the
 // figures of `compare --load 4` at load 4.
 TEST(LoadSweep, WorkloadRunsOnePointOfTheSweep) {
-  auto sweep = RunMrlocal({"compare", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
-                           "--load", "4", "--policies", "rtmr", "-q"});
-  auto point = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
-                           "--load", "4", "--policy", "rtmr", "-q"});
-  auto one = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5",
-                         "--policy", "rtmr", "-q"});
+  auto sweep = RunMrlocal({"compare", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5", "--load",
+                           "4", "--policies", "rtmr", "-q"});
+  auto point = RunMrlocal({"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5", "--load",
+                           "4", "--policy", "rtmr", "-q"});
+  auto one = RunMrlocal(
+      {"workload", "--preset", "rtmr-wl1", "--sim", "--noise", "0.5", "--policy", "rtmr", "-q"});
   ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
   ASSERT_EQ(point.exit_code, 0) << point.err;
   ASSERT_EQ(one.exit_code, 0) << one.err;
@@ -222,8 +216,8 @@ TEST(LoadSweep, ATimePastWhatTheClockCountsIsRefused) {
        "reduces": 0}]})json");
   auto r = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--policy", "fifo"});
   ExpectUsageError(r, "job 'late': arrival at 1e+12 s is past the latest time a run reaches");
-  auto scaled = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--policy",
-                            "fifo", "--time-scale", "1000000"});
+  auto scaled = RunMrlocal({"workload", (dir / "spec.json").string(), "--sim", "--policy", "fifo",
+                            "--time-scale", "1000000"});
   ExpectUsageError(scaled, "arrival at 1e+18 s is past the latest time a run reaches");
 }
 

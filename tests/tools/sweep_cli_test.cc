@@ -13,6 +13,7 @@ namespace {
 using testing::Contains;
 using testing::CountLines;
 using testing::ExpectUsageError;
+using testing::Lines;
 using testing::ReadFile;
 using testing::RunMrlocal;
 using testing::ScratchDir;
@@ -31,13 +32,6 @@ std::vector<std::string> Cells(const std::string& row) {
     start = end;
   }
   return cells;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-    lines.push_back(text.substr(start, end - start));
-  return lines;
 }
 
 TEST(SweepCli, OneTableRowsConcurrencyColumnsPoliciesAndACsvForTheChart) {

@@ -243,4 +243,11 @@ std::map<uint64_t, std::set<uint64_t>> ReferenceFriends(std::string_view edges) 
   return friends;
 }
 
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(text.substr(start, end - start));
+  return lines;
+}
+
 }  // namespace mrlocal::testing

@@ -75,6 +75,8 @@ CommandResult RunProgram(const std::string& program, const std::vector<std::stri
 // Whether `text` contains `fragment`; the number of '\n' in `text`.
 bool Contains(std::string_view text, std::string_view fragment);
 int CountLines(std::string_view text);
+// The lines of `text` that end with a newline, without it.
+std::vector<std::string> Lines(const std::string& text);
 
 // A refused command as users should see one: exit 2 and one line on stderr, an error that
 // names `fragment`. (Not named ExpectOneLineError: a test's own helper of that name would

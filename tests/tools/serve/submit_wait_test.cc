@@ -19,19 +19,10 @@ namespace mrlocal {
 namespace {
 
 using testing::CommandResult;
+using testing::Lines;
 using testing::RunMrlocal;
 using testing::ScratchDir;
 using testing::ServerProcess;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  for (size_t at = 0; at < text.size();) {
-    const size_t nl = text.find('\n', at);
-    lines.push_back(text.substr(at, nl - at));
-    at = nl == std::string::npos ? text.size() : nl + 1;
-  }
-  return lines;
-}
 
 // The report's line labels ("job pi: SUCCEEDED", "  input", "  phases"...), in order: what
 // a local run and the server's report of the same job must both have.
