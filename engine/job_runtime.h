@@ -43,7 +43,8 @@ struct MapInput {
   }
 };
 
-// A map task's combined output, held in memory until the reduce tasks have read it.
+// A map task's combined output (or several absorbed into one), held in memory until the
+// reduce tasks have read it.
 // The sketch counts the output's size per partition under every partition function.
 class MapOutput {
  public:
@@ -131,6 +132,13 @@ class JobRuntime {
   // malformed input (a bad record: "PATH:LINE: why") and Aborted when ctx.Checkpoint() returned
   // false.
   virtual Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in, TaskContext& ctx) const = 0;
+
+  // Folds map output `from` into `into` (both from RunMap), as if one map task
+  // had produced both: equal keys merged, so that what a process holds of a job's map
+  // outputs grows with its distinct keys, not with its tasks. REQUIRES: no reduce task has
+  // read `into` yet. Not thread-safe for one `into`. Fails (InvalidArgument) once `into`
+  // holds more than 4 GiB of distinct key bytes.
+  virtual Status Absorb(MapOutput& into, const MapOutput& from) const = 0;
 
   // Gathers the records of the partitions that `plan` gives to `reduce_index` from every
   // map output, groups and reduces them, and appends the output sorted by key to `sink`.

@@ -45,6 +45,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <concepts>
 #include <cstring>
@@ -153,20 +154,24 @@ class TypedJobRuntime final : public JobRuntime {
   using Table = CombiningTable<Key, Value>;
   using Entry = typename Table::Entry;
 
-  // A map task's output: its combined entries (key, value, key hash), the key arena
-  // (string keys), and the partition sketch.
+  // Map output: a combining table of (key, value, key hash), kept as the map task left it
+  // (no dense copy), with the partition sketch. One map task's, or several folded into one
+  // (Absorb: what a process holds of a job's map outputs, issue 23).
   class Output final : public MapOutput {
    public:
-    Output(const App& app, const std::vector<PartitionHash>& hashes, Table& table, uint64_t skipped,
-           std::string first_skipped) {
-      table.Release(&entries_, &arena_);
+    // Map task output: takes the task's table, finishes it (FinishMap) and sketches it.
+    Output(const App& app, const std::vector<PartitionHash>& hashes, Table&& table, uint64_t skipped,
+           std::string first_skipped)
+        : table_(std::move(table)) {
       if constexpr (requires(Key k, Value & v) { app.FinishMap(k, v); })
-        for (Entry& e : entries_) app.FinishMap(key(e), e.value);
+        for (Entry& e : table_.slots())
+          if (!e.slot.empty()) app.FinishMap(key(e), e.value);
       skipped_records_ = skipped;
       first_skipped_ = std::move(first_skipped);
       auto t0 = std::chrono::steady_clock::now();
       sketch_ = CountMinSketch(hashes);
-      for (const Entry& e : entries_) {
+      for (const Entry& e : table_.slots()) {
+        if (e.slot.empty()) continue;
         uint64_t units = app.SizeUnits(key(e), e.value);
         sketch_.Add(e.hash, units);
         size_units_ += units;
@@ -174,42 +179,52 @@ class TypedJobRuntime final : public JobRuntime {
       sketch_ns_ = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::steady_clock::now() - t0)
                                              .count());
-      records_ = entries_.size();
+      records_ = table_.size();
     }
-    const std::vector<Entry>& entries() const { return entries_; }
-    Key key(const Entry& e) const { return Table::KeyOf(e, arena_); }
+    // Folds `other` in, merging equal keys (App::Merge), as if one map task had produced
+    // both. REQUIRES: no reduce task has read this output yet. Not thread-safe.
+    void Absorb(const App& app, const Output& other) {
+      for (const Entry& e : other.table_.slots())
+        if (!e.slot.empty()) app.Merge(table_.FindOrInsert(other.key(e), e.hash), e.value);
+      records_ = table_.size();
+      skipped_records_ += other.skipped_records_;
+    }
+    bool overflowed() const { return table_.overflowed(); }
+
+    std::span<const Entry> slots() const { return table_.slots(); }
+    Key key(const Entry& e) const { return table_.key(e); }
+    const std::string& arena() const { return table_.arena(); }
     uint64_t memory_bytes() const override {
-      return entries_.capacity() * sizeof(Entry) + arena_.capacity() +
-             by_reduce_.capacity() * sizeof(uint32_t);
+      return table_.memory_bytes() + by_reduce_.capacity() * sizeof(uint32_t);
     }
 
-    // The indexes of the entries that `plan` gives to reduce task `reduce`. The first
-    // reduce task to ask buckets every entry (a counting sort by owner), so each record's
-    // route is computed once however many reduce tasks there are. REQUIRES: every call
-    // passes the same plan (a job has one). Thread-safe.
+    // The slots (indexes into slots()) of the entries that `plan` gives to reduce task
+    // `reduce`. The first reduce task to ask buckets every entry (a counting sort by
+    // owner), so each record's route is computed once however many reduce tasks there are.
+    // REQUIRES: every call passes the same plan (a job has one). Thread-safe.
     std::span<const uint32_t> EntriesFor(const ReducePlan& plan, uint32_t reduce) const {
       std::call_once(bucketed_, [&] {
         const uint32_t reduces =
             plan.owner.empty() ? 0 : *std::max_element(plan.owner.begin(), plan.owner.end()) + 1;
-        std::vector<uint32_t> owner(entries_.size());
+        const std::span<const Entry> slots = table_.slots();
+        std::vector<uint32_t> owner(slots.size());
         starts_.assign(reduces + 1, 0);
-        for (size_t i = 0; i < entries_.size(); ++i)
-          ++starts_[(owner[i] = plan.owner[plan.route(entries_[i].hash)]) + 1];
+        for (size_t i = 0; i < slots.size(); ++i)
+          if (!slots[i].slot.empty()) ++starts_[(owner[i] = plan.owner[plan.route(slots[i].hash)]) + 1];
         for (uint32_t r = 0; r < reduces; ++r) starts_[r + 1] += starts_[r];
-        by_reduce_.resize(entries_.size());
+        by_reduce_.resize(table_.size());
         std::vector<uint32_t> next(starts_.begin(), starts_.end() - 1);
-        for (size_t i = 0; i < entries_.size(); ++i)
-          by_reduce_[next[owner[i]]++] = static_cast<uint32_t>(i);
+        for (size_t i = 0; i < slots.size(); ++i)
+          if (!slots[i].slot.empty()) by_reduce_[next[owner[i]]++] = static_cast<uint32_t>(i);
       });
       if (reduce + 1 >= starts_.size()) return {};
       return {by_reduce_.data() + starts_[reduce], starts_[reduce + 1] - starts_[reduce]};
     }
 
    private:
-    std::vector<Entry> entries_;
-    std::string arena_;
+    Table table_;
     mutable std::once_flag bucketed_;
-    mutable std::vector<uint32_t> by_reduce_;  // entry indexes, grouped by reduce task
+    mutable std::vector<uint32_t> by_reduce_;  // slot indexes, grouped by reduce task
     mutable std::vector<uint32_t> starts_;     // reduce r's group: [starts_[r], starts_[r+1])
   };
 
@@ -225,7 +240,10 @@ class TypedJobRuntime final : public JobRuntime {
   static constexpr size_t kOutputBuffer = 1 << 20;       // bytes per sink->Append
 
   Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in, TaskContext& ctx) const override {
-    Table table(1 << 14);
+    // Sized as the job's last map task's table ended: a job's tasks see similar key sets,
+    // and a table that need not grow has no old array beside the new one (the peak) and
+    // rehashes nothing.
+    Table table(map_table_slots_.load(std::memory_order_relaxed));
     MapEmitter<App> emitter(app_, table);
     const Status aborted = Status::Aborted(in.source + ": map task preempted");
     std::string first_skipped;
@@ -281,19 +299,28 @@ class TypedJobRuntime final : public JobRuntime {
     }
     if (table.overflowed())
       return Status::InvalidArgument(in.source + ": more than 4 GiB of distinct keys in one task");
+    map_table_slots_.store(table.slots().size(), std::memory_order_relaxed);
     const uint64_t skipped = options_.skip_bad_records ? emitter.bad_records() : 0;
-    return std::unique_ptr<MapOutput>(
-        std::make_unique<Output>(app_, options_.hashes, table, skipped, std::move(first_skipped)));
+    return std::unique_ptr<MapOutput>(std::make_unique<Output>(
+        app_, options_.hashes, std::move(table), skipped, std::move(first_skipped)));
+  }
+
+  Status Absorb(MapOutput& into, const MapOutput& from) const override {
+    auto& combined = static_cast<Output&>(into);
+    combined.Absorb(app_, static_cast<const Output&>(from));
+    if (combined.overflowed())
+      return Status::InvalidArgument("the job's map outputs hold more than 4 GiB of distinct keys");
+    return Status::OK();
   }
 
   bool EncodeEntries(const MapOutput& map, const ReducePlan& plan, uint32_t reduce,
                      uint64_t* cursor, size_t max_bytes, std::string* bytes) const override {
     const auto& out = static_cast<const Output&>(map);
     const std::span<const uint32_t> mine = out.EntriesFor(plan, reduce);
-    const auto& entries = out.entries();
+    const std::span<const Entry> slots = out.slots();
     uint64_t i = *cursor;
     for (; i < mine.size() && bytes->size() < max_bytes; ++i) {
-      const Entry& e = entries[mine[i]];
+      const Entry& e = slots[mine[i]];
       shuffle::PutKey(*bytes, out.key(e));
       shuffle::PutValue(app_, *bytes, e.value);
     }
@@ -307,20 +334,55 @@ class TypedJobRuntime final : public JobRuntime {
     ReduceResult result;
     const Status aborted =
         Status::Aborted("reduce task " + std::to_string(reduce_index) + " preempted");
-    // Gather every record of the partitions this task owns, merging equal keys in place.
+    Gathered in;
+    MRLOCAL_RETURN_IF_ERROR(Gather(maps, plan, reduce_index, ctx, remote, aborted, result, in));
+    MRLOCAL_RETURN_IF_ERROR(WriteSorted(in, sink, ctx, aborted, result));
+    return result;
+  }
+
+ private:
+  // A reduce task's records, one entry per key, and the arena their string keys are in.
+  struct Gathered {
+    typename Table::Slots entries;
+    std::string own_arena;
+    const std::string* arena = &own_arena;
+    Key key(const Entry& e) const { return Table::KeyOf(e, *arena); }
+  };
+
+  // Gathers every record of the partitions reduce task `reduce_index` owns. From one map
+  // output (a process's maps absorbed into one, or a single map) the keys are distinct
+  // already: its entries are copied and their keys read where they are. From several (and
+  // from other processes) equal keys are merged in a table first.
+  Status Gather(std::span<const MapOutput* const> maps, const ReducePlan& plan,
+                uint32_t reduce_index, TaskContext& ctx, ShuffleSource* remote,
+                const Status& aborted, ReduceResult& result, Gathered& in) const {
     std::vector<std::span<const uint32_t>> mine(maps.size());
     uint64_t total = 0;
+    size_t inputs = 0;
+    const Output* last = nullptr;
     for (size_t m = 0; m < maps.size(); ++m) {
-      if (maps[m]) mine[m] = static_cast<const Output&>(*maps[m]).EntriesFor(plan, reduce_index);
+      if (!maps[m]) continue;
+      last = &static_cast<const Output&>(*maps[m]);
+      mine[m] = last->EntriesFor(plan, reduce_index);
       total += mine[m].size();
+      ++inputs;
+    }
+    if (inputs == 1 && !remote) {
+      const std::span<const Entry> slots = last->slots();
+      in.entries.reserve(total);
+      for (const std::span<const uint32_t>& part : mine)
+        for (uint32_t i : part) in.entries.push_back(slots[i]);
+      in.arena = &last->arena();
+      result.records_in = total;
+      return ctx.Checkpoint(0.5) ? Status::OK() : aborted;
     }
     Table table(1 << 12);
     for (size_t m = 0; m < maps.size(); ++m) {
       if (mine[m].empty()) continue;
       const auto& out = static_cast<const Output&>(*maps[m]);
-      const auto& entries = out.entries();
+      const std::span<const Entry> slots = out.slots();
       for (uint32_t i : mine[m]) {
-        const Entry& e = entries[i];
+        const Entry& e = slots[i];
         app_.Merge(table.FindOrInsert(out.key(e), e.hash), e.value);
         if ((++result.records_in % kReduceGatherChunk) == 0 &&
             !ctx.Checkpoint((remote ? 0.25 : 0.5) * static_cast<double>(result.records_in) /
@@ -332,12 +394,16 @@ class TypedJobRuntime final : public JobRuntime {
     if (table.overflowed())
       return Status::InvalidArgument("reduce task " + std::to_string(reduce_index) +
                                      ": more than 4 GiB of distinct keys");
+    table.ReleaseInPlace(&in.entries, &in.own_arena);
+    return Status::OK();
+  }
 
-    // Sort by key (bytes, or numerically for integer keys), finalize, format, write.
-    std::vector<Entry> entries;
-    std::string arena;
-    table.ReleaseInPlace(&entries, &arena);
-    auto key = [&arena](const Entry& e) { return Table::KeyOf(e, arena); };
+  // Sorts the gathered entries by key (bytes, or numerically for integer keys), finalizes
+  // (App::Reduce), formats and writes them, and keeps the top N.
+  Status WriteSorted(Gathered& in, OutputSink* sink, TaskContext& ctx, const Status& aborted,
+                     ReduceResult& result) const {
+    typename Table::Slots& entries = in.entries;
+    auto key = [&in](const Entry& e) { return in.key(e); };
     std::sort(entries.begin(), entries.end(),
               [&key](const Entry& a, const Entry& b) { return key(a) < key(b); });
     std::string buffer;
@@ -365,10 +431,9 @@ class TypedJobRuntime final : public JobRuntime {
     if (!ctx.Checkpoint(1.0)) return aborted;
     result.keys_out = entries.size();
     result.top = Top(entries, key);
-    return result;
+    return Status::OK();
   }
 
- private:
   // Where a chunk that should end near `target` ends: after the next '\n', else (a line
   // longer than a chunk) after the next separator byte if the app names them.
   static size_t CutPoint(std::string_view piece, size_t target) {
@@ -419,7 +484,7 @@ class TypedJobRuntime final : public JobRuntime {
   // reaches the worst kept, and only the n kept get their value. Memory is O(n) even when
   // every key ties (100 million words seen once each).
   template <class KeyOf>
-  std::vector<TopEntry> Top(const std::vector<Entry>& entries, KeyOf&& key) const {
+  std::vector<TopEntry> Top(std::span<const Entry> entries, KeyOf&& key) const {
     const size_t n = std::min<size_t>(std::max(options_.top_n, 0), entries.size());
     if (n == 0) return {};
     std::vector<std::pair<TopEntry, uint32_t>> kept;  // (entry, index into entries)
@@ -455,6 +520,7 @@ class TypedJobRuntime final : public JobRuntime {
 
   JobRuntimeOptions options_;
   App app_;
+  mutable std::atomic<size_t> map_table_slots_{1 << 14};  // the last map task's table size
 };
 
 }  // namespace mrlocal

@@ -86,7 +86,7 @@ RealExecutor::~RealExecutor() {
 
 void RealExecutor::AddJob(JobId id, RealJob job) {
   auto data = std::make_shared<JobData>();
-  data->map_outputs.resize(job.maps);
+  (keep_apart_ ? data->map_outputs.resize(job.maps) : data->done.resize(job.maps));
   data->job = std::move(job);
   jobs_[id] = std::move(data);
 }
@@ -162,13 +162,24 @@ void RealExecutor::RunMap(JobData& data, const TaskLaunch& launch, NodeId node, 
                               " bad record(s) in " + split.input.source + ", the first at " +
                               (*out)->first_skipped());
   std::lock_guard lock(data.map_outputs_mu);
-  if (!data.map_outputs[launch.task.index])
-    data.map_outputs[launch.task.index] = std::move(out).value();
+  const uint32_t m = launch.task.index;
+  if (keep_apart_) {
+    if (!data.map_outputs[m]) data.map_outputs[m] = std::move(out).value();
+  } else if (!data.done[m]) {
+    // Other maps of the job that finish meanwhile wait for the absorb (one probe per
+    // distinct key of this output): a small share of a map task, which probes per word.
+    if (data.combined)
+      report.status = data.job.runtime->Absorb(*data.combined, **out);
+    else
+      data.combined = std::move(out).value();
+    data.done[m] = true;  // a failed absorb (too many keys) fails the job: never twice
+  }
 }
 
 void RealExecutor::RunReduce(JobData& data, const TaskLaunch& launch, const RemoteMaps* remote,
                              AttemptContext& ctx, TaskReport& report) {
   std::vector<const MapOutput*> maps;
+  if (data.combined) maps.push_back(data.combined.get());
   maps.reserve(data.map_outputs.size());
   for (size_t m = 0; m < data.map_outputs.size(); ++m) {
     const bool local = !remote || (m < remote->local.size() && remote->local[m]);

@@ -113,6 +113,10 @@ class RealExecutor final : public Executor {
   // The process's memory limit: a task that sees it passed stops and fails its job
   // (ResourceExhausted); null: none. Must outlive the executor. Before the first Launch.
   void SetMemoryLimit(const MemoryLimit* limit) { memory_limit_ = limit; }
+  // Keeps each map task's output apart instead of absorbing it into one per job: for a
+  // process whose map outputs other processes fetch map by map (sched/dist). Before the
+  // first AddJob.
+  void KeepMapOutputsApart() { keep_apart_ = true; }
   // An injected slowdown: `slot` runs at `factor` x the speed it is given, unknown to the
   // controller (node-slow). Loop thread.
   void SetHiddenFactor(SlotId slot, double factor);
@@ -124,10 +128,15 @@ class RealExecutor final : public Executor {
   struct JobData {
     RealJob job;
     ReducePlan plan;
-    // One slot per map task: written by the task's slot thread, read by reduce tasks that
-    // start only after the Controller saw every map report (happens-before via the loop).
-    // Two attempts of a map may finish (a speculative copy, sched/core/speculation.h): the
-    // first to store its output keeps it, under the mutex; both outputs are the same.
+    // The map outputs, written by the tasks' slot threads under the mutex and read by
+    // reduce tasks, which start only after the Controller saw every map report
+    // (happens-before via the loop). Two attempts of a map may finish (a speculative copy,
+    // sched/core/speculation.h): the first to finish counts; both outputs are the same.
+    // By default each finished map's output is absorbed into `combined` (the first one
+    // becomes it), so that the job holds its distinct keys once, however many maps it has;
+    // `done[m]`: map m's is in. With KeepMapOutputsApart, map m's output is map_outputs[m].
+    std::unique_ptr<MapOutput> combined;
+    std::vector<bool> done;
     std::vector<std::unique_ptr<MapOutput>> map_outputs;
     std::mutex map_outputs_mu;
   };
@@ -150,6 +159,7 @@ class RealExecutor final : public Executor {
   std::map<JobId, std::shared_ptr<JobData>> jobs_;
   const FaultInjector* faults_ = nullptr;
   const MemoryLimit* memory_limit_ = nullptr;
+  bool keep_apart_ = false;
   std::vector<double> speed_, hidden_factor_;  // by slot id: as told, and injected
 };
 

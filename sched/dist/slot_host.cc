@@ -135,6 +135,7 @@ SlotHost::SlotHost(Transport& transport, const Clock& clock, const std::vector<S
                             .first_cpu = FirstCpu(transport, slots),
                             .spin = std::chrono::microseconds(0)}) {
   if (memory_limit_.bytes() != UINT64_MAX) executor_.SetMemoryLimit(&memory_limit_);
+  executor_.KeepMapOutputsApart();  // peers fetch them map by map, from the rank rank 0 names
   executor_.SetReportFn([this](TaskReport report) {
     {
       std::lock_guard lock(mu_);

@@ -57,6 +57,7 @@ class NoopRuntime final : public JobRuntime {
                      std::string*) const override {
     return true;
   }
+  Status Absorb(MapOutput&, const MapOutput&) const override { return Status::OK(); }
 
  private:
   std::vector<PartitionHash> hashes_;

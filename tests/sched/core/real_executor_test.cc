@@ -99,49 +99,82 @@ class RealExecutorTest : public ::testing::Test {
   RealExecutor executor_;           // last: its slot threads stop before the rest goes
 };
 
-TEST_F(RealExecutorTest, RunsMapsThenReducesAndCommitsTheOutput) {
-  AddJob(1, 3, Tally{});
-  uint64_t units = 0;
-  for (uint32_t i = 0; i < 3; ++i) {
-    const TaskReport r = Run({1, TaskKind::kMap, i}, 10 + i);
-    ASSERT_TRUE(r.status.ok()) << r.status.message();
-    EXPECT_EQ(r.task, (TaskRef{1, TaskKind::kMap, i}));
-    EXPECT_EQ(r.token, 10 + i);
-    EXPECT_EQ(r.slot, 0);
-    EXPECT_EQ(r.output_records, 10u) << "ten keys, combined";
-    EXPECT_EQ(r.output_bytes, 10u) << "one size unit per key";
-    ASSERT_TRUE(r.sketch.has_value());
-    units += r.output_bytes;
-  }
-  EXPECT_EQ(executor_.Progress(0), 1.0);
+// Runs maps 0..2 of job 1 (then map `again` a second time, as a speculative copy would,
+// unless it is -1) and both reduces; returns the reduces' records in and the output lines.
+struct TallyRun {
+  uint64_t map_units = 0, records_in = 0;
+  std::map<std::string, std::string> lines;  // key -> value
+};
 
-  executor_.SetPlan(1, ReducePlan{hashes_[0], {0, 1}});
-  uint64_t records_in = 0, keys_out = 0;
-  for (uint32_t r = 0; r < 2; ++r) {
-    const TaskReport report = Run({1, TaskKind::kReduce, r}, 20 + r);
-    ASSERT_TRUE(report.status.ok()) << report.status.message();
-    EXPECT_EQ(report.slot, 1);
-    records_in += report.input_bytes;
-    keys_out += report.output_records;
-    EXPECT_LE(report.top.size(), 3u);
-  }
-  EXPECT_EQ(records_in, units) << "every map output record reached one reduce";
-  EXPECT_EQ(keys_out, 10u);
+class RealExecutorJobTest : public RealExecutorTest,
+                            public ::testing::WithParamInterface<bool> {  // kept apart
+ protected:
+  TallyRun RunTally(int again) {
+    if (GetParam()) executor_.KeepMapOutputsApart();
+    AddJob(1, 3, Tally{});
+    TallyRun run;
+    std::vector<uint32_t> maps = {0, 1, 2};
+    if (again >= 0) maps.push_back(static_cast<uint32_t>(again));
+    for (size_t n = 0; n < maps.size(); ++n) {
+      const uint32_t i = maps[n];
+      const TaskReport r = Run({1, TaskKind::kMap, i}, 10 + n);
+      EXPECT_TRUE(r.status.ok()) << r.status.message();
+      EXPECT_EQ(r.task, (TaskRef{1, TaskKind::kMap, i}));
+      EXPECT_EQ(r.token, 10 + n);
+      EXPECT_EQ(r.slot, 0);
+      EXPECT_EQ(r.output_records, 10u) << "ten keys, combined";
+      EXPECT_EQ(r.output_bytes, 10u) << "one size unit per key";
+      EXPECT_TRUE(r.sketch.has_value());
+      if (n < 3) run.map_units += r.output_bytes;
+    }
+    EXPECT_EQ(executor_.Progress(0), 1.0);
 
-  ASSERT_TRUE(executor_.FinishJob(1, /*success=*/true).ok());
-  ASSERT_TRUE(output_->committed_parts.has_value());
-  EXPECT_EQ(*output_->committed_parts, 2u);
-  EXPECT_FALSE(output_->aborted);
-  std::string all;
-  for (const auto& [reduce, text] : output_->parts) all += text;
-  std::map<std::string, std::string> lines;
-  for (size_t pos = 0, nl; (nl = all.find('\n', pos)) != std::string::npos; pos = nl + 1) {
-    const std::string line = all.substr(pos, nl - pos);
-    lines[line.substr(0, line.find('\t'))] = line.substr(line.find('\t') + 1);
+    executor_.SetPlan(1, ReducePlan{hashes_[0], {0, 1}});
+    uint64_t keys_out = 0;
+    for (uint32_t r = 0; r < 2; ++r) {
+      const TaskReport report = Run({1, TaskKind::kReduce, r}, 20 + r);
+      EXPECT_TRUE(report.status.ok()) << report.status.message();
+      EXPECT_EQ(report.slot, 1);
+      run.records_in += report.input_bytes;
+      keys_out += report.output_records;
+      EXPECT_LE(report.top.size(), 3u);
+    }
+    EXPECT_EQ(keys_out, 10u);
+
+    EXPECT_TRUE(executor_.FinishJob(1, /*success=*/true).ok());
+    EXPECT_TRUE(output_->committed_parts.has_value());
+    EXPECT_EQ(output_->committed_parts.value_or(0), 2u);
+    EXPECT_FALSE(output_->aborted);
+    std::string all;
+    for (const auto& [reduce, text] : output_->parts) all += text;
+    for (size_t pos = 0, nl; (nl = all.find('\n', pos)) != std::string::npos; pos = nl + 1) {
+      const std::string line = all.substr(pos, nl - pos);
+      run.lines[line.substr(0, line.find('\t'))] = line.substr(line.find('\t') + 1);
+    }
+    return run;
   }
-  ASSERT_EQ(lines.size(), 10u);
-  for (const auto& [key, value] : lines) EXPECT_EQ(value, "6") << "key " << key << ": 1+2+3";
+};
+
+TEST_P(RealExecutorJobTest, RunsMapsThenReducesAndCommitsTheOutput) {
+  const TallyRun run = RunTally(-1);
+  if (GetParam())
+    EXPECT_EQ(run.records_in, run.map_units) << "every map output record reached one reduce";
+  else
+    EXPECT_EQ(run.records_in, 10u) << "the maps' outputs, absorbed into one as they finished, "
+                                      "hold each key once, and every key reached one reduce";
+  ASSERT_EQ(run.lines.size(), 10u);
+  for (const auto& [key, value] : run.lines) EXPECT_EQ(value, "6") << "key " << key << ": 1+2+3";
 }
+
+// A map that finishes twice (a speculative copy beside the original) counts once.
+TEST_P(RealExecutorJobTest, AMapThatFinishesTwiceCountsOnce) {
+  const TallyRun run = RunTally(/*again=*/1);
+  ASSERT_EQ(run.lines.size(), 10u);
+  for (const auto& [key, value] : run.lines) EXPECT_EQ(value, "6") << "key " << key << ": 1+2+3";
+}
+
+INSTANTIATE_TEST_SUITE_P(MapOutputs, RealExecutorJobTest, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "KeptApart" : "Absorbed"; });
 
 TEST_F(RealExecutorTest, CancelStopsARunningAttemptAndAFailedJobsOutputIsDiscarded) {
   std::atomic<bool> stalled{false};
