@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sched/core/tick_clock.h"
+
 namespace mrlocal {
 namespace {
-
-int64_t SteadyNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Merges a reduce task's best keys into the job's, both in RanksBefore order. Nothing is
 // dropped: the controller does not know N, and a task that reported fewer than N keys had
@@ -112,9 +108,9 @@ void Controller::Arrive(JobId id, JobSpec spec) {
   job.spec.maps = {};
   job.BuildMapIndex(state_.nodes);
 
-  int64_t t0 = SteadyNs();
+  const int64_t t0 = TickClock::Now();
   Admission admission = policy_.Admit(job, state_, now);
-  int64_t cost = SteadyNs() - t0;
+  const int64_t cost = TickClock::Ns(t0, TickClock::Now());
   ++stats_.decisions;
   stats_.decision_ns.Add(cost);
 
@@ -186,10 +182,10 @@ TimerId Controller::WakeAt(Time at) {
   const TimerId wake = ++last_wake_;
   wakes_[wake] = loop_.At(at, [this, wake] {
     wakes_.erase(wake);
-    const int64_t t0 = SteadyNs();
+    const int64_t t0 = TickClock::Now();
     policy_.OnTimer(wake, state_, loop_.Now());
     ++stats_.decisions;
-    stats_.decision_ns.Add(SteadyNs() - t0);
+    stats_.decision_ns.Add(TickClock::Ns(t0, TickClock::Now()));
     if (running_) Dispatch();
   });
   return wake;
@@ -233,7 +229,7 @@ Status Controller::SetSlotSpeed(SlotId id, double speed) {
 // the previous one ended (for the default Dispatch, one PickTask call).
 void Controller::Dispatch() {
   if (state_.active.empty()) return;
-  decision_mark_ns_ = SteadyNs();
+  decision_mark_ = TickClock::Now();
   policy_.Dispatch(*this, state_, loop_.Now());
 }
 
@@ -244,7 +240,7 @@ SlotId Controller::NextFree(SlotKind kind, SlotId from) const {
 }
 
 bool Controller::Assign(SlotId id, const std::optional<TaskRef>& task) {
-  const int64_t cost = SteadyNs() - decision_mark_ns_;
+  const int64_t cost = TickClock::Ns(decision_mark_, TickClock::Now());
   ++stats_.decisions;
   stats_.decision_ns.Add(cost);
   bool ok = false;
@@ -268,7 +264,7 @@ bool Controller::Assign(SlotId id, const std::optional<TaskRef>& task) {
       ok = true;
     }
   }
-  decision_mark_ns_ = SteadyNs();
+  decision_mark_ = TickClock::Now();
   return ok;
 }
 

@@ -295,7 +295,7 @@ class Controller final : private PolicyHost, private DispatchRound {
   std::unordered_map<TimerId, TimerId> wakes_;
   std::map<JobId, TimerId> shuffle_timers_;  // PlanReduces of the jobs in their shuffle delay
   TimerId last_wake_ = 0;
-  int64_t decision_mark_ns_ = 0;  // end of the round's previous decision (steady clock)
+  int64_t decision_mark_ = 0;  // end of the round's previous decision (TickClock)
 };
 
 }  // namespace mrlocal

@@ -1,6 +1,7 @@
 #include "sched/core/policy.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace mrlocal {
 
@@ -20,9 +21,28 @@ std::vector<SlotId> Policy::PlaceReduces(const JobState& job, const ClusterState
 std::vector<SlotId> PlaceReducesOnFastest(const JobState& job, std::vector<const SlotInfo*> lanes) {
   // Reduce r goes to the r-th fastest reduce slot (cyclically when R exceeds the reduce
   // slots), and the partitioner sizes it for that slot's speed.
-  if (lanes.empty()) return {};
-  std::stable_sort(lanes.begin(), lanes.end(),
-                   [](const SlotInfo* a, const SlotInfo* b) { return a->speed > b->speed; });
+  if (lanes.empty() || job.R() == 0) return {};
+  auto faster = [](const SlotInfo* a, const SlotInfo* b) { return a->speed > b->speed; };
+  if (job.R() < lanes.size()) {
+    // Only the R fastest are used: find them in O(lanes) (the speed of the R-th fastest,
+    // then those above it and the first ones at it, in order) and sort just those, as the
+    // whole stable sort would have placed them. A 3,000-slot cluster sorted all its slots
+    // for every job: 12 % of a simulation's instructions (issue 23).
+    std::vector<double> speeds(lanes.size());
+    for (size_t i = 0; i < lanes.size(); ++i) speeds[i] = lanes[i]->speed;
+    std::nth_element(speeds.begin(), speeds.begin() + (job.R() - 1), speeds.end(),
+                     std::greater<>());
+    const double cut = speeds[job.R() - 1];
+    size_t above = 0;
+    for (const SlotInfo* s : lanes) above += s->speed > cut;
+    std::vector<const SlotInfo*> fastest;
+    fastest.reserve(job.R());
+    size_t at_cut = job.R() - above;
+    for (const SlotInfo* s : lanes)
+      if (s->speed > cut || (s->speed == cut && at_cut > 0 && at_cut--)) fastest.push_back(s);
+    lanes = std::move(fastest);
+  }
+  std::stable_sort(lanes.begin(), lanes.end(), faster);
   std::vector<SlotId> planned(job.R());
   for (uint32_t r = 0; r < job.R(); ++r) {
     const TaskState& t = job.reduces[r];

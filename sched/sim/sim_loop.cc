@@ -1,24 +1,44 @@
 #include "sched/sim/sim_loop.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace mrlocal {
 
 TimerId SimLoop::At(Time at, Callback fn) {
-  const TimerId id = ++last_id_;
-  callbacks_.emplace(id, std::move(fn));
+  uint32_t cell;
+  if (!free_cells_.empty()) {
+    cell = free_cells_.back();
+    free_cells_.pop_back();
+  } else {
+    cell = static_cast<uint32_t>(cells_.size());
+    if (cell > kCellMask) {  // unreachable: a workload has at most 20 M tasks (kMaxWorkloadTasks)
+      std::fprintf(stderr, "mrlocal: more than %llu simulated events pending at once\n",
+                   static_cast<unsigned long long>(kCellMask));
+      std::abort();
+    }
+    cells_.emplace_back();
+  }
+  const TimerId id = (++last_id_ << kCellBits) | cell;
+  cells_[cell] = Cell{id, std::move(fn)};
+  ++live_;
   queue_.push_back(Entry{std::max(at, now_), id});
   std::push_heap(queue_.begin(), queue_.end(), Later{});
   return id;
 }
 
 void SimLoop::Cancel(TimerId id) {
-  if (callbacks_.erase(id) == 0) return;
-  if (queue_.size() > 2 * callbacks_.size() + 64) DropCancelled();
+  if (id == 0 || (id & kCellMask) >= cells_.size() || !Live(id)) return;
+  Cell& c = cells_[id & kCellMask];
+  c = Cell{};
+  free_cells_.push_back(static_cast<uint32_t>(id & kCellMask));
+  --live_;
+  if (queue_.size() > 2 * live_ + 64) DropCancelled();
 }
 
 void SimLoop::DropCancelled() {
-  std::erase_if(queue_, [this](const Entry& e) { return !callbacks_.contains(e.id); });
+  std::erase_if(queue_, [this](const Entry& e) { return !Live(e.id); });
   std::make_heap(queue_.begin(), queue_.end(), Later{});
 }
 
@@ -34,10 +54,12 @@ void SimLoop::Run() {
     std::pop_heap(queue_.begin(), queue_.end(), Later{});
     const Entry e = queue_.back();
     queue_.pop_back();
-    auto it = callbacks_.find(e.id);
-    if (it == callbacks_.end()) continue;  // cancelled
-    Callback fn = std::move(it->second);
-    callbacks_.erase(it);
+    if (!Live(e.id)) continue;  // cancelled
+    Cell& c = cells_[e.id & kCellMask];
+    Callback fn = std::move(c.fn);
+    c = Cell{};
+    free_cells_.push_back(static_cast<uint32_t>(e.id & kCellMask));
+    --live_;
     now_ = e.at;
     fn();
     if (--until_progress_ == 0) {

@@ -2,6 +2,9 @@
 // preemption from any hook, slot speeds, reduce placement. Simulated, deterministic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include <string>
 #include <utility>
 
@@ -207,6 +210,41 @@ TEST(PolicyExtension, AnInvalidPlacementFallsBackToTheDefault) {
   EXPECT_EQ(job.reduces[0].planned_slot, 1);  // the default: fastest first, ties by id
   EXPECT_EQ(job.reduces[1].planned_slot, 2);
   EXPECT_EQ(c.controller.stats().invalid_decisions, 1u);
+}
+
+}  // namespace
+}  // namespace mrlocal
+
+namespace mrlocal {
+namespace {
+
+// The default placement takes only the R fastest reduce slots without sorting them all;
+// it must place exactly as the whole stable sort did (fastest first, ties by slot order,
+// cyclic past the slots; a running reduce keeps its slot), for any speeds and R.
+TEST(PolicyExtension, TheDefaultPlacementIsTheWholeStableSortsForAnySpeedsAndReduces) {
+  std::mt19937_64 rng(23);
+  for (int round = 0; round < 500; ++round) {
+    std::vector<SlotInfo> slots(1 + rng() % 40);
+    for (size_t i = 0; i < slots.size(); ++i)
+      slots[i] = {static_cast<SlotId>(i), SlotKind::kReduce, 0, 0.25 * double(1 + rng() % 4)};
+    JobState job;
+    job.reduces.resize(rng() % 60);
+    for (TaskState& t : job.reduces)
+      if (rng() % 8 == 0) {
+        t.status = TaskStatus::kRunning;
+        t.slot = static_cast<SlotId>(rng() % slots.size());
+      }
+    std::vector<const SlotInfo*> lanes, sorted;
+    for (const SlotInfo& s : slots) lanes.push_back(&s);
+    sorted = lanes;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const SlotInfo* a, const SlotInfo* b) { return a->speed > b->speed; });
+    std::vector<SlotId> want(job.R());
+    for (uint32_t r = 0; r < job.R(); ++r)
+      want[r] = job.reduces[r].status == TaskStatus::kRunning ? job.reduces[r].slot
+                                                               : sorted[r % sorted.size()]->id;
+    EXPECT_EQ(PlaceReducesOnFastest(job, lanes), want) << "round " << round;
+  }
 }
 
 }  // namespace
