@@ -44,9 +44,9 @@ Controller::Controller(EventLoop& loop, Executor& executor, Policy& policy,
   node_attempts_.resize(state_.running_on_node.size());
   excluded_until_.resize(state_.running_on_node.size(), Time{0});
   if (executor_.reports_on_loop_thread()) {
-    executor_.SetReportFn([this](TaskReport r) { OnReport(std::move(r)); });
+    executor_.SetReportFn([this](TaskReport&& r) { OnReport(std::move(r)); });
   } else {
-    executor_.SetReportFn([this](TaskReport r) {
+    executor_.SetReportFn([this](TaskReport&& r) {
       loop_.Post([this, r = std::move(r)]() mutable { OnReport(std::move(r)); });
     });
   }

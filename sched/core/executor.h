@@ -50,7 +50,7 @@ struct TaskReport {
 
 class Executor {
  public:
-  using ReportFn = std::function<void(TaskReport)>;
+  using ReportFn = std::function<void(TaskReport&&)>;
   virtual ~Executor() = default;
 
   // Where reports go. Called from any thread (slot threads); the Controller's function

@@ -24,22 +24,32 @@ std::vector<SlotId> PlaceReducesOnFastest(const JobState& job, std::vector<const
   if (lanes.empty() || job.R() == 0) return {};
   auto faster = [](const SlotInfo* a, const SlotInfo* b) { return a->speed > b->speed; };
   if (job.R() < lanes.size()) {
-    // Only the R fastest are used: find them in O(lanes) (the speed of the R-th fastest,
-    // then those above it and the first ones at it, in order) and sort just those, as the
-    // whole stable sort would have placed them. A 3,000-slot cluster sorted all its slots
-    // for every job: 12 % of a simulation's instructions (issue 23).
-    std::vector<double> speeds(lanes.size());
-    for (size_t i = 0; i < lanes.size(); ++i) speeds[i] = lanes[i]->speed;
-    std::nth_element(speeds.begin(), speeds.begin() + (job.R() - 1), speeds.end(),
-                     std::greater<>());
-    const double cut = speeds[job.R() - 1];
+    // Only the R fastest are used: find them in O(lanes) and sort just those, as the whole
+    // stable sort would have placed them. A 3,000-slot cluster sorted all its slots for
+    // every job: 12 % of a simulation's instructions (issue 23). Commonly the fastest
+    // speed alone has R lanes: its first R, in order. Else the speed of the R-th fastest
+    // (nth_element), then those above it and the first ones at it, in order.
+    double top = lanes[0]->speed;
+    for (const SlotInfo* s : lanes) top = std::max(top, s->speed);
+    double cut = top;
+    size_t at_top = 0;
+    for (const SlotInfo* s : lanes) at_top += s->speed == top;
+    if (at_top < job.R()) {
+      std::vector<double> speeds(lanes.size());
+      for (size_t i = 0; i < lanes.size(); ++i) speeds[i] = lanes[i]->speed;
+      std::nth_element(speeds.begin(), speeds.begin() + (job.R() - 1), speeds.end(),
+                       std::greater<>());
+      cut = speeds[job.R() - 1];
+    }
     size_t above = 0;
     for (const SlotInfo* s : lanes) above += s->speed > cut;
     std::vector<const SlotInfo*> fastest;
     fastest.reserve(job.R());
     size_t at_cut = job.R() - above;
-    for (const SlotInfo* s : lanes)
+    for (const SlotInfo* s : lanes) {
+      if (fastest.size() == job.R()) break;
       if (s->speed > cut || (s->speed == cut && at_cut > 0 && at_cut--)) fastest.push_back(s);
+    }
     lanes = std::move(fastest);
   }
   std::stable_sort(lanes.begin(), lanes.end(), faster);

@@ -56,8 +56,8 @@ void SimLoop::Run() {
     queue_.pop_back();
     if (!Live(e.id)) continue;  // cancelled
     Cell& c = cells_[e.id & kCellMask];
-    Callback fn = std::move(c.fn);
-    c = Cell{};
+    Callback fn = std::move(c.fn);  // out of the cell: `fn` may schedule, and cells_ grow
+    c.id = 0;
     free_cells_.push_back(static_cast<uint32_t>(e.id & kCellMask));
     --live_;
     now_ = e.at;
