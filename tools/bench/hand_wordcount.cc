@@ -177,6 +177,48 @@ uint64_t CountRange(const char* p, const char* end, Table& table) {
   return c.words;
 }
 
+// Cuts [data, data + size) into `threads` ranges after separator bytes, so that no word
+// spans two; returns the threads + 1 boundaries.
+std::vector<const char*> CutAtWords(const char* data, size_t size, int threads) {
+  const char* const end = data + size;
+  std::vector<const char*> cuts{data};
+  for (int t = 1; t < threads; ++t) {
+    const char* c = std::max(cuts.back(), data + size * t / threads);
+    while (c < end && kClass[static_cast<uint8_t>(*c)] != 0) ++c;
+    cuts.push_back(c);
+  }
+  cuts.push_back(end);
+  return cuts;
+}
+
+// Share t of the merge: the words whose hash's top bits fall in the t-th of `threads`
+// equal ranges, summed over every table, sorted and formatted as "word\tcount\n" lines.
+std::string MergeShare(const std::vector<Table>& tables, int t, int threads, size_t* keys) {
+  auto share = [threads](uint64_t h) {
+    return static_cast<int>((static_cast<unsigned __int128>(h) * threads) >> 64);
+  };
+  Table merged;
+  for (const Table& table : tables)
+    for (const Table::Entry& e : table.slots())
+      if (e.length != 0 && share(e.hash) == t) merged.Add(table.Key(e), e.hash, e.count);
+  std::vector<const Table::Entry*> sorted;
+  sorted.reserve(merged.size());
+  for (const Table::Entry& e : merged.slots())
+    if (e.length != 0) sorted.push_back(&e);
+  std::sort(sorted.begin(), sorted.end(),
+            [&merged](auto* a, auto* b) { return merged.Key(*a) < merged.Key(*b); });
+  std::string out;
+  for (const Table::Entry* e : sorted) {
+    out.append(merged.Key(*e));
+    out.push_back('\t');
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, e->count).ptr);
+    out.push_back('\n');
+  }
+  *keys = sorted.size();
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,16 +249,7 @@ int main(int argc, char** argv) {
     ::madvise(m, size, MADV_SEQUENTIAL);
     data = static_cast<const char*>(m);
   }
-  const char* const end = data + size;
-
-  // Ranges cut after a separator byte, so that no word spans two.
-  std::vector<const char*> cuts{data};
-  for (int t = 1; t < threads; ++t) {
-    const char* c = std::max(cuts.back(), data + size * t / threads);
-    while (c < end && kClass[static_cast<uint8_t>(*c)] != 0) ++c;
-    cuts.push_back(c);
-  }
-  cuts.push_back(end);
+  const std::vector<const char*> cuts = CutAtWords(data, size, threads);
 
   std::vector<Table> tables(threads);
   std::vector<uint64_t> words(threads);
@@ -226,35 +259,10 @@ int main(int argc, char** argv) {
   for (auto& th : pool) th.join();
   pool.clear();
 
-  // Merge: share t holds the words whose hash's top bits are t (of `threads` equal ranges).
   std::vector<std::string> text(threads);
   std::vector<size_t> keys(threads);
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      auto share = [threads](uint64_t h) {
-        return static_cast<int>((static_cast<unsigned __int128>(h) * threads) >> 64);
-      };
-      Table merged;
-      for (const Table& table : tables)
-        for (const Table::Entry& e : table.slots())
-          if (e.length != 0 && share(e.hash) == t) merged.Add(table.Key(e), e.hash, e.count);
-      std::vector<const Table::Entry*> sorted;
-      sorted.reserve(merged.size());
-      for (const Table::Entry& e : merged.slots())
-        if (e.length != 0) sorted.push_back(&e);
-      std::sort(sorted.begin(), sorted.end(), [&merged](auto* a, auto* b) {
-        return merged.Key(*a) < merged.Key(*b);
-      });
-      std::string& out = text[t];
-      for (const Table::Entry* e : sorted) {
-        out.append(merged.Key(*e));
-        out.push_back('\t');
-        char digits[24];
-        out.append(digits, std::to_chars(digits, digits + sizeof digits, e->count).ptr);
-        out.push_back('\n');
-      }
-      keys[t] = sorted.size();
-    });
+    pool.emplace_back([&, t] { text[t] = MergeShare(tables, t, threads, &keys[t]); });
   for (auto& th : pool) th.join();
 
   if (argc == 4) {
