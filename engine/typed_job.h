@@ -242,8 +242,10 @@ class TypedJobRuntime final : public JobRuntime {
   Result<std::unique_ptr<MapOutput>> RunMap(const MapInput& in, TaskContext& ctx) const override {
     // Sized as the job's last map task's table ended: a job's tasks see similar key sets,
     // and a table that need not grow has no old array beside the new one (the peak) and
-    // rehashes nothing.
-    Table table(map_table_slots_.load(std::memory_order_relaxed));
+    // rehashes nothing. Never more than this input's bytes could hold (a key and its
+    // separator take two at least), so that a small task after a large one stays small.
+    Table table(std::min<uint64_t>(map_table_slots_.load(std::memory_order_relaxed),
+                                   in.bytes() / 2 + 16));
     MapEmitter<App> emitter(app_, table);
     const Status aborted = Status::Aborted(in.source + ": map task preempted");
     std::string first_skipped;
