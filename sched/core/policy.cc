@@ -30,19 +30,21 @@ std::vector<SlotId> PlaceReducesOnFastest(const JobState& job, std::vector<const
     // speed alone has R lanes: its first R, in order. Else the speed of the R-th fastest
     // (nth_element), then those above it and the first ones at it, in order.
     double top = lanes[0]->speed;
-    for (const SlotInfo* s : lanes) top = std::max(top, s->speed);
-    double cut = top;
     size_t at_top = 0;
-    for (const SlotInfo* s : lanes) at_top += s->speed == top;
+    for (const SlotInfo* s : lanes) {
+      if (s->speed > top) top = s->speed, at_top = 0;
+      at_top += s->speed == top;
+    }
+    double cut = top;
+    size_t above = 0;  // lanes faster than the cut
     if (at_top < job.R()) {
       std::vector<double> speeds(lanes.size());
       for (size_t i = 0; i < lanes.size(); ++i) speeds[i] = lanes[i]->speed;
       std::nth_element(speeds.begin(), speeds.begin() + (job.R() - 1), speeds.end(),
                        std::greater<>());
       cut = speeds[job.R() - 1];
+      for (const SlotInfo* s : lanes) above += s->speed > cut;
     }
-    size_t above = 0;
-    for (const SlotInfo* s : lanes) above += s->speed > cut;
     std::vector<const SlotInfo*> fastest;
     fastest.reserve(job.R());
     size_t at_cut = job.R() - above;

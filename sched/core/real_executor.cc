@@ -86,7 +86,10 @@ RealExecutor::~RealExecutor() {
 
 void RealExecutor::AddJob(JobId id, RealJob job) {
   auto data = std::make_shared<JobData>();
-  (keep_apart_ ? data->map_outputs.resize(job.maps) : data->done.resize(job.maps));
+  if (keep_apart_)
+    data->map_outputs.resize(job.maps);
+  else
+    data->done.resize(job.maps);
   data->job = std::move(job);
   jobs_[id] = std::move(data);
 }

@@ -38,11 +38,11 @@
 
 namespace {
 
-// 1: a letter; 2: an apostrophe (a word byte that cannot start a word); 0: a separator.
-constexpr std::array<uint8_t, 256> kClass = [] {
-  std::array<uint8_t, 256> t{};
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = t[c - 'a' + 'A'] = 1;
-  t['\''] = 2;
+// Word bytes: letters and the apostrophe (the tail of a range, and where ranges are cut).
+constexpr std::array<bool, 256> kWordByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = t[c - 'a' + 'A'] = true;
+  t['\''] = true;
   return t;
 }();
 
@@ -166,7 +166,7 @@ uint64_t CountRange(const char* p, const char* end, Table& table) {
     }
   }
   for (; p < end; ++p) {
-    const bool w = kClass[static_cast<uint8_t>(*p)] != 0;
+    const bool w = kWordByte[static_cast<uint8_t>(*p)];
     if (w && !run) run = p;
     if (!w && run) {
       c.Run(run, p);
@@ -184,7 +184,7 @@ std::vector<const char*> CutAtWords(const char* data, size_t size, int threads) 
   std::vector<const char*> cuts{data};
   for (int t = 1; t < threads; ++t) {
     const char* c = std::max(cuts.back(), data + size * t / threads);
-    while (c < end && kClass[static_cast<uint8_t>(*c)] != 0) ++c;
+    while (c < end && kWordByte[static_cast<uint8_t>(*c)]) ++c;
     cuts.push_back(c);
   }
   cuts.push_back(end);
